@@ -1,0 +1,38 @@
+/** `sluice server`: run the server in the foreground until SIGTERM or SIGINT. */
+import type { Command } from "commander";
+import { loadServerConfig, type ServerFlags } from "../../config/server-config.js";
+
+export function registerServer(program: Command): void {
+  program
+    .command("server")
+    .description("run the Sluice server (the same as npm start)")
+    .option("--host <host>", "listen address (SLUICE_HOST, default 127.0.0.1)")
+    .option("--port <port>", "listen port (SLUICE_PORT, default 8080)")
+    .option("--base-url <url>", "public URL of the server (SLUICE_BASE_URL)")
+    .option("--data-dir <dir>", "data directory (SLUICE_DATA_DIR, default ./.sluice)")
+    .option("--database-url <url>", "postgres:// URL for scale mode (SLUICE_DATABASE_URL)")
+    .option("--log-level <level>", "fatal, error, warn, info, debug, trace or silent (SLUICE_LOG_LEVEL)")
+    .action(async (flags: ServerFlags) => {
+      const config = loadServerConfig(flags);
+      // Loaded here so that the other commands start without loading the server.
+      const { startServer } = await import("../../server/server.js");
+      const server = await startServer(config);
+      const stop = (signal: string) => {
+        process.stderr.write(`${signal}: finishing requests in flight, then stopping\n`);
+        const timer = setTimeout(() => {
+          process.stderr.write(`still busy after ${config.shutdownTimeoutMs} ms; exiting\n`);
+          process.exit(1);
+        }, config.shutdownTimeoutMs);
+        timer.unref();
+        server.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            process.stderr.write(`shutdown failed: ${String(error)}\n`);
+            process.exit(1);
+          },
+        );
+      };
+      process.once("SIGTERM", () => stop("SIGTERM"));
+      process.once("SIGINT", () => stop("SIGINT"));
+    });
+}

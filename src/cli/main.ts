@@ -1,0 +1,27 @@
+/** The `sluice` command: one file per command under commands/, all talking to a server through the client. */
+import { createRequire } from "node:module";
+import { Command } from "commander";
+import { registerAccounts } from "./commands/accounts.js";
+import { registerLogin } from "./commands/login.js";
+import { registerServer } from "./commands/server.js";
+import { registerWebhooks } from "./commands/webhooks.js";
+import { reportFailure } from "./output.js";
+
+const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+
+const program = new Command()
+  .name("sluice")
+  .description("Sluice: sources, actions and workflows, with signed and retried webhook delivery")
+  .version(version)
+  .showHelpAfterError();
+
+registerServer(program);
+registerLogin(program);
+registerWebhooks(program);
+registerAccounts(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  reportFailure(error);
+}

@@ -1,0 +1,130 @@
+/**
+ * A typed client of Sluice's REST API, shared by the CLI, the web UI and the tests. It speaks only
+ * HTTP: it knows nothing of the server's internals. Every non-2xx answer becomes an ApiError that
+ * carries the API's stable code and message.
+ */
+import type {
+  ApiKeyInfo,
+  CreatedAccount,
+  CreatedApiKey,
+  CreatedWebhook,
+  Deleted,
+  Me,
+  PageOf,
+  PageParams,
+  Webhook,
+} from "./types.js";
+
+export interface ClientOptions {
+  readonly baseUrl: string;
+  readonly apiKey?: string;
+}
+
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+export class SluiceClient {
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+  }
+
+  me(): Promise<Me> {
+    return this.data("GET", "/v1/users/me");
+  }
+
+  createAccount(name: string): Promise<CreatedAccount> {
+    return this.data("POST", "/v1/accounts", { body: { name } });
+  }
+
+  createApiKey(name?: string): Promise<CreatedApiKey> {
+    return this.data("POST", "/v1/api_keys", { body: { name } });
+  }
+
+  listApiKeys(): Promise<ApiKeyInfo[]> {
+    return this.data("GET", "/v1/api_keys");
+  }
+
+  revokeApiKey(id: string): Promise<Deleted> {
+    return this.data("DELETE", `/v1/api_keys/${encodeURIComponent(id)}`);
+  }
+
+  createWebhook(input: { url: string; name: string; description?: string }): Promise<CreatedWebhook> {
+    return this.data("POST", "/v1/webhooks", { body: input });
+  }
+
+  listWebhooks(page: PageParams = {}): Promise<PageOf<Webhook>> {
+    return this.request("GET", "/v1/users/me/webhooks", { query: { ...page } });
+  }
+
+  getWebhook(id: string): Promise<Webhook> {
+    return this.data("GET", `/v1/webhooks/${encodeURIComponent(id)}`);
+  }
+
+  deleteWebhook(id: string): Promise<Deleted> {
+    return this.data("DELETE", `/v1/webhooks/${encodeURIComponent(id)}`);
+  }
+
+  /** Calls a route and returns the `data` member of its answer. */
+  async data<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
+    const answer = await this.request<{ data: T }>(method, path, options);
+    return answer.data;
+  }
+
+  /** Calls a route and returns its whole JSON answer. */
+  async request<T>(
+    method: string,
+    path: string,
+    options: { query?: Query; body?: unknown } = {},
+  ): Promise<T> {
+    const url = new URL(this.baseUrl + path);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(options.body);
+    }
+    let response: Response;
+    try {
+      response = await fetch(url, { method, headers, body });
+    } catch (error) {
+      const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      throw new ApiError(
+        0,
+        "connection_failed",
+        `Cannot reach the Sluice server at ${this.baseUrl} (${reason})`,
+      );
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) {
+      const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+      throw new ApiError(
+        response.status,
+        error?.code ?? `http_${response.status}`,
+        error?.message ?? `The server answered ${response.status} ${response.statusText}`,
+      );
+    }
+    return parsed as T;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Every environment variable Sluice reads, in one place. Nothing outside src/config reads
+ * process.env: the server and the CLI build their typed config objects from here.
+ */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export const ENV = {
+  host: "SLUICE_HOST",
+  port: "SLUICE_PORT",
+  baseUrl: "SLUICE_BASE_URL",
+  dataDir: "SLUICE_DATA_DIR",
+  databaseUrl: "SLUICE_DATABASE_URL",
+  masterKey: "SLUICE_MASTER_KEY",
+  bootstrapApiKey: "SLUICE_BOOTSTRAP_API_KEY",
+  allowedCidrs: "SLUICE_ALLOWED_CIDRS",
+  retrySchedule: "SLUICE_RETRY_SCHEDULE",
+  maxRunners: "SLUICE_MAX_RUNNERS",
+  rateLimit: "SLUICE_RATE_LIMIT",
+  bodyLimit: "SLUICE_BODY_LIMIT",
+  logLevel: "SLUICE_LOG_LEVEL",
+  shutdownTimeout: "SLUICE_SHUTDOWN_TIMEOUT",
+  // CLI only
+  apiKey: "SLUICE_API_KEY",
+  profile: "SLUICE_PROFILE",
+  configHome: "XDG_CONFIG_HOME",
+  home: "HOME",
+} as const;
+
+/** The process environment. The one sanctioned read of process.env. */
+export function processEnvironment(): Environment {
+  return process.env;
+}
+
+/** A configuration value that cannot be used; the message names the variable or flag and says what to fix. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}

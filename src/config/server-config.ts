@@ -1,0 +1,173 @@
+/**
+ * The server's configuration: one typed object built once from command-line flags, then the
+ * environment (DESIGN.md section 7), then defaults. Every value is checked here, so a bad value
+ * stops the server at start with a message naming the variable, never later at runtime.
+ */
+import os from "node:os";
+import path from "node:path";
+import { ConfigError, ENV, type Environment, processEnvironment } from "./env.js";
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+export interface ServerConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Public URL of this server, used to build source endpoint URLs. */
+  readonly baseUrl: string;
+  readonly dataDir: string;
+  /** `postgres://…` for scale mode; undefined means the embedded SQLite file in dataDir. */
+  readonly databaseUrl: string | undefined;
+  /** Base64 or hex 32-byte key; undefined means generate one into dataDir on first start. */
+  readonly masterKey: string | undefined;
+  readonly bootstrapApiKey: string | undefined;
+  readonly allowedCidrs: readonly string[];
+  readonly retryScheduleSeconds: readonly number[];
+  readonly maxRunners: number;
+  /** Requests per minute per API key (or per client address without a key). */
+  readonly rateLimitPerMinute: number;
+  readonly bodyLimitBytes: number;
+  readonly logLevel: LogLevel;
+  readonly shutdownTimeoutMs: number;
+}
+
+/** Flags of `sluice server`; each overrides its environment variable. */
+export interface ServerFlags {
+  host?: string;
+  port?: string | number;
+  baseUrl?: string;
+  dataDir?: string;
+  databaseUrl?: string;
+  logLevel?: string;
+}
+
+const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
+
+export function loadServerConfig(
+  flags: ServerFlags = {},
+  env: Environment = processEnvironment(),
+): ServerConfig {
+  const pick = (flag: string | number | undefined, name: string): string | undefined => {
+    if (flag !== undefined && flag !== "") return String(flag);
+    const value = env[name];
+    return value === undefined || value === "" ? undefined : value;
+  };
+
+  const host = pick(flags.host, ENV.host) ?? "127.0.0.1";
+  const port = parseInteger(pick(flags.port, ENV.port), ENV.port, { min: 0, max: 65535 }) ?? 8080;
+  const baseUrl = trimSlash(
+    parseUrl(pick(flags.baseUrl, ENV.baseUrl), ENV.baseUrl) ?? `http://${hostForUrl(host)}:${port}`,
+  );
+  const dataDir = path.resolve(pick(flags.dataDir, ENV.dataDir) ?? ".sluice");
+  const databaseUrl = parseDatabaseUrl(pick(flags.databaseUrl, ENV.databaseUrl));
+  const logLevel = parseLogLevel(pick(flags.logLevel, ENV.logLevel) ?? "info");
+
+  return {
+    host,
+    port,
+    baseUrl,
+    dataDir,
+    databaseUrl,
+    masterKey: pick(undefined, ENV.masterKey),
+    bootstrapApiKey: parseBootstrapKey(pick(undefined, ENV.bootstrapApiKey)),
+    allowedCidrs: parseList(pick(undefined, ENV.allowedCidrs)),
+    retryScheduleSeconds: parseRetrySchedule(pick(undefined, ENV.retrySchedule)) ?? DEFAULT_RETRY_SCHEDULE,
+    maxRunners:
+      parseInteger(pick(undefined, ENV.maxRunners), ENV.maxRunners, { min: 1, max: 10_000 }) ??
+      defaultMaxRunners(),
+    rateLimitPerMinute:
+      parseInteger(pick(undefined, ENV.rateLimit), ENV.rateLimit, { min: 1, max: 10_000_000 }) ?? 1200,
+    bodyLimitBytes:
+      parseInteger(pick(undefined, ENV.bodyLimit), ENV.bodyLimit, { min: 1024, max: 1 << 30 }) ?? 1 << 20,
+    logLevel,
+    shutdownTimeoutMs:
+      parseInteger(pick(undefined, ENV.shutdownTimeout), ENV.shutdownTimeout, { min: 0, max: 3_600_000 }) ??
+      10_000,
+  };
+}
+
+/** One warm runner per 128 MB of memory, kept between 4 and 256. */
+function defaultMaxRunners(): number {
+  return Math.max(4, Math.min(256, Math.floor(os.totalmem() / (128 * 1024 * 1024))));
+}
+
+function parseInteger(
+  raw: string | undefined,
+  name: string,
+  range: { min: number; max: number },
+): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got '${raw}'`);
+  const value = Number(raw);
+  if (value < range.min || value > range.max) {
+    throw new ConfigError(`${name} must be between ${range.min} and ${range.max}, got ${value}`);
+  }
+  return value;
+}
+
+function parseUrl(raw: string | undefined, name: string): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got '${raw}'`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(`${name} must be an http or https URL, got '${raw}'`);
+  }
+  return raw;
+}
+
+function parseDatabaseUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(raw)) {
+    throw new ConfigError(
+      `${ENV.databaseUrl} must be a postgres:// URL (leave it unset for the embedded SQLite database)`,
+    );
+  }
+  return raw;
+}
+
+function parseLogLevel(raw: string): LogLevel {
+  const level = LOG_LEVELS.find((candidate) => candidate === raw);
+  if (!level) throw new ConfigError(`${ENV.logLevel} must be one of ${LOG_LEVELS.join(", ")}, got '${raw}'`);
+  return level;
+}
+
+function parseBootstrapKey(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (raw.length < 16 || /\s/.test(raw)) {
+    throw new ConfigError(`${ENV.bootstrapApiKey} must be at least 16 characters with no spaces`);
+  }
+  return raw;
+}
+
+function parseList(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  return raw
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+function parseRetrySchedule(raw: string | undefined): number[] | undefined {
+  if (raw === undefined) return undefined;
+  const items = parseList(raw);
+  const seconds = items.map(Number);
+  if (items.length === 0 || seconds.some((value) => !Number.isFinite(value) || value < 0)) {
+    throw new ConfigError(
+      `${ENV.retrySchedule} must be a comma-separated list of seconds between attempts, such as 0,5,300; got '${raw}'`,
+    );
+  }
+  return seconds;
+}
+
+function hostForUrl(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}

@@ -1,0 +1,67 @@
+/**
+ * Cursor pagination over id-ordered lists (ids sort by creation time). Lists are newest first:
+ * `after` pages toward older items, `before` toward newer ones. The shape is Pipedream's:
+ * `{ data, page_info: { total_count, count, start_cursor, end_cursor } }`.
+ */
+import { InvalidInputError } from "./errors.js";
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+
+export interface PageRequest {
+  readonly limit?: number;
+  readonly after?: string;
+  readonly before?: string;
+}
+
+export interface PageInfo {
+  total_count: number;
+  count: number;
+  start_cursor: string | null;
+  end_cursor: string | null;
+}
+
+export interface Page<T> {
+  readonly items: T[];
+  readonly pageInfo: PageInfo;
+}
+
+export interface IdCursor {
+  readonly op: "<" | ">";
+  readonly id: string;
+}
+
+/** How a list is read: rows relative to a cursor in an order, and the total without cursors. */
+export interface PageSource<T> {
+  rows(cursor: IdCursor | null, order: "asc" | "desc", limit: number): Promise<T[]>;
+  count(): Promise<number>;
+}
+
+export async function readPage<T extends { id: string }>(
+  request: PageRequest,
+  source: PageSource<T>,
+): Promise<Page<T>> {
+  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  if (request.after !== undefined && request.before !== undefined) {
+    throw new InvalidInputError("Pass either after or before, not both");
+  }
+  let items: T[];
+  if (request.before !== undefined) {
+    items = (await source.rows({ op: ">", id: request.before }, "asc", limit)).reverse();
+  } else {
+    const cursor: IdCursor | null = request.after === undefined ? null : { op: "<", id: request.after };
+    items = await source.rows(cursor, "desc", limit);
+  }
+  return {
+    items,
+    pageInfo: {
+      total_count: await source.count(),
+      count: items.length,
+      start_cursor: items[0]?.id ?? null,
+      end_cursor: items.at(-1)?.id ?? null,
+    },
+  };
+}

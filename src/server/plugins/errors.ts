@@ -1,0 +1,119 @@
+/**
+ * Every error leaves the server as `{"error":{"code","message"}}`. Named Sluice errors map to HTTP
+ * statuses here, in one place; framework errors (validation, oversized or malformed bodies) get
+ * stable codes of their own; anything unexpected is logged and answered with a 500 that carries
+ * the request id, never the internals.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
+import { type ErrorKind, SluiceError } from "../../core/errors.js";
+
+const STATUS_BY_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/** Connection failures of the database driver: the server is fine, its database is not (yet) reachable. */
+const DATABASE_DOWN_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08006",
+  "SQLITE_BUSY",
+  "SQLITE_FULL",
+  "SQLITE_IOERR",
+]);
+
+export function sendError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
+  return reply.status(status).type("application/json; charset=utf-8").send({ error: { code, message } });
+}
+
+export function installErrorHandling(app: FastifyInstance, bodyLimitBytes: number): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof SluiceError) {
+      if (error.kind === "rate_limited" && "retryAfterSeconds" in error) {
+        reply.header("retry-after", String(error.retryAfterSeconds));
+      }
+      return sendError(reply, STATUS_BY_KIND[error.kind], error.code, error.message);
+    }
+    if (error.validation) {
+      return sendError(reply, 400, "invalid_request", describeValidationError(error));
+    }
+    switch (error.code) {
+      case "FST_ERR_CTP_BODY_TOO_LARGE":
+        return sendError(
+          reply,
+          413,
+          "payload_too_large",
+          `The request body is larger than ${bodyLimitBytes} bytes`,
+        );
+      case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+        return sendError(reply, 415, "unsupported_media_type", "Send the body as application/json");
+      case "FST_ERR_CTP_INVALID_JSON_BODY":
+      case "FST_ERR_CTP_EMPTY_JSON_BODY":
+        return sendError(reply, 400, "invalid_json", `The body is not valid JSON: ${error.message}`);
+    }
+    if (error instanceof SyntaxError || error.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH") {
+      return sendError(reply, 400, "invalid_json", `The body is not valid JSON: ${error.message}`);
+    }
+    if (DATABASE_DOWN_CODES.has(String(error.code))) {
+      request.log.error({ err: error }, "database unavailable");
+      reply.header("retry-after", "1");
+      return sendError(
+        reply,
+        503,
+        "database_unavailable",
+        "The database is not reachable; try again shortly",
+      );
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return sendError(reply, status, "invalid_request", error.message);
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return sendError(
+      reply,
+      500,
+      "internal_error",
+      `Internal error (request ${request.id}); the server log has the details`,
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, 404, "route_not_found", `No route ${request.method} ${request.url.split("?")[0]}`),
+  );
+}
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** Ajv's first complaint, rephrased to name the parameter and what it should be. */
+function describeValidationError(error: FastifyError): string {
+  const issue = (error.validation as ValidationIssue[] | undefined)?.[0];
+  if (!issue) return error.message;
+  const where = error.validationContext === "params" ? "path parameter" : "parameter";
+  const name = issue.instancePath.replace(/^\//, "").replaceAll("/", ".");
+  if (issue.keyword === "required") {
+    return `Missing required ${where} '${String(issue.params.missingProperty)}' (send it in the query string or the JSON body)`;
+  }
+  if (issue.keyword === "type" && name === "") return "The JSON body must be an object";
+  if (issue.keyword === "enum") {
+    return `${where} '${name}' must be one of ${(issue.params.allowedValues as unknown[]).join(", ")}`;
+  }
+  return `${where} '${name}' ${issue.message ?? "is invalid"}`;
+}

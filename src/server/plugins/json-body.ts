@@ -1,0 +1,34 @@
+/**
+ * Request parameters may come in the query string (as Pipedream's docs show, often with a
+ * `Content-Type: application/json` header and no body) or in a JSON body. An empty JSON body is
+ * accepted, and before validation the query string is merged under the body, so each route sees
+ * one parameter object and validates it with one schema.
+ */
+import type { FastifyInstance } from "fastify";
+import { InvalidInputError } from "../../core/errors.js";
+
+export function installJsonBody(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+
+  app.addHook("preValidation", async (request) => {
+    if (!request.routeOptions.schema?.body) return;
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const body = request.body;
+    if (body === undefined || body === null) {
+      request.body = { ...query };
+    } else if (typeof body === "object" && !Array.isArray(body)) {
+      request.body = { ...query, ...body };
+    } else {
+      throw new InvalidInputError("The JSON body must be an object of parameters", "invalid_body");
+    }
+  });
+}

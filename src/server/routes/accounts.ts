@@ -1,0 +1,153 @@
+/** /v1/users/me, /v1/accounts (admin) and /v1/api_keys: who the caller is and the keys it holds. */
+import type { FastifyInstance } from "fastify";
+import {
+  type Account,
+  type ApiKey,
+  createAccount,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+} from "../../core/accounts.js";
+import type { Executor } from "../../store/schema.js";
+import { requireAdmin } from "../plugins/auth.js";
+import { commonErrors, deletedResponse, epochSeconds, errorResponse, idParams } from "../schemas.js";
+
+const accountSchema = {
+  type: "object",
+  properties: {
+    id: { type: "string", description: "u_…" },
+    username: { type: "string" },
+    name: { type: "string" },
+    is_admin: { type: "boolean" },
+    created_at: { type: "integer", description: "epoch seconds" },
+  },
+} as const;
+
+const apiKeyProperties = {
+  id: { type: "string", description: "key_…" },
+  name: { type: ["string", "null"] },
+  prefix: { type: "string", description: "the key's first characters" },
+  created_at: { type: "integer" },
+  last_used_at: { type: ["integer", "null"] },
+} as const;
+
+function accountView(account: Account) {
+  return {
+    id: account.id,
+    username: account.name,
+    name: account.name,
+    is_admin: account.isAdmin,
+    created_at: epochSeconds(account.createdAt),
+  };
+}
+
+function apiKeyView(key: ApiKey) {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    created_at: epochSeconds(key.createdAt),
+    last_used_at: key.lastUsedAt === null ? null : epochSeconds(key.lastUsedAt),
+  };
+}
+
+export function accountRoutes(app: FastifyInstance, db: Executor): void {
+  app.get(
+    "/users/me",
+    {
+      schema: {
+        summary: "The account of the API key",
+        tags: ["accounts"],
+        response: { 200: { type: "object", properties: { data: accountSchema } }, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: accountView(request.account) }),
+  );
+
+  app.post<{ Body: { name?: unknown } }>(
+    "/accounts",
+    {
+      schema: {
+        summary: "Create an account (admin keys only); returns its first API key, once",
+        tags: ["accounts"],
+        body: { type: "object", properties: { name: { type: "string" } } },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              data: {
+                type: "object",
+                properties: { id: { type: "string" }, name: { type: "string" }, api_key: { type: "string" } },
+              },
+            },
+          },
+          403: errorResponse,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      requireAdmin(request);
+      const { account, apiKey } = await createAccount(db, { name: request.body.name });
+      return { data: { id: account.id, name: account.name, api_key: apiKey } };
+    },
+  );
+
+  app.post<{ Body: { name?: unknown } }>(
+    "/api_keys",
+    {
+      schema: {
+        summary: "Create another API key for the caller's account; the key is returned once",
+        tags: ["accounts"],
+        body: { type: "object", properties: { name: { type: "string" } } },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              data: { type: "object", properties: { ...apiKeyProperties, api_key: { type: "string" } } },
+            },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { key, apiKey } = await createApiKey(db, request.account.id, request.body);
+      return { data: { ...apiKeyView(key), api_key: apiKey } };
+    },
+  );
+
+  app.get(
+    "/api_keys",
+    {
+      schema: {
+        summary: "List the account's active API keys (never the keys themselves)",
+        tags: ["accounts"],
+        response: {
+          200: {
+            type: "object",
+            properties: { data: { type: "array", items: { type: "object", properties: apiKeyProperties } } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => ({ data: (await listApiKeys(db, request.account.id)).map(apiKeyView) }),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    "/api_keys/:id",
+    {
+      schema: {
+        summary: "Revoke an API key; from then on it is refused with 401",
+        tags: ["accounts"],
+        params: idParams,
+        response: { 200: deletedResponse, 409: errorResponse, ...commonErrors },
+      },
+    },
+    async (request) => {
+      await revokeApiKey(db, request.account.id, request.params.id);
+      return { data: { id: request.params.id, deleted: true } };
+    },
+  );
+}

@@ -1,0 +1,121 @@
+/** /v1/webhooks: create, list, read and delete the account's webhooks. */
+import type { FastifyInstance } from "fastify";
+import type { PageRequest } from "../../core/pagination.js";
+import type { SecretBox } from "../../core/secret-box.js";
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, type Webhook } from "../../core/webhooks.js";
+import type { Executor } from "../../store/schema.js";
+import { commonErrors, deletedResponse, epochSeconds, idParams, pageInfo, pageQuery } from "../schemas.js";
+
+const webhookProperties = {
+  id: { type: "string", description: "wh_…" },
+  url: { type: "string" },
+  name: { type: "string" },
+  description: { type: "string" },
+  active: { type: "boolean" },
+  created_at: { type: "integer", description: "epoch seconds" },
+  updated_at: { type: "integer", description: "epoch seconds" },
+} as const;
+
+const webhookSchema = { type: "object", properties: webhookProperties } as const;
+
+const createdWebhookSchema = {
+  type: "object",
+  properties: {
+    ...webhookProperties,
+    signing_secret: { type: "string", description: "whsec_…; returned by this call only" },
+  },
+} as const;
+
+interface WebhookParams {
+  url?: unknown;
+  name?: unknown;
+  description?: unknown;
+}
+
+export function webhookView(webhook: Webhook) {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    name: webhook.name,
+    description: webhook.description,
+    active: webhook.active,
+    created_at: epochSeconds(webhook.createdAt),
+    updated_at: epochSeconds(webhook.updatedAt),
+  };
+}
+
+export function webhookRoutes(app: FastifyInstance, db: Executor, secrets: SecretBox): void {
+  app.post<{ Body: WebhookParams }>(
+    "/webhooks",
+    {
+      schema: {
+        summary: "Create a webhook",
+        tags: ["webhooks"],
+        body: {
+          type: "object",
+          properties: {
+            url: { type: "string", description: "http(s) URL, at most 2,048 characters" },
+            name: { type: "string" },
+            description: { type: "string" },
+          },
+        },
+        response: { 200: { type: "object", properties: { data: createdWebhookSchema } }, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { webhook, signingSecret } = await createWebhook(db, secrets, request.account.id, request.body);
+      return { data: { ...webhookView(webhook), signing_secret: signingSecret } };
+    },
+  );
+
+  app.get<{ Querystring: PageRequest }>(
+    "/users/me/webhooks",
+    {
+      schema: {
+        summary: "List the account's webhooks, newest first",
+        tags: ["webhooks"],
+        querystring: pageQuery,
+        response: {
+          200: {
+            type: "object",
+            properties: { page_info: pageInfo, data: { type: "array", items: webhookSchema } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await listWebhooks(db, request.account.id, request.query);
+      return { page_info: page.pageInfo, data: page.items.map(webhookView) };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/webhooks/:id",
+    {
+      schema: {
+        summary: "Read a webhook",
+        tags: ["webhooks"],
+        params: idParams,
+        response: { 200: { type: "object", properties: { data: webhookSchema } }, ...commonErrors },
+      },
+    },
+    async (request) => ({ data: webhookView(await getWebhook(db, request.account.id, request.params.id)) }),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    "/webhooks/:id",
+    {
+      schema: {
+        summary: "Delete a webhook",
+        tags: ["webhooks"],
+        params: idParams,
+        response: { 200: deletedResponse, ...commonErrors },
+      },
+    },
+    async (request) => {
+      await deleteWebhook(db, request.account.id, request.params.id);
+      return { data: { id: request.params.id, deleted: true } };
+    },
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * JSON schemas shared by routes: they validate requests, shape responses (a field not in the
+ * response schema is never sent, so secrets cannot leak by accident) and feed the OpenAPI document.
+ */
+import { MAX_PAGE_SIZE } from "../core/pagination.js";
+
+export const errorResponse = {
+  type: "object",
+  properties: {
+    error: {
+      type: "object",
+      properties: { code: { type: "string" }, message: { type: "string" } },
+      required: ["code", "message"],
+    },
+  },
+} as const;
+
+export const pageQuery = {
+  type: "object",
+  properties: {
+    limit: { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: 10 },
+    after: { type: "string", maxLength: 200, description: "Cursor: return items after this id (older)" },
+    before: { type: "string", maxLength: 200, description: "Cursor: return items before this id (newer)" },
+  },
+} as const;
+
+export const pageInfo = {
+  type: "object",
+  properties: {
+    total_count: { type: "integer" },
+    count: { type: "integer" },
+    start_cursor: { type: ["string", "null"] },
+    end_cursor: { type: ["string", "null"] },
+  },
+} as const;
+
+export const idParams = {
+  type: "object",
+  properties: { id: { type: "string", maxLength: 200 } },
+  required: ["id"],
+} as const;
+
+export const deletedResponse = {
+  type: "object",
+  properties: {
+    data: { type: "object", properties: { id: { type: "string" }, deleted: { type: "boolean" } } },
+  },
+} as const;
+
+/** Responses every authenticated route may give besides its own. */
+export const commonErrors = {
+  400: errorResponse,
+  401: errorResponse,
+  404: errorResponse,
+  429: errorResponse,
+} as const;
+
+/** Epoch seconds, as Pipedream's API reports times. */
+export function epochSeconds(ms: number): number {
+  return Math.floor(ms / 1000);
+}

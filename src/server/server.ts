@@ -1,0 +1,82 @@
+/**
+ * Starting and stopping a Sluice server: open and migrate the store, check the master key, create
+ * the first account on an empty database, listen. `close` stops accepting connections, lets the
+ * requests in flight finish, then closes the database.
+ */
+import type { FastifyInstance } from "fastify";
+import { pino } from "pino";
+import type { ServerConfig } from "../config/server-config.js";
+import { bootstrapFirstAccount } from "../core/accounts.js";
+import { checkMasterKey, createSecretBox, loadMasterKey } from "../core/secret-box.js";
+import { openStore, type Store } from "../store/store.js";
+import { buildApp } from "./app.js";
+
+export interface RunningServer {
+  /** Where the server listens, such as http://127.0.0.1:8080. */
+  readonly url: string;
+  readonly app: FastifyInstance;
+  readonly store: Store;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Shows the generated key of the first account; the default prints it to stdout. */
+  readonly announceFirstKey?: (apiKey: string) => void;
+}
+
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = pino({ level: config.logLevel, redact: ["req.headers.authorization"] });
+  const masterKey = loadMasterKey(config.masterKey, config.dataDir);
+  const store = await openStore(
+    { databaseUrl: config.databaseUrl, dataDir: config.dataDir },
+    { onConnectionError: (error) => logger.warn({ err: error }, "database connection lost; reconnecting") },
+  );
+  let app: FastifyInstance | undefined;
+  try {
+    await checkMasterKey(store.db, masterKey);
+    const first = await bootstrapFirstAccount(store.db, config.bootstrapApiKey);
+    if (first?.generated) (options.announceFirstKey ?? printFirstKey)(first.apiKey);
+    else if (first)
+      logger.info({ account: first.account.id }, "created the first account with the bootstrap API key");
+
+    app = await buildApp({ config, store, secrets: createSecretBox(masterKey), logger });
+    const url = await app.listen({ host: config.host, port: config.port });
+    logger.info(
+      { url, database: config.databaseUrl === undefined ? `sqlite:${config.dataDir}` : "postgres" },
+      "Sluice is listening",
+    );
+    const listening = app;
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      app: listening,
+      store,
+      close() {
+        closing ??= (async () => {
+          await listening.close();
+          await store.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await app?.close();
+    await store.close();
+    throw error;
+  }
+}
+
+function printFirstKey(apiKey: string): void {
+  process.stdout.write(
+    [
+      "",
+      "Sluice created the first account (an admin). Its API key, shown only this once:",
+      "",
+      `    ${apiKey}`,
+      "",
+      `Log the CLI in with:  npx sluice login --api-key ${apiKey}`,
+      "",
+      "",
+    ].join("\n"),
+  );
+}

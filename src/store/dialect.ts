@@ -1,0 +1,71 @@
+/**
+ * Where the data lives. Two dialects share every query; where they differ, the difference is a
+ * capability flag here, never a check of the database's name in the code that uses it.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import SQLite from "better-sqlite3";
+import { type Dialect, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+
+export interface StoreLocation {
+  /** `postgres://…`; undefined selects the embedded SQLite database in dataDir. */
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+}
+
+export interface DialectCapabilities {
+  readonly name: "sqlite" | "postgres";
+  /** Row locks that concurrent claimers skip (`FOR UPDATE SKIP LOCKED`). SQLite has one writer, so needs none. */
+  readonly skipLocked: boolean;
+}
+
+export interface OpenedDialect {
+  readonly dialect: Dialect;
+  readonly capabilities: DialectCapabilities;
+  /** Called once the Kysely instance is destroyed (closes what the dialect opened outside Kysely). */
+  readonly onPoolError: (listener: (error: Error) => void) => void;
+}
+
+export const SQLITE_FILE = "sluice.db";
+
+export function openDialect(location: StoreLocation): OpenedDialect {
+  return location.databaseUrl === undefined
+    ? openSqlite(location.dataDir)
+    : openPostgres(location.databaseUrl);
+}
+
+function openSqlite(dataDir: string): OpenedDialect {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const database = new SQLite(path.join(dataDir, SQLITE_FILE));
+  database.pragma("journal_mode = WAL");
+  // FULL: a commit survives a power cut, not only a crash of the process. An accepted event is never lost.
+  database.pragma("synchronous = FULL");
+  database.pragma("foreign_keys = ON");
+  database.pragma("busy_timeout = 5000");
+  return {
+    dialect: new SqliteDialect({ database }),
+    capabilities: { name: "sqlite", skipLocked: false },
+    onPoolError: () => {},
+  };
+}
+
+const INT8_OID = 20;
+
+function openPostgres(connectionString: string): OpenedDialect {
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    // bigint columns hold epoch milliseconds and counts, all well inside Number's exact range.
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  return {
+    dialect: new PostgresDialect({ pool }),
+    capabilities: { name: "postgres", skipLocked: true },
+    // An idle client losing its connection (a database restart) must not crash the process.
+    onPoolError: (listener) => pool.on("error", listener),
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * The jobs table: a durable queue inside the database, and so the transactional outbox. A job is
+ * enqueued in the caller's transaction, so it exists exactly when the work that caused it was
+ * committed. Workers claim due jobs under a lease; a worker that dies simply lets its lease expire
+ * and the job is claimed again. Delivery is therefore at-least-once.
+ *
+ * On PostgreSQL, concurrent claimers on many nodes skip each other's rows (`FOR UPDATE SKIP LOCKED`).
+ * SQLite has a single writer, so the claiming UPDATE is atomic by itself.
+ */
+import { randomUUID } from "node:crypto";
+import { type Kysely, sql } from "kysely";
+import { newId } from "../core/ids.js";
+import type { DialectCapabilities } from "./dialect.js";
+import type { Database, Executor, JobsTable } from "./schema.js";
+
+export interface NewJob {
+  readonly queue: string;
+  readonly payload: unknown;
+  /** Epoch ms when the job becomes due; now when omitted. */
+  readonly runAt?: number;
+  /** At most one job with this key exists; enqueueing another is a no-op. */
+  readonly uniqueKey?: string;
+}
+
+/** Proof of a claim: complete, fail and extend succeed only while the claim still holds the job. */
+export interface Lease {
+  readonly id: string;
+  readonly leaseToken: string;
+}
+
+export interface ClaimedJob extends Lease {
+  readonly queue: string;
+  readonly payload: unknown;
+  readonly uniqueKey: string | null;
+  readonly runAt: number;
+  /** Counts this claim: 1 on the first attempt. */
+  readonly attempts: number;
+  readonly lockedUntil: number;
+  readonly lastError: string | null;
+}
+
+export interface ClaimOptions {
+  readonly queue: string;
+  readonly limit: number;
+  readonly leaseMs: number;
+  /** For tests that control time; defaults to the clock. */
+  readonly now?: number;
+}
+
+export interface JobQueue {
+  /** Adds a job inside `executor` (the caller's transaction). Returns its id, or null if `uniqueKey` exists. */
+  enqueue(executor: Executor, job: NewJob): Promise<string | null>;
+  /** Claims up to `limit` due, unleased jobs of a queue, oldest due first. */
+  claimDue(options: ClaimOptions): Promise<ClaimedJob[]>;
+  /** Pushes the lease out by `leaseMs` from now. False when the lease was lost (expired and re-claimed). */
+  extendLease(lease: Lease, leaseMs: number): Promise<boolean>;
+  /** Removes a finished job. Pass a transaction to complete it together with the work's own writes. */
+  complete(lease: Lease, executor?: Executor): Promise<boolean>;
+  /** Releases the job: due again at `retryAt`, or kept as failed for inspection when `retryAt` is null. */
+  fail(lease: Lease, outcome: { error: string; retryAt: number | null }): Promise<boolean>;
+  /** The earliest due time of a queue's waiting jobs (for sleeping until then), or null if none. */
+  nextRunAt(queue: string): Promise<number | null>;
+}
+
+export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabilities): JobQueue {
+  const held = (lease: Lease, executor: Executor = db) =>
+    executor.updateTable("jobs").where("id", "=", lease.id).where("lease_token", "=", lease.leaseToken);
+
+  return {
+    async enqueue(executor, job) {
+      const now = Date.now();
+      const row = await executor
+        .insertInto("jobs")
+        .values({
+          id: newId("job"),
+          queue: job.queue,
+          unique_key: job.uniqueKey ?? null,
+          payload: JSON.stringify(job.payload ?? null),
+          state: "queued",
+          run_at: job.runAt ?? now,
+          attempts: 0,
+          created_at: now,
+        })
+        .onConflict((conflict) => conflict.column("unique_key").doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      return row?.id ?? null;
+    },
+
+    async claimDue({ queue, limit, leaseMs, now = Date.now() }) {
+      let due = db
+        .selectFrom("jobs")
+        .select("id")
+        .where("queue", "=", queue)
+        .where("state", "=", "queued")
+        .where("run_at", "<=", now)
+        .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now)]))
+        .orderBy("run_at")
+        .orderBy("id")
+        .limit(limit);
+      if (capabilities.skipLocked) due = due.forUpdate().skipLocked();
+      const rows = await db
+        .updateTable("jobs")
+        .set({ lease_token: randomUUID(), locked_until: now + leaseMs, attempts: sql`attempts + 1` })
+        .where("id", "in", due)
+        .returningAll()
+        .execute();
+      return rows.map(toClaimedJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
+    },
+
+    async extendLease(lease, leaseMs) {
+      const result = await held(lease)
+        .set({ locked_until: Date.now() + leaseMs })
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async complete(lease, executor = db) {
+      const result = await executor
+        .deleteFrom("jobs")
+        .where("id", "=", lease.id)
+        .where("lease_token", "=", lease.leaseToken)
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+
+    async fail(lease, { error, retryAt }) {
+      const result = await held(lease)
+        .set({
+          state: retryAt === null ? "failed" : "queued",
+          run_at: retryAt ?? sql`run_at`,
+          lease_token: null,
+          locked_until: null,
+          last_error: error.slice(0, 4000),
+        })
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async nextRunAt(queue) {
+      // A leased job is due again only when its lease expires, so it counts at its lease's end.
+      const row = await db
+        .selectFrom("jobs")
+        .select((eb) => [
+          eb.fn.min("run_at").filterWhere("locked_until", "is", null).as("free"),
+          eb.fn.min("locked_until").filterWhere("locked_until", "is not", null).as("leased"),
+        ])
+        .where("queue", "=", queue)
+        .where("state", "=", "queued")
+        .executeTakeFirst();
+      const times = [row?.free, row?.leased]
+        .filter((time) => time !== null && time !== undefined)
+        .map(Number);
+      return times.length === 0 ? null : Math.min(...times);
+    },
+  };
+}
+
+function toClaimedJob(row: JobsTable): ClaimedJob {
+  return {
+    id: row.id,
+    leaseToken: row.lease_token ?? "",
+    queue: row.queue,
+    payload: JSON.parse(row.payload),
+    uniqueKey: row.unique_key,
+    runAt: Number(row.run_at),
+    attempts: row.attempts,
+    lockedUntil: Number(row.locked_until),
+    lastError: row.last_error,
+  };
+}

@@ -1,0 +1,69 @@
+/** Accounts, API keys, webhooks, the jobs table and installation metadata. */
+import type { Kysely } from "kysely";
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable("accounts")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("name", "text", (col) => col.notNull())
+    .addColumn("is_admin", "integer", (col) => col.notNull().defaultTo(0))
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .execute();
+
+  await db.schema
+    .createTable("api_keys")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .addColumn("key_hash", "text", (col) => col.notNull().unique())
+    .addColumn("key_prefix", "text", (col) => col.notNull())
+    .addColumn("name", "text")
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("last_used_at", "bigint")
+    .addColumn("revoked_at", "bigint")
+    .execute();
+  await db.schema.createIndex("api_keys_account").on("api_keys").column("account_id").execute();
+
+  await db.schema
+    .createTable("webhooks")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .addColumn("url", "text", (col) => col.notNull())
+    .addColumn("name", "text", (col) => col.notNull())
+    .addColumn("description", "text", (col) => col.notNull().defaultTo(""))
+    .addColumn("active", "integer", (col) => col.notNull().defaultTo(1))
+    .addColumn("signing_secret", "text", (col) => col.notNull())
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .execute();
+  await db.schema.createIndex("webhooks_account_id").on("webhooks").columns(["account_id", "id"]).execute();
+
+  await db.schema
+    .createTable("jobs")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("queue", "text", (col) => col.notNull())
+    .addColumn("unique_key", "text", (col) => col.unique())
+    .addColumn("payload", "text", (col) => col.notNull())
+    .addColumn("state", "text", (col) => col.notNull().defaultTo("queued"))
+    .addColumn("run_at", "bigint", (col) => col.notNull())
+    .addColumn("attempts", "integer", (col) => col.notNull().defaultTo(0))
+    .addColumn("lease_token", "text")
+    .addColumn("locked_until", "bigint")
+    .addColumn("last_error", "text")
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .execute();
+  await db.schema.createIndex("jobs_due").on("jobs").columns(["queue", "state", "run_at"]).execute();
+
+  await db.schema
+    .createTable("meta")
+    .addColumn("key", "text", (col) => col.primaryKey())
+    .addColumn("value", "text", (col) => col.notNull())
+    .execute();
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see up().
+export async function down(db: Kysely<any>): Promise<void> {
+  for (const table of ["meta", "jobs", "webhooks", "api_keys", "accounts"]) {
+    await db.schema.dropTable(table).execute();
+  }
+}

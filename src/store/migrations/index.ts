@@ -1,0 +1,7 @@
+/** The migrations, in order. Each file is one step; never edit a step that has shipped. */
+import type { Migration } from "kysely";
+import * as initial from "./0001-initial.js";
+
+export const migrations: Record<string, Migration> = {
+  "0001-initial": initial,
+};

@@ -1,0 +1,57 @@
+/**
+ * The store: the database handle, its capabilities and the jobs table, opened and migrated in one
+ * call. Core modules take a Store and run their queries through `db` (or a transaction of it).
+ */
+import { Kysely, Migrator, sql } from "kysely";
+import { type DialectCapabilities, openDialect, type StoreLocation } from "./dialect.js";
+import { createJobQueue, type JobQueue } from "./jobs.js";
+import { migrations } from "./migrations/index.js";
+import type { Database } from "./schema.js";
+
+export interface Store {
+  readonly db: Kysely<Database>;
+  readonly capabilities: DialectCapabilities;
+  readonly jobs: JobQueue;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  /** Told when a pooled connection fails while idle (PostgreSQL restarts); the pool reconnects by itself. */
+  onConnectionError?: (error: Error) => void;
+}
+
+/** Opens the database and brings its schema to the latest migration. */
+export async function openStore(location: StoreLocation, options: OpenStoreOptions = {}): Promise<Store> {
+  const opened = openDialect(location);
+  opened.onPoolError(options.onConnectionError ?? (() => {}));
+  const db = new Kysely<Database>({ dialect: opened.dialect });
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return {
+    db,
+    capabilities: opened.capabilities,
+    jobs: createJobQueue(db, opened.capabilities),
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function migrate(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === "Error")?.migrationName;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Database migration ${failed ?? ""} failed: ${reason}`);
+  }
+}
