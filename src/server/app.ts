@@ -10,7 +10,7 @@ import type { ServerConfig } from "../config/server-config.js";
 import type { SecretBox } from "../core/secret-box.js";
 import type { Store } from "../store/store.js";
 import { installAuth } from "./plugins/auth.js";
-import { installErrorHandling } from "./plugins/errors.js";
+import { installErrorHandling, sendError } from "./plugins/errors.js";
 import { installJsonBody } from "./plugins/json-body.js";
 import { installRateLimit } from "./plugins/rate-limit.js";
 import { accountRoutes } from "./routes/accounts.js";
@@ -35,6 +35,13 @@ export async function buildApp({
     bodyLimit: config.bodyLimitBytes,
     // Idle keep-alive sockets close at shutdown; requests in flight finish first.
     forceCloseConnections: "idle",
+    // Long ids reach the route and get a plain 404, instead of the router's own error.
+    maxParamLength: 1000,
+    // Errors raised before routing (a malformed URL, say) get the same JSON shape as all others.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 400;
+      sendError(reply, status, "invalid_request", error.message);
+    },
     ajv: { customOptions: { coerceTypes: "array", removeAdditional: false, useDefaults: true } },
   }) as unknown as FastifyInstance;
 

@@ -9,7 +9,9 @@ import { InvalidInputError } from "../../core/errors.js";
 
 export function installJsonBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
+  // The API speaks JSON only; any other body is refused with 415. (Source endpoints, which take
+  // any content, register their own parsers in their own context.)
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = typeof body === "string" ? body : body.toString("utf8");
     if (text.trim() === "") {
@@ -20,6 +22,10 @@ export function installJsonBody(app: FastifyInstance): void {
   });
 
   app.addHook("preValidation", async (request) => {
+    // PostgreSQL cannot store NUL in text, and no name, URL or id needs one: refuse it up front.
+    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
+      throw new InvalidInputError("Parameters may not contain the NUL character (\\u0000)");
+    }
     if (!request.routeOptions.schema?.body) return;
     const query = (request.query ?? {}) as Record<string, unknown>;
     const body = request.body;
@@ -31,4 +37,13 @@ export function installJsonBody(app: FastifyInstance): void {
       throw new InvalidInputError("The JSON body must be an object of parameters", "invalid_body");
     }
   });
+}
+
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (value === null || typeof value !== "object" || depth > 32) return false;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes("\u0000") || containsNul(item, depth + 1)) return true;
+  }
+  return false;
 }

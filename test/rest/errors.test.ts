@@ -1,0 +1,177 @@
+/**
+ * The error contract over a real socket: every failure is a JSON `{error:{code,message}}` with a
+ * 4xx status for the caller's mistakes, on every route of the OpenAPI document.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { type RawResponse, rawRequest, startTestServer, type TestServer } from "../support/server.js";
+
+function expectJsonError(response: RawResponse, status: number, code?: string): void {
+  expect(response.status, response.text).toBe(status);
+  const error = (response.body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  expect(typeof error?.code, response.text).toBe("string");
+  expect(typeof error?.message, response.text).toBe("string");
+  if (code) expect(error?.code).toBe(code);
+}
+
+for (const dialect of dialects) {
+  describe.skipIf(!isAvailable(dialect))(`errors on ${dialect.name}`, () => {
+    let database: TestDatabase;
+    let sluice: TestServer;
+    const post = (
+      path: string,
+      body: string,
+      headers: Record<string, string> = { "content-type": "application/json" },
+    ) => rawRequest(`${sluice.url}${path}`, { method: "POST", apiKey: sluice.apiKey, headers, body });
+
+    beforeAll(async () => {
+      database = await dialect.create();
+      sluice = await startTestServer(database);
+    });
+    afterAll(async () => {
+      await sluice?.close();
+      await database?.cleanup();
+    });
+
+    it("malformed JSON is a 400 invalid_json", async () => {
+      expectJsonError(await post("/v1/webhooks", '{"url": "https://x.io",'), 400, "invalid_json");
+    });
+
+    it("a JSON body that is not an object is a 400", async () => {
+      for (const body of ["[1,2]", '"text"', "5", "null", "true"]) {
+        const response = await post("/v1/webhooks", body);
+        expect(response.status, `${body}: ${response.text}`).toBe(400);
+        expectJsonError(response, 400);
+      }
+    });
+
+    it("a body over the size limit is a 413 payload_too_large", async () => {
+      const body = JSON.stringify({ url: "https://example.com", name: "x".repeat(1_100_000) });
+      expectJsonError(await post("/v1/webhooks", body), 413, "payload_too_large");
+    });
+
+    it("a body of another media type is a 415", async () => {
+      expectJsonError(
+        await post("/v1/webhooks", "url=x", { "content-type": "text/plain" }),
+        415,
+        "unsupported_media_type",
+      );
+    });
+
+    it("an unknown route is a JSON 404, with or without a key", async () => {
+      expectJsonError(await rawRequest(`${sluice.url}/v1/nothing-here`), 404, "route_not_found");
+      expectJsonError(
+        await rawRequest(`${sluice.url}/v1/nothing-here`, { apiKey: sluice.apiKey }),
+        404,
+        "route_not_found",
+      );
+    });
+
+    it("health and readiness answer without a key", async () => {
+      expect((await rawRequest(`${sluice.url}/health`)).body).toEqual({ status: "ok" });
+      expect((await rawRequest(`${sluice.url}/ready`)).body).toEqual({ status: "ready" });
+    });
+
+    it("serves an OpenAPI document generated from the route schemas", async () => {
+      const response = await rawRequest(`${sluice.url}/v1/openapi.json`);
+      expect(response.status).toBe(200);
+      const document = response.body as { openapi: string; paths: Record<string, Record<string, unknown>> };
+      expect(document.openapi).toMatch(/^3\./);
+      expect(Object.keys(document.paths)).toEqual(
+        expect.arrayContaining([
+          "/v1/webhooks",
+          "/v1/webhooks/{id}",
+          "/v1/users/me/webhooks",
+          "/v1/users/me",
+          "/v1/accounts",
+          "/v1/api_keys",
+          "/v1/api_keys/{id}",
+        ]),
+      );
+      expect(Object.keys(document.paths["/v1/webhooks/{id}"] ?? {})).toEqual(
+        expect.arrayContaining(["get", "delete"]),
+      );
+    });
+
+    it("malformed input on every route of the OpenAPI document gets a 4xx JSON error, never a 5xx", async () => {
+      const document = (await rawRequest(`${sluice.url}/v1/openapi.json`)).body as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      const badIds = ["wh_nope", "x".repeat(300), "%00", "..%2F..%2Fetc", "' or 1=1 --", "%F0%9F%92%A9"];
+      const badBodies = ["{", "[]", '"x"', '{"limit": {"$gt": 1}}', '{"name": ["a"], "url": 5}', "\u0000"];
+      const badQueries = ["limit=abc", "limit=-5", "limit=1e99", "after[]=1", "before=x&after=y", "url=%ZZ"];
+      let checked = 0;
+      for (const [template, methods] of Object.entries(document.paths)) {
+        for (const method of Object.keys(methods)) {
+          const paths = template.includes("{id}")
+            ? badIds.map((id) => template.replace("{id}", id))
+            : [template];
+          for (const path of paths) {
+            for (const query of badQueries) {
+              for (const body of method === "get" || method === "delete" ? [undefined] : badBodies) {
+                const response = await rawRequest(`${sluice.url}${path}?${query}`, {
+                  method: method.toUpperCase(),
+                  apiKey: sluice.apiKey,
+                  headers: body === undefined ? {} : { "content-type": "application/json" },
+                  body,
+                });
+                checked++;
+                if (response.status < 400) continue; // some garbage is harmless (a GET that ignores the query)
+                expect(response.status, `${method} ${path}?${query} ${body}: ${response.text}`).toBeLessThan(
+                  500,
+                );
+                expectJsonError(response, response.status);
+              }
+            }
+          }
+        }
+      }
+      expect(checked).toBeGreaterThan(100);
+      // The server is still healthy, and no webhook was created from garbage.
+      expect((await rawRequest(`${sluice.url}/health`)).status).toBe(200);
+      const list = await sluice.client.listWebhooks({ limit: 100 });
+      expect(list.data.filter((webhook) => !webhook.url.startsWith("https://example.com"))).toEqual([]);
+    });
+  });
+
+  describe.skipIf(!isAvailable(dialect))(`rate limit and readiness on ${dialect.name}`, () => {
+    let database: TestDatabase;
+    let sluice: TestServer;
+
+    beforeAll(async () => {
+      database = await dialect.create();
+      sluice = await startTestServer(database, { env: { SLUICE_RATE_LIMIT: "5" } });
+    });
+    afterAll(async () => {
+      await sluice?.close();
+      await database?.cleanup();
+    });
+
+    it("a key over its per-minute budget gets 429 with Retry-After, other keys do not", async () => {
+      const other = await sluice.newAccount("unthrottled");
+      const statuses: number[] = [];
+      let limited: RawResponse | undefined;
+      for (let n = 0; n < 5; n++) {
+        const response = await rawRequest(`${sluice.url}/v1/users/me`, { apiKey: sluice.apiKey });
+        statuses.push(response.status);
+        if (response.status === 429) limited = response;
+      }
+      limited ??= await rawRequest(`${sluice.url}/v1/users/me`, { apiKey: sluice.apiKey });
+      expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(3);
+      expectJsonError(limited, 429, "rate_limited");
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(Number(limited.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+      expect((await other.client.me()).name).toBe("unthrottled");
+      // Health checks are never throttled.
+      for (let n = 0; n < 10; n++) expect((await rawRequest(`${sluice.url}/health`)).status).toBe(200);
+    });
+
+    it("readiness fails with 503 once the database is gone, while liveness still answers", async () => {
+      await sluice.server.store.close();
+      const ready = await rawRequest(`${sluice.url}/ready`);
+      expectJsonError(ready, 503, "database_unavailable");
+      expect((await rawRequest(`${sluice.url}/health`)).status).toBe(200);
+      await sluice.server.app.close();
+    });
+  });
+}

@@ -1,0 +1,149 @@
+/** The jobs table contract, on every dialect. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore, type Store } from "../../src/store/store.js";
+import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+
+for (const dialect of dialects) {
+  describe.skipIf(!isAvailable(dialect))(`jobs table on ${dialect.name}`, () => {
+    let database: TestDatabase;
+    let store: Store;
+    let queueCount = 0;
+    const freshQueue = () => `test-queue-${++queueCount}`;
+
+    beforeAll(async () => {
+      database = await dialect.create();
+      store = await openStore(database);
+    });
+    afterAll(async () => {
+      await store?.close();
+      await database?.cleanup();
+    });
+
+    it("a job enqueued in a transaction that rolls back does not exist", async () => {
+      const queue = freshQueue();
+      await expect(
+        store.db.transaction().execute(async (tx) => {
+          await store.jobs.enqueue(tx, { queue, payload: { n: 1 } });
+          throw new Error("roll back");
+        }),
+      ).rejects.toThrow("roll back");
+      expect(await store.jobs.claimDue({ queue, limit: 10, leaseMs: 1000 })).toEqual([]);
+    });
+
+    it("a job enqueued in a committed transaction is claimed with its payload", async () => {
+      const queue = freshQueue();
+      const id = await store.db
+        .transaction()
+        .execute((tx) => store.jobs.enqueue(tx, { queue, payload: { n: 1 } }));
+      const claimed = await store.jobs.claimDue({ queue, limit: 10, leaseMs: 1000 });
+      expect(claimed).toHaveLength(1);
+      expect(claimed[0]).toMatchObject({ id, queue, payload: { n: 1 }, attempts: 1 });
+    });
+
+    it("a job is not claimed before its run time, and claims come oldest due first", async () => {
+      const queue = freshQueue();
+      const now = Date.now();
+      await store.jobs.enqueue(store.db, { queue, payload: "later", runAt: now + 60_000 });
+      await store.jobs.enqueue(store.db, { queue, payload: "second", runAt: now - 1000 });
+      await store.jobs.enqueue(store.db, { queue, payload: "first", runAt: now - 2000 });
+      const claimed = await store.jobs.claimDue({ queue, limit: 10, leaseMs: 1000, now });
+      expect(claimed.map((job) => job.payload)).toEqual(["first", "second"]);
+      expect(await store.jobs.nextRunAt(queue)).toBe(now + 1000);
+    });
+
+    it("a leased job is not claimed again until its lease expires, then it is", async () => {
+      const queue = freshQueue();
+      const now = Date.now();
+      await store.jobs.enqueue(store.db, { queue, payload: 1, runAt: now });
+      const [first] = await store.jobs.claimDue({ queue, limit: 10, leaseMs: 5000, now });
+      expect(first).toBeDefined();
+      expect(await store.jobs.claimDue({ queue, limit: 10, leaseMs: 5000, now: now + 4999 })).toEqual([]);
+      const [again] = await store.jobs.claimDue({ queue, limit: 10, leaseMs: 5000, now: now + 5000 });
+      expect(again?.id).toBe(first?.id);
+      expect(again?.attempts).toBe(2);
+      // The first claim lost its lease: it can no longer complete the job.
+      expect(await store.jobs.complete(first as NonNullable<typeof first>)).toBe(false);
+      expect(await store.jobs.complete(again as NonNullable<typeof again>)).toBe(true);
+    });
+
+    it("extending a lease keeps the job from other claimers", async () => {
+      const queue = freshQueue();
+      await store.jobs.enqueue(store.db, { queue, payload: 1 });
+      const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 50 });
+      expect(job).toBeDefined();
+      expect(await store.jobs.extendLease(job as NonNullable<typeof job>, 60_000)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(await store.jobs.claimDue({ queue, limit: 1, leaseMs: 50 })).toEqual([]);
+    });
+
+    it("a completed job is gone", async () => {
+      const queue = freshQueue();
+      await store.jobs.enqueue(store.db, { queue, payload: 1 });
+      const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 1000 });
+      expect(await store.jobs.complete(job as NonNullable<typeof job>)).toBe(true);
+      const rows = await store.db.selectFrom("jobs").selectAll().where("queue", "=", queue).execute();
+      expect(rows).toEqual([]);
+      expect(await store.jobs.nextRunAt(queue)).toBeNull();
+    });
+
+    it("a failed job is due again at its retry time, with the error recorded", async () => {
+      const queue = freshQueue();
+      const now = Date.now();
+      await store.jobs.enqueue(store.db, { queue, payload: 1, runAt: now });
+      const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 60_000, now });
+      expect(
+        await store.jobs.fail(job as NonNullable<typeof job>, { error: "boom", retryAt: now + 10_000 }),
+      ).toBe(true);
+      expect(await store.jobs.claimDue({ queue, limit: 1, leaseMs: 1000, now: now + 9_999 })).toEqual([]);
+      const [retried] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 1000, now: now + 10_000 });
+      expect(retried).toMatchObject({ id: job?.id, attempts: 2, lastError: "boom" });
+    });
+
+    it("a job failed with no retry time is kept as failed and never claimed", async () => {
+      const queue = freshQueue();
+      await store.jobs.enqueue(store.db, { queue, payload: 1 });
+      const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 1000 });
+      await store.jobs.fail(job as NonNullable<typeof job>, { error: "gave up", retryAt: null });
+      expect(await store.jobs.claimDue({ queue, limit: 1, leaseMs: 1000, now: Date.now() + 1e9 })).toEqual(
+        [],
+      );
+      const row = await store.db
+        .selectFrom("jobs")
+        .selectAll()
+        .where("id", "=", job?.id ?? "")
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ state: "failed", last_error: "gave up", lease_token: null });
+    });
+
+    it("a second job with the same unique key is not enqueued", async () => {
+      const queue = freshQueue();
+      const uniqueKey = `${queue}:tick`;
+      expect(await store.jobs.enqueue(store.db, { queue, payload: 1, uniqueKey })).toMatch(/^job_/);
+      expect(await store.jobs.enqueue(store.db, { queue, payload: 2, uniqueKey })).toBeNull();
+      const claimed = await store.jobs.claimDue({ queue, limit: 10, leaseMs: 1000 });
+      expect(claimed.map((job) => job.payload)).toEqual([1]);
+    });
+
+    it("claims respect the limit and leave the rest for the next claim", async () => {
+      const queue = freshQueue();
+      for (let n = 0; n < 5; n++) await store.jobs.enqueue(store.db, { queue, payload: n });
+      const first = await store.jobs.claimDue({ queue, limit: 3, leaseMs: 60_000 });
+      const second = await store.jobs.claimDue({ queue, limit: 3, leaseMs: 60_000 });
+      expect(first).toHaveLength(3);
+      expect(second).toHaveLength(2);
+      expect(new Set([...first, ...second].map((job) => job.payload))).toEqual(new Set([0, 1, 2, 3, 4]));
+    });
+
+    it("opening the store again finds the schema migrated and the data intact", async () => {
+      const queue = freshQueue();
+      await store.jobs.enqueue(store.db, { queue, payload: "kept" });
+      const reopened = await openStore(database);
+      try {
+        const [job] = await reopened.jobs.claimDue({ queue, limit: 1, leaseMs: 1000 });
+        expect(job?.payload).toBe("kept");
+      } finally {
+        await reopened.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,88 @@
+/** A real Sluice server on a real socket (an ephemeral port on 127.0.0.1), for REST and CLI tests. */
+import { randomBytes } from "node:crypto";
+import { SluiceClient } from "../../src/client/client.js";
+import { loadServerConfig, type ServerConfig } from "../../src/config/server-config.js";
+import { type RunningServer, startServer } from "../../src/server/server.js";
+import type { TestDatabase } from "./dialects.js";
+
+export interface TestServer {
+  readonly url: string;
+  /** The admin account's key (the bootstrap key). */
+  readonly apiKey: string;
+  readonly client: SluiceClient;
+  readonly server: RunningServer;
+  /** A client with another key on the same server. */
+  clientWith(apiKey: string): SluiceClient;
+  /** Creates a fresh, non-admin account and returns a client for it. */
+  newAccount(name?: string): Promise<{ id: string; apiKey: string; client: SluiceClient }>;
+  close(): Promise<void>;
+}
+
+export function testEnvironment(
+  database: TestDatabase,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    SLUICE_PORT: "0",
+    SLUICE_DATA_DIR: database.dataDir,
+    SLUICE_LOG_LEVEL: "silent",
+    ...(database.databaseUrl ? { SLUICE_DATABASE_URL: database.databaseUrl } : {}),
+    ...extra,
+  };
+}
+
+export async function startTestServer(
+  database: TestDatabase,
+  options: { env?: Record<string, string>; config?: Partial<ServerConfig> } = {},
+): Promise<TestServer> {
+  const apiKey = `sk_test_${randomBytes(16).toString("hex")}`;
+  const config = {
+    ...loadServerConfig({}, testEnvironment(database, { SLUICE_BOOTSTRAP_API_KEY: apiKey, ...options.env })),
+    ...options.config,
+  };
+  const server = await startServer(config);
+  const clientWith = (key: string) => new SluiceClient({ baseUrl: server.url, apiKey: key });
+  const client = clientWith(apiKey);
+  return {
+    url: server.url,
+    apiKey,
+    client,
+    server,
+    clientWith,
+    async newAccount(name = "someone") {
+      const created = await client.createAccount(name);
+      return { id: created.id, apiKey: created.api_key, client: clientWith(created.api_key) };
+    },
+    close: () => server.close(),
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
+
+/** One HTTP request with full control of headers and body, for error-path tests. */
+export async function rawRequest(
+  url: string,
+  init: {
+    method?: string;
+    apiKey?: string;
+    headers?: Record<string, string>;
+    body?: string | Uint8Array;
+  } = {},
+): Promise<RawResponse> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.apiKey) headers.authorization = `Bearer ${init.apiKey}`;
+  const response = await fetch(url, { method: init.method ?? "GET", headers, body: init.body });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
