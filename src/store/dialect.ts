@@ -7,6 +7,7 @@ import path from "node:path";
 import SQLite from "better-sqlite3";
 import { type Dialect, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { lockDataDir } from "./data-dir-lock.js";
 
 export interface StoreLocation {
   /** `postgres://…`; undefined selects the embedded SQLite database in dataDir. */
@@ -23,8 +24,10 @@ export interface DialectCapabilities {
 export interface OpenedDialect {
   readonly dialect: Dialect;
   readonly capabilities: DialectCapabilities;
-  /** Called once the Kysely instance is destroyed (closes what the dialect opened outside Kysely). */
+  /** Listens for connections that fail while idle in the pool. */
   readonly onPoolError: (listener: (error: Error) => void) => void;
+  /** Releases what the dialect holds outside Kysely (the data directory lock); called after destroy. */
+  readonly release: () => void;
 }
 
 export const SQLITE_FILE = "sluice.db";
@@ -37,7 +40,14 @@ export function openDialect(location: StoreLocation): OpenedDialect {
 
 function openSqlite(dataDir: string): OpenedDialect {
   fs.mkdirSync(dataDir, { recursive: true });
-  const database = new SQLite(path.join(dataDir, SQLITE_FILE));
+  const release = lockDataDir(dataDir);
+  let database: SQLite.Database;
+  try {
+    database = new SQLite(path.join(dataDir, SQLITE_FILE));
+  } catch (error) {
+    release();
+    throw error;
+  }
   database.pragma("journal_mode = WAL");
   // FULL: a commit survives a power cut, not only a crash of the process. An accepted event is never lost.
   database.pragma("synchronous = FULL");
@@ -47,6 +57,7 @@ function openSqlite(dataDir: string): OpenedDialect {
     dialect: new SqliteDialect({ database }),
     capabilities: { name: "sqlite", skipLocked: false },
     onPoolError: () => {},
+    release,
   };
 }
 
@@ -67,5 +78,6 @@ function openPostgres(connectionString: string): OpenedDialect {
     capabilities: { name: "postgres", skipLocked: true },
     // An idle client losing its connection (a database restart) must not crash the process.
     onPoolError: (listener) => pool.on("error", listener),
+    release: () => {},
   };
 }

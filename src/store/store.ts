@@ -31,6 +31,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
     await migrate(db);
   } catch (error) {
     await db.destroy();
+    opened.release();
     throw error;
   }
   return {
@@ -42,6 +43,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
     },
     async close() {
       await db.destroy();
+      opened.release();
     },
   };
 }
