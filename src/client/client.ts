@@ -103,7 +103,8 @@ export class SluiceClient {
     try {
       response = await fetch(url, { method, headers, body });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+      const cause = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } })
+        .cause;
       const reason = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message;
       throw new ApiError(
         0,

@@ -36,7 +36,7 @@ export async function buildApp({
     // Idle keep-alive sockets close at shutdown; requests in flight finish first.
     forceCloseConnections: "idle",
     // Long ids reach the route and get a plain 404, instead of the router's own error.
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
     // Errors raised before routing (a malformed URL, say) get the same JSON shape as all others.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 400;

@@ -54,6 +54,9 @@ async function migrate(db: Kysely<Database>): Promise<void> {
   if (error) {
     const failed = results?.find((result) => result.status === "Error")?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`Database migration ${failed ?? ""} failed: ${reason}`);
+    throw new Error(
+      failed ? `Database migration ${failed} failed: ${reason}` : `Cannot open the database: ${reason}`,
+      { cause: error },
+    );
   }
 }

@@ -19,6 +19,7 @@ interface WebhookJson {
   description: string;
   active: boolean;
   created_at: number;
+  updated_at: number;
   signing_secret?: string;
 }
 
@@ -86,7 +87,9 @@ async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
   const address = listener.address();
   if (address === null || typeof address === "string") throw new Error("no port");
-  await new Promise<void>((resolve, reject) => listener.close((error) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    listener.close((error) => (error ? reject(error) : resolve())),
+  );
   return address.port;
 }
 
@@ -116,7 +119,9 @@ describe("sluice login and profiles", () => {
   it("login --profile writes a section of its own, and --profile or SLUICE_PROFILE selects it", async () => {
     const home = newHome();
     const other = await server.newAccount("profile-owner");
-    expectSuccess(await runCli(["login", "--api-key", server.apiKey, "--base-url", server.url], { HOME: home }));
+    expectSuccess(
+      await runCli(["login", "--api-key", server.apiKey, "--base-url", server.url], { HOME: home }),
+    );
     expectSuccess(
       await runCli(["login", "--api-key", other.apiKey, "--base-url", server.url, "--profile", "work"], {
         HOME: home,
@@ -144,6 +149,25 @@ describe("sluice login and profiles", () => {
       await runCli(["whoami", "--json"], { HOME: home, SLUICE_PROFILE: "work" }),
     );
     expect(fromEnv).toMatchObject({ id: other.id, profile: "work" });
+  });
+
+  it("with XDG_CONFIG_HOME set, the profile file is XDG_CONFIG_HOME/sluice/config", async () => {
+    const home = newHome();
+    const xdg = path.join(home, "xdg");
+    expectSuccess(
+      await runCli(["login", "--api-key", server.apiKey, "--base-url", server.url], {
+        HOME: home,
+        XDG_CONFIG_HOME: xdg,
+      }),
+    );
+    expect(fs.existsSync(configFile(home))).toBe(false);
+    const file = path.join(xdg, "sluice", "config");
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(ini.parse(fs.readFileSync(file, "utf8"))).toEqual({
+      default: { api_key: server.apiKey, base_url: server.url },
+    });
+    const whoami = await runCli(["whoami", "--json"], { HOME: home, XDG_CONFIG_HOME: xdg });
+    expect(parseJson<{ name: string }>(whoami).name).toBe("admin");
   });
 
   it("login with a wrong key fails with an authentication error and writes no config", async () => {
@@ -176,7 +200,10 @@ describe("sluice login and profiles", () => {
     const deadUrl = `http://127.0.0.1:${await closedPort()}`;
     const file = configFile(home);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, ini.stringify({ default: { api_key: "sk_profile_key_revoked", base_url: deadUrl } }));
+    fs.writeFileSync(
+      file,
+      ini.stringify({ default: { api_key: "sk_profile_key_revoked", base_url: deadUrl } }),
+    );
 
     const both = parseJson<{ id: string; base_url: string }>(
       await runCli(["whoami", "--json"], {
@@ -263,10 +290,26 @@ describe("sluice webhooks", () => {
     expect(parseJson<unknown[]>(await sluiceAs(apiKey, ["webhooks", "list", "--json"]))).toEqual([]);
 
     const first = parseJson<WebhookJson>(
-      await sluiceAs(apiKey, ["webhooks", "create", "--url", "https://a.example/1", "--name", "one", "--json"]),
+      await sluiceAs(apiKey, [
+        "webhooks",
+        "create",
+        "--url",
+        "https://a.example/1",
+        "--name",
+        "one",
+        "--json",
+      ]),
     );
     const second = parseJson<WebhookJson>(
-      await sluiceAs(apiKey, ["webhooks", "create", "--url", "https://b.example/2", "--name", "two", "--json"]),
+      await sluiceAs(apiKey, [
+        "webhooks",
+        "create",
+        "--url",
+        "https://b.example/2",
+        "--name",
+        "two",
+        "--json",
+      ]),
     );
 
     const list = parseJson<WebhookJson[]>(await sluiceAs(apiKey, ["webhooks", "list", "--json"]));
@@ -283,7 +326,9 @@ describe("sluice webhooks", () => {
     expect(table.stdout.indexOf(second.id)).toBeLessThan(table.stdout.indexOf(first.id));
     expect(table.stdout).not.toContain("whsec_");
 
-    const limited = parseJson<WebhookJson[]>(await sluiceAs(apiKey, ["webhooks", "list", "-n", "1", "--json"]));
+    const limited = parseJson<WebhookJson[]>(
+      await sluiceAs(apiKey, ["webhooks", "list", "-n", "1", "--json"]),
+    );
     expect(limited.map((webhook) => webhook.id)).toEqual([second.id]);
   });
 
@@ -328,7 +373,15 @@ describe("sluice webhooks", () => {
     const owner = await server.newAccount();
     const stranger = await server.newAccount();
     const created = parseJson<WebhookJson>(
-      await sluiceAs(owner.apiKey, ["webhooks", "create", "--url", "https://x.example/", "--name", "x", "--json"]),
+      await sluiceAs(owner.apiKey, [
+        "webhooks",
+        "create",
+        "--url",
+        "https://x.example/",
+        "--name",
+        "x",
+        "--json",
+      ]),
     );
     for (const command of ["get", "delete"]) {
       const result = await sluiceAs(stranger.apiKey, ["webhooks", command, created.id]);
@@ -468,6 +521,8 @@ describe("sluice accounts and api-keys", () => {
     const lastRevoke = await sluiceAs(account.apiKey, ["api-keys", "revoke", last.id]);
     expectCleanFailure(lastRevoke);
     expect(lastRevoke.stderr).toContain("(last_api_key)");
-    expect(parseJson<{ id: string }>(await sluiceAs(account.apiKey, ["whoami", "--json"])).id).toBe(account.id);
+    expect(parseJson<{ id: string }>(await sluiceAs(account.apiKey, ["whoami", "--json"])).id).toBe(
+      account.id,
+    );
   });
 });

@@ -1,6 +1,8 @@
 /** `sluice server`: run the server in the foreground until SIGTERM or SIGINT. */
 import type { Command } from "commander";
 import { loadServerConfig, type ServerFlags } from "../../config/server-config.js";
+import type { RunningServer } from "../../server/server.js";
+import { UsageError } from "../output.js";
 
 export function registerServer(program: Command): void {
   program
@@ -16,8 +18,12 @@ export function registerServer(program: Command): void {
       const config = loadServerConfig(flags);
       // Loaded here so that the other commands start without loading the server.
       const { startServer } = await import("../../server/server.js");
-      const server = await startServer(config);
+      // Signals are watched from the start, so one that arrives while starting still stops cleanly.
+      let stopRequested: string | undefined;
+      let server: RunningServer | undefined;
       const stop = (signal: string) => {
+        stopRequested = signal;
+        if (!server) return;
         process.stderr.write(`${signal}: finishing requests in flight, then stopping\n`);
         const timer = setTimeout(() => {
           process.stderr.write(`still busy after ${config.shutdownTimeoutMs} ms; exiting\n`);
@@ -34,5 +40,13 @@ export function registerServer(program: Command): void {
       };
       process.once("SIGTERM", () => stop("SIGTERM"));
       process.once("SIGINT", () => stop("SIGINT"));
+      try {
+        server = await startServer(config);
+      } catch (error) {
+        throw new UsageError(
+          `The server could not start: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      if (stopRequested) stop(stopRequested);
     });
 }

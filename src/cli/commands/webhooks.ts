@@ -51,6 +51,12 @@ export function registerWebhooks(program: Command): void {
       columns,
       "No webhooks yet. Create one with: sluice webhooks create --url URL --name NAME",
     );
+    const { total_count: total, count, end_cursor: cursor } = page.page_info;
+    if (!options.json && total > count && count === Number(options.limit) && cursor) {
+      process.stderr.write(
+        `Showing ${count} of ${total}; the next page: sluice webhooks list --after ${cursor}\n`,
+      );
+    }
   });
 
   apiOptions(webhooks.command("get <id>").description("show one webhook")).action(
