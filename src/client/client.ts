@@ -5,13 +5,19 @@
  */
 import type {
   ApiKeyInfo,
+  Component,
   CreatedAccount,
   CreatedApiKey,
   CreatedWebhook,
   Deleted,
+  EventSummary,
+  LogEntry,
   Me,
   PageOf,
   PageParams,
+  RunResult,
+  Source,
+  SourceParams,
   Webhook,
 } from "./types.js";
 
@@ -74,6 +80,124 @@ export class SluiceClient {
 
   deleteWebhook(id: string): Promise<Deleted> {
     return this.data("DELETE", `/v1/webhooks/${encodeURIComponent(id)}`);
+  }
+
+  saveComponent(input: {
+    component_code?: string;
+    component_url?: string;
+    filename?: string;
+  }): Promise<Component> {
+    return this.data("POST", "/v1/components", { body: input });
+  }
+
+  getComponent(keyOrId: string): Promise<Component> {
+    return this.data("GET", `/v1/components/${encodeURIComponent(keyOrId)}`);
+  }
+
+  deploySource(input: SourceParams): Promise<Source> {
+    return this.data("POST", "/v1/sources", { body: input });
+  }
+
+  updateSource(idOrName: string, input: SourceParams): Promise<Source> {
+    return this.data("PUT", `/v1/sources/${encodeURIComponent(idOrName)}`, { body: input });
+  }
+
+  deleteSource(idOrName: string): Promise<Deleted> {
+    return this.data("DELETE", `/v1/sources/${encodeURIComponent(idOrName)}`);
+  }
+
+  getSource(idOrName: string): Promise<Source> {
+    return this.data("GET", `/v1/sources/${encodeURIComponent(idOrName)}`);
+  }
+
+  listSources(page: PageParams = {}): Promise<PageOf<Source>> {
+    return this.request("GET", "/v1/users/me/sources", { query: { ...page } });
+  }
+
+  runSource(idOrName: string): Promise<RunResult> {
+    return this.data("POST", `/v1/sources/${encodeURIComponent(idOrName)}/run`, { body: {} });
+  }
+
+  listEvents(
+    idOrName: string,
+    query: PageParams & { expand?: "event"; event_name?: string } = {},
+  ): Promise<PageOf<EventSummary>> {
+    return this.request("GET", `/v1/sources/${encodeURIComponent(idOrName)}/event_summaries`, {
+      query: { ...query },
+    });
+  }
+
+  deleteEvents(
+    idOrName: string,
+    range: { start_id?: string; end_id?: string } = {},
+  ): Promise<{ deleted: number }> {
+    return this.data("DELETE", `/v1/sources/${encodeURIComponent(idOrName)}/events`, { body: range });
+  }
+
+  listLogs(idOrName: string, page: PageParams = {}): Promise<PageOf<LogEntry>> {
+    return this.request("GET", `/v1/sources/${encodeURIComponent(idOrName)}/logs`, { query: { ...page } });
+  }
+
+  /**
+   * Follows a server-sent-events stream (`/sse/dc/{id}/emits` or `/observations`), calling `onItem`
+   * with each item, until `signal` aborts. Reconnects with Last-Event-ID after a dropped connection.
+   */
+  async follow<T extends { id: string }>(
+    path: string,
+    onItem: (item: T) => void,
+    signal: AbortSignal,
+    options: { onOpen?: () => void } = {},
+  ): Promise<void> {
+    let lastId: string | undefined;
+    while (!signal.aborted) {
+      const headers: Record<string, string> = { accept: "text/event-stream" };
+      if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+      if (lastId) headers["last-event-id"] = lastId;
+      let response: Response;
+      try {
+        response = await fetch(this.baseUrl + path, { headers, signal });
+      } catch {
+        if (signal.aborted) return;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        continue;
+      }
+      if (!response.ok || !response.body) {
+        const text = await response.text();
+        let error: { code?: string; message?: string } | undefined;
+        try {
+          error = (JSON.parse(text) as { error?: { code?: string; message?: string } }).error;
+        } catch {
+          error = undefined;
+        }
+        throw new ApiError(response.status, error?.code ?? `http_${response.status}`, error?.message ?? text);
+      }
+      options.onOpen?.();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      try {
+        for await (const chunk of response.body) {
+          buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+          let end = buffer.indexOf("\n\n");
+          while (end >= 0) {
+            const message = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = message
+              .split("\n")
+              .filter((line) => line.startsWith("data:"))
+              .map((line) => line.slice(5).trimStart())
+              .join("\n");
+            if (data !== "") {
+              const item = JSON.parse(data) as T;
+              lastId = item.id;
+              onItem(item);
+            }
+            end = buffer.indexOf("\n\n");
+          }
+        }
+      } catch {
+        if (signal.aborted) return;
+      }
+    }
   }
 
   /** Calls a route and returns the `data` member of its answer. */

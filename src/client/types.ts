@@ -61,3 +61,86 @@ export interface Deleted {
   id: string;
   deleted: boolean;
 }
+
+export interface ConfigurableProp {
+  name: string;
+  type: string;
+  label?: string;
+  description?: string;
+  optional?: boolean;
+  default?: unknown;
+  secret?: boolean;
+  min?: number;
+  max?: number;
+  options?: unknown[];
+  [field: string]: unknown;
+}
+
+export interface Component {
+  id: string;
+  code: string;
+  code_hash: string;
+  name: string;
+  key: string | null;
+  version: string | null;
+  type: "source" | "action";
+  description: string | null;
+  configurable_props: ConfigurableProp[];
+  dedupe: string | null;
+  lock: Record<string, string>;
+  created_at: number;
+}
+
+export interface Source {
+  id: string;
+  owner_id: string;
+  component_id: string;
+  component_key: string | null;
+  configured_props: Record<string, unknown>;
+  active: boolean;
+  created_at: number;
+  updated_at: number;
+  name: string;
+  name_slug: string;
+  endpoint_url: string | null;
+  timeout_seconds: number;
+  max_events: number;
+}
+
+export interface SourceParams {
+  component_id?: string;
+  component_code?: string;
+  component_url?: string;
+  key?: string;
+  filename?: string;
+  name?: string;
+  configured_props?: Record<string, unknown>;
+  active?: boolean;
+  timeout_seconds?: number;
+  max_events?: number;
+}
+
+export interface EventSummary {
+  id: string;
+  indexed_at_ms: number;
+  event?: unknown;
+  event_truncated?: boolean;
+  metadata: { emit_id: string; emitter_id: string; name: string; id: string | null; summary: string | null };
+}
+
+export interface LogEntry {
+  id: string;
+  ts: number;
+  level: string;
+  message: string;
+  invocation_id: string;
+}
+
+export interface RunResult {
+  invocation_id: string;
+  ok: boolean;
+  failure: { reason: string; message: string; stack?: string } | null;
+  duration_ms: number;
+  events: string[];
+  logs: { ts: number; level: string; message: string }[];
+}

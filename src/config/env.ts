@@ -17,6 +17,7 @@ export const ENV = {
   maxRunners: "SLUICE_MAX_RUNNERS",
   rateLimit: "SLUICE_RATE_LIMIT",
   bodyLimit: "SLUICE_BODY_LIMIT",
+  endpointBodyLimit: "SLUICE_ENDPOINT_BODY_LIMIT",
   logLevel: "SLUICE_LOG_LEVEL",
   shutdownTimeout: "SLUICE_SHUTDOWN_TIMEOUT",
   // CLI only

@@ -27,6 +27,8 @@ export interface ServerConfig {
   /** Requests per minute per API key (or per client address without a key). */
   readonly rateLimitPerMinute: number;
   readonly bodyLimitBytes: number;
+  /** Largest request body a source's HTTP endpoint accepts. */
+  readonly endpointBodyLimitBytes: number;
   readonly logLevel: LogLevel;
   readonly shutdownTimeoutMs: number;
 }
@@ -79,6 +81,11 @@ export function loadServerConfig(
       parseInteger(pick(undefined, ENV.rateLimit), ENV.rateLimit, { min: 1, max: 10_000_000 }) ?? 1200,
     bodyLimitBytes:
       parseInteger(pick(undefined, ENV.bodyLimit), ENV.bodyLimit, { min: 1024, max: 1 << 30 }) ?? 1 << 20,
+    endpointBodyLimitBytes:
+      parseInteger(pick(undefined, ENV.endpointBodyLimit), ENV.endpointBodyLimit, {
+        min: 1024,
+        max: 1 << 30,
+      }) ?? 10 << 20,
     logLevel,
     shutdownTimeoutMs:
       parseInteger(pick(undefined, ENV.shutdownTimeout), ENV.shutdownTimeout, { min: 0, max: 3_600_000 }) ??

@@ -7,7 +7,7 @@ import { monotonicFactory } from "ulid";
 
 const nextUlid = monotonicFactory();
 
-export type IdPrefix = "u" | "key" | "wh" | "job";
+export type IdPrefix = "u" | "key" | "wh" | "job" | "sc" | "dc" | "inv";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${nextUlid().toLowerCase()}`;

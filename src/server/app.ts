@@ -7,29 +7,28 @@ import swagger from "@fastify/swagger";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { ServerConfig } from "../config/server-config.js";
-import type { SecretBox } from "../core/secret-box.js";
-import type { Store } from "../store/store.js";
+import type { CoreContext } from "../core/context.js";
+import { endpointRoutes } from "./endpoints.js";
 import { installAuth } from "./plugins/auth.js";
 import { installErrorHandling, sendError } from "./plugins/errors.js";
-import { installJsonBody } from "./plugins/json-body.js";
+import { installJsonBody, installNulGuard } from "./plugins/json-body.js";
 import { installRateLimit } from "./plugins/rate-limit.js";
 import { accountRoutes } from "./routes/accounts.js";
+import { componentRoutes } from "./routes/components.js";
+import { eventRoutes } from "./routes/events.js";
 import { healthRoutes } from "./routes/health.js";
+import { sourceRoutes } from "./routes/sources.js";
 import { webhookRoutes } from "./routes/webhooks.js";
+import { sseRoutes } from "./sse.js";
 
 export interface AppDependencies {
   readonly config: ServerConfig;
-  readonly store: Store;
-  readonly secrets: SecretBox;
+  readonly core: CoreContext;
   readonly logger: Logger;
 }
 
-export async function buildApp({
-  config,
-  store,
-  secrets,
-  logger,
-}: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, core, logger }: AppDependencies): Promise<FastifyInstance> {
+  const { store, secrets } = core;
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: config.bodyLimitBytes,
@@ -46,7 +45,6 @@ export async function buildApp({
   }) as unknown as FastifyInstance;
 
   installErrorHandling(app, config.bodyLimitBytes);
-  installJsonBody(app);
   await installRateLimit(app, config.rateLimitPerMinute);
   installAuth(app, store.db);
 
@@ -68,13 +66,22 @@ export async function buildApp({
   healthRoutes(app, () => store.ping());
   await app.register(
     async (v1) => {
+      installJsonBody(v1);
       v1.get("/openapi.json", { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),
       );
       accountRoutes(v1, store.db);
       webhookRoutes(v1, store.db, secrets);
+      componentRoutes(v1, core);
+      sourceRoutes(v1, core);
+      eventRoutes(v1, core);
     },
     { prefix: "/v1" },
   );
+  await app.register(async (streams) => {
+    installNulGuard(streams);
+    sseRoutes(streams, core);
+  });
+  endpointRoutes(app, core, config.endpointBodyLimitBytes);
   return app;
 }

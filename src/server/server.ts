@@ -7,7 +7,13 @@ import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import type { ServerConfig } from "../config/server-config.js";
 import { bootstrapFirstAccount } from "../core/accounts.js";
+import type { CoreContext } from "../core/context.js";
+import { createCodeFetcher } from "../core/outbound/fetch-code.js";
+import { createAddressPolicy } from "../core/outbound/ssrf-guard.js";
 import { checkMasterKey, createSecretBox, loadMasterKey } from "../core/secret-box.js";
+import { createCompiler } from "../runtime/compile/esbuild-compiler.js";
+import { createSandbox } from "../runtime/sandbox/runner-pool.js";
+import type { Sandbox } from "../runtime/sandbox/sandbox.js";
 import { openStore, type Store } from "../store/store.js";
 import { buildApp } from "./app.js";
 
@@ -32,6 +38,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     { onConnectionError: (error) => logger.warn({ err: error }, "database connection lost; reconnecting") },
   );
   let app: FastifyInstance | undefined;
+  let sandbox: Sandbox | undefined;
   try {
     await checkMasterKey(store.db, masterKey);
     const first = await bootstrapFirstAccount(store.db, config.bootstrapApiKey);
@@ -39,13 +46,28 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     else if (first)
       logger.info({ account: first.account.id }, "created the first account with the bootstrap API key");
 
-    app = await buildApp({ config, store, secrets: createSecretBox(masterKey), logger });
+    const policy = createAddressPolicy(config.allowedCidrs);
+    sandbox = createSandbox({
+      dataDir: config.dataDir,
+      maxRunners: config.maxRunners,
+      logger: logger.child({ component: "sandbox" }),
+    });
+    const core: CoreContext = {
+      store,
+      secrets: createSecretBox(masterKey),
+      compiler: createCompiler({ dataDir: config.dataDir }),
+      sandbox,
+      fetchCode: createCodeFetcher(policy),
+      baseUrl: config.baseUrl,
+    };
+    app = await buildApp({ config, core, logger });
     const url = await app.listen({ host: config.host, port: config.port });
     logger.info(
       { url, database: config.databaseUrl === undefined ? `sqlite:${config.dataDir}` : "postgres" },
       "Sluice is listening",
     );
     const listening = app;
+    const runners = sandbox;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -54,6 +76,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       close() {
         closing ??= (async () => {
           await listening.close();
+          await runners.close();
           await store.close();
         })();
         return closing;
@@ -61,6 +84,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     };
   } catch (error) {
     await app?.close();
+    await sandbox?.close();
     await store.close();
     throw error;
   }

@@ -60,16 +60,93 @@ export interface MetaTable {
   value: string;
 }
 
+export interface ComponentsTable {
+  id: string;
+  account_id: string;
+  key: string | null;
+  name: string;
+  version: string | null;
+  type: string;
+  description: string | null;
+  code: string;
+  code_hash: string;
+  /** The compiled ES module, so that every node can materialise the artifact. */
+  bundle: string;
+  bundle_hash: string;
+  /** JSON: npm package name → exact version. */
+  lock: string;
+  /** JSON: the ComponentDefinition the sandbox described. */
+  definition: string;
+  created_at: number;
+}
+
+export interface SourcesTable {
+  id: string;
+  account_id: string;
+  component_id: string;
+  name: string;
+  name_slug: string;
+  /** JSON; secret values are sealed by the secret box. */
+  configured_props: string;
+  active: number;
+  endpoint_id: string | null;
+  timeout_seconds: number;
+  /** Retention: the newest this many events are kept. */
+  max_events: number;
+  /** JSON state of the dedupe strategy (unique: recent ids; greatest/last: one id). */
+  dedupe_state: string | null;
+  /** The last event id handed out, `<ms>-<seq>`: event ids rise strictly per emitter. */
+  last_event_ms: Generated<number>;
+  last_event_seq: Generated<number>;
+  last_log_ms: Generated<number>;
+  last_log_seq: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EventsTable {
+  emitter_id: string;
+  ms: number;
+  seq: number;
+  account_id: string;
+  /** The `name` given to $emit; null is the default channel. */
+  channel: string | null;
+  /** The `id` given to $emit (the dedupe key), as text. */
+  event_key: string | null;
+  summary: string | null;
+  /** JSON of the emitted event. */
+  payload: string;
+}
+
+export interface EmitterLogsTable {
+  emitter_id: string;
+  ms: number;
+  seq: number;
+  invocation_id: string;
+  level: string;
+  message: string;
+  ts: number;
+}
+
+export interface KvTable {
+  emitter_id: string;
+  key: string;
+  /** JSON. */
+  value: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   webhooks: WebhooksTable;
   jobs: JobsTable;
   meta: MetaTable;
+  components: ComponentsTable;
+  sources: SourcesTable;
+  events: EventsTable;
+  emitter_logs: EmitterLogsTable;
+  kv: KvTable;
 }
 
 /** A database handle or an open transaction: store operations accept either. */
 export type Executor = Kysely<Database>;
-
-// Generated is re-exported for migrations that add identity columns later.
-export type { Generated };

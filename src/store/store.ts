@@ -6,12 +6,15 @@ import { Kysely, Migrator, sql } from "kysely";
 import { type DialectCapabilities, openDialect, type StoreLocation } from "./dialect.js";
 import { createJobQueue, type JobQueue } from "./jobs.js";
 import { migrations } from "./migrations/index.js";
+import { createLocalNotifier, createPostgresNotifier, type Notifier } from "./notifier.js";
 import type { Database } from "./schema.js";
 
 export interface Store {
   readonly db: Kysely<Database>;
   readonly capabilities: DialectCapabilities;
   readonly jobs: JobQueue;
+  /** Post-commit wake-ups, across nodes on PostgreSQL. */
+  readonly notifier: Notifier;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -34,14 +37,27 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
     opened.release();
     throw error;
   }
+  const onError = options.onConnectionError ?? (() => {});
+  const notifier =
+    location.databaseUrl === undefined
+      ? createLocalNotifier()
+      : createPostgresNotifier(
+          location.databaseUrl,
+          async (channel, payload) => {
+            await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+          },
+          onError,
+        );
   return {
     db,
     capabilities: opened.capabilities,
     jobs: createJobQueue(db, opened.capabilities),
+    notifier,
     async ping() {
       await sql`select 1`.execute(db);
     },
     async close() {
+      await notifier.close();
       await db.destroy();
       opened.release();
     },

@@ -21,11 +21,8 @@ export function installJsonBody(app: FastifyInstance): void {
     parseJson(request, text, done);
   });
 
+  installNulGuard(app);
   app.addHook("preValidation", async (request) => {
-    // PostgreSQL cannot store NUL in text, and no name, URL or id needs one: refuse it up front.
-    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
-      throw new InvalidInputError("Parameters may not contain the NUL character (\\u0000)");
-    }
     if (!request.routeOptions.schema?.body) return;
     const query = (request.query ?? {}) as Record<string, unknown>;
     const body = request.body;
@@ -35,6 +32,15 @@ export function installJsonBody(app: FastifyInstance): void {
       request.body = { ...query, ...body };
     } else {
       throw new InvalidInputError("The JSON body must be an object of parameters", "invalid_body");
+    }
+  });
+}
+
+/** PostgreSQL cannot store NUL in text, and no name, URL or id needs one: refuse it up front. */
+export function installNulGuard(app: FastifyInstance): void {
+  app.addHook("preValidation", async (request) => {
+    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
+      throw new InvalidInputError("Parameters may not contain the NUL character (\\u0000)");
     }
   });
 }

@@ -1,7 +1,9 @@
 /** The migrations, in order. Each file is one step; never edit a step that has shipped. */
 import type { Migration } from "kysely";
 import * as initial from "./0001-initial.js";
+import * as componentsAndSources from "./0002-components-and-sources.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
+  "0002-components-and-sources": componentsAndSources,
 };

@@ -1,0 +1,16 @@
+/** What core operations on components and sources need: the store and the runtime's parts. */
+import type { Compiler } from "../runtime/compile/compiler.js";
+import type { Sandbox } from "../runtime/sandbox/sandbox.js";
+import type { Store } from "../store/store.js";
+import type { CodeFetcher } from "./outbound/fetch-code.js";
+import type { SecretBox } from "./secret-box.js";
+
+export interface CoreContext {
+  readonly store: Store;
+  readonly secrets: SecretBox;
+  readonly compiler: Compiler;
+  readonly sandbox: Sandbox;
+  readonly fetchCode: CodeFetcher;
+  /** Public URL of the server, for source endpoint URLs. */
+  readonly baseUrl: string;
+}

@@ -1,0 +1,265 @@
+/**
+ * Reading an emitter's events and logs: newest first, paged by their `<ms>-<seq>` ids, and the
+ * item shapes of Pipedream's event_summaries (the same shape the SSE streams send).
+ */
+import type { Executor } from "../store/schema.js";
+import { InvalidInputError } from "./errors.js";
+import { formatSequenceId, parseSequenceId, type SequenceId } from "./event-ids.js";
+import { atOrBefore } from "./invocation-commit.js";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageInfo } from "./pagination.js";
+
+/** Without expand=event, larger events are left out of summaries. */
+export const SUMMARY_EVENT_BYTES = 1024;
+
+export interface EventSummary {
+  id: string;
+  indexed_at_ms: number;
+  event?: unknown;
+  event_truncated?: boolean;
+  metadata: { emit_id: string; emitter_id: string; name: string; id: string | null; summary: string | null };
+}
+
+export interface LogEntry {
+  id: string;
+  ts: number;
+  level: string;
+  message: string;
+  invocation_id: string;
+}
+
+export interface EventQuery {
+  readonly limit?: number;
+  readonly after?: string;
+  readonly before?: string;
+  readonly expand?: string;
+  readonly event_name?: string;
+}
+
+interface EventRow {
+  emitter_id: string;
+  ms: number;
+  seq: number;
+  channel: string | null;
+  event_key: string | null;
+  summary: string | null;
+  payload: string;
+}
+
+export function toEventSummary(row: EventRow, expand: boolean): EventSummary {
+  const id = formatSequenceId({ ms: Number(row.ms), seq: row.seq });
+  const summary: EventSummary = {
+    id,
+    indexed_at_ms: Number(row.ms),
+    metadata: {
+      emit_id: id,
+      emitter_id: row.emitter_id,
+      name: row.channel ?? "",
+      id: row.event_key,
+      summary: row.summary,
+    },
+  };
+  if (expand || Buffer.byteLength(row.payload) <= SUMMARY_EVENT_BYTES)
+    summary.event = JSON.parse(row.payload);
+  else summary.event_truncated = true;
+  return summary;
+}
+
+export async function listEventSummaries(
+  db: Executor,
+  emitterId: string,
+  query: EventQuery,
+): Promise<{ items: EventSummary[]; pageInfo: PageInfo }> {
+  const limit = checkLimit(query.limit);
+  if (query.expand !== undefined && query.expand !== "event") {
+    throw new InvalidInputError("expand takes one value: event");
+  }
+  const filtered = () => {
+    let base = db.selectFrom("events").where("emitter_id", "=", emitterId);
+    if (query.event_name !== undefined) {
+      base =
+        query.event_name === ""
+          ? base.where("channel", "is", null)
+          : base.where("channel", "=", query.event_name);
+    }
+    return base;
+  };
+  const { rows, reversed } = await pageRows(query, (cursor, order) => {
+    let select = filtered().select(["emitter_id", "ms", "seq", "channel", "event_key", "summary", "payload"]);
+    if (cursor) select = select.where((eb) => cursorCondition(eb, cursor));
+    return select.orderBy("ms", order).orderBy("seq", order).limit(limit).execute();
+  });
+  const items = (reversed ? rows.reverse() : rows).map((row) =>
+    toEventSummary(row, query.expand === "event"),
+  );
+  const total = await filtered()
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return { items, pageInfo: pageInfoOf(items, Number(total.count)) };
+}
+
+/** Events after `after` (oldest first), for SSE catch-up: at most `limit`. */
+export async function eventsAfter(
+  db: Executor,
+  emitterId: string,
+  after: SequenceId,
+  limit: number,
+): Promise<EventSummary[]> {
+  const rows = await db
+    .selectFrom("events")
+    .select(["emitter_id", "ms", "seq", "channel", "event_key", "summary", "payload"])
+    .where("emitter_id", "=", emitterId)
+    .where((eb) => eb.not(atOrBefore(eb, after)))
+    .orderBy("ms")
+    .orderBy("seq")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => toEventSummary(row, true));
+}
+
+/** The newest event id of an emitter, or {0,0} when it has none. */
+export async function newestEventId(db: Executor, emitterId: string): Promise<SequenceId> {
+  const row = await db
+    .selectFrom("events")
+    .select(["ms", "seq"])
+    .where("emitter_id", "=", emitterId)
+    .orderBy("ms", "desc")
+    .orderBy("seq", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { ms: Number(row.ms), seq: row.seq } : { ms: 0, seq: 0 };
+}
+
+/** Deletes events from start_id to end_id, both included; without either bound, from the first or to the last. */
+export async function deleteEvents(
+  db: Executor,
+  emitterId: string,
+  range: { start_id?: string; end_id?: string },
+): Promise<number> {
+  let query = db.deleteFrom("events").where("emitter_id", "=", emitterId);
+  if (range.start_id !== undefined) {
+    const start = parseSequenceId(range.start_id, "start_id");
+    query = query.where((eb) => eb.not(atOrBefore(eb, { ms: start.ms, seq: start.seq - 1 })));
+  }
+  if (range.end_id !== undefined) {
+    const end = parseSequenceId(range.end_id, "end_id");
+    query = query.where((eb) => atOrBefore(eb, end));
+  }
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function listLogs(
+  db: Executor,
+  emitterId: string,
+  query: { limit?: number; after?: string; before?: string },
+): Promise<{ items: LogEntry[]; pageInfo: PageInfo }> {
+  const limit = checkLimit(query.limit);
+  const { rows, reversed } = await pageRows(query, (cursor, order) => {
+    let select = db
+      .selectFrom("emitter_logs")
+      .select(["ms", "seq", "ts", "level", "message", "invocation_id"])
+      .where("emitter_id", "=", emitterId);
+    if (cursor) select = select.where((eb) => cursorCondition(eb, cursor));
+    return select.orderBy("ms", order).orderBy("seq", order).limit(limit).execute();
+  });
+  const items = (reversed ? rows.reverse() : rows).map(toLogEntry);
+  const total = await db
+    .selectFrom("emitter_logs")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("emitter_id", "=", emitterId)
+    .executeTakeFirstOrThrow();
+  return { items, pageInfo: pageInfoOf(items, Number(total.count)) };
+}
+
+/** Log lines after `after` (oldest first), for SSE catch-up. */
+export async function logsAfter(
+  db: Executor,
+  emitterId: string,
+  after: SequenceId,
+  limit: number,
+): Promise<LogEntry[]> {
+  const rows = await db
+    .selectFrom("emitter_logs")
+    .select(["ms", "seq", "ts", "level", "message", "invocation_id"])
+    .where("emitter_id", "=", emitterId)
+    .where((eb) => eb.not(atOrBefore(eb, after)))
+    .orderBy("ms")
+    .orderBy("seq")
+    .limit(limit)
+    .execute();
+  return rows.map(toLogEntry);
+}
+
+export async function newestLogId(db: Executor, emitterId: string): Promise<SequenceId> {
+  const row = await db
+    .selectFrom("emitter_logs")
+    .select(["ms", "seq"])
+    .where("emitter_id", "=", emitterId)
+    .orderBy("ms", "desc")
+    .orderBy("seq", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { ms: Number(row.ms), seq: row.seq } : { ms: 0, seq: 0 };
+}
+
+function toLogEntry(row: {
+  ms: number;
+  seq: number;
+  ts: number;
+  level: string;
+  message: string;
+  invocation_id: string;
+}): LogEntry {
+  return {
+    id: formatSequenceId({ ms: Number(row.ms), seq: row.seq }),
+    ts: Number(row.ts),
+    level: row.level,
+    message: row.message,
+    invocation_id: row.invocation_id,
+  };
+}
+
+type Cursor = { readonly direction: "older" | "newer"; readonly id: SequenceId };
+
+// biome-ignore lint/suspicious/noExplicitAny: the expression builder of either id-ordered table.
+function cursorCondition(eb: any, cursor: Cursor) {
+  const { ms, seq } = cursor.id;
+  return cursor.direction === "older"
+    ? eb.or([eb("ms", "<", ms), eb.and([eb("ms", "=", ms), eb("seq", "<", seq)])])
+    : eb.or([eb("ms", ">", ms), eb.and([eb("ms", "=", ms), eb("seq", ">", seq)])]);
+}
+
+async function pageRows<T>(
+  query: { after?: string; before?: string },
+  read: (cursor: Cursor | null, order: "asc" | "desc") => Promise<T[]>,
+): Promise<{ rows: T[]; reversed: boolean }> {
+  if (query.after !== undefined && query.before !== undefined) {
+    throw new InvalidInputError("Pass either after or before, not both");
+  }
+  if (query.before !== undefined) {
+    return {
+      rows: await read({ direction: "newer", id: parseSequenceId(query.before, "before") }, "asc"),
+      reversed: true,
+    };
+  }
+  const cursor: Cursor | null =
+    query.after === undefined ? null : { direction: "older", id: parseSequenceId(query.after, "after") };
+  return { rows: await read(cursor, "desc"), reversed: false };
+}
+
+function checkLimit(limit: number | undefined): number {
+  const value = limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE) {
+    throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return value;
+}
+
+function pageInfoOf(items: { id: string }[], total: number): PageInfo {
+  return {
+    total_count: total,
+    count: items.length,
+    start_cursor: items[0]?.id ?? null,
+    end_cursor: items.at(-1)?.id ?? null,
+  };
+}

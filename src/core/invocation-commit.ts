@@ -1,0 +1,186 @@
+/**
+ * The commit of an invocation: in one transaction, the emitted events (ordered by ts and
+ * deduped), the key-value writes, the dedupe state, the log lines and the retention trim. Either
+ * all of it is stored or none of it.
+ */
+import type { ExpressionBuilder } from "kysely";
+import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
+import type { Database, Executor } from "../store/schema.js";
+import type { Store } from "../store/store.js";
+import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
+import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
+
+/** Log lines kept per emitter. */
+export const MAX_LOG_LINES = 1000;
+const INSERT_CHUNK = 200;
+
+export interface StoredEvent {
+  readonly id: string;
+  readonly ms: number;
+  readonly seq: number;
+  readonly channel: string | null;
+  readonly eventKey: string | null;
+  readonly summary: string | null;
+  readonly payload: unknown;
+}
+
+export interface CommitRequest {
+  readonly emitterId: string;
+  readonly accountId: string;
+  readonly invocationId: string;
+  readonly dedupe: string | undefined;
+  readonly result: InvocationResult;
+  /** Extra lines to log before the component's own (what triggered the invocation, say). */
+  readonly notes?: readonly LogLine[];
+}
+
+export interface CommitOutcome {
+  readonly events: StoredEvent[];
+  readonly logLines: number;
+}
+
+export async function commitInvocation(store: Store, request: CommitRequest): Promise<CommitOutcome> {
+  const { result } = request;
+  return store.db.transaction().execute(async (tx) => {
+    let query = tx
+      .selectFrom("sources")
+      .select([
+        "dedupe_state",
+        "last_event_ms",
+        "last_event_seq",
+        "last_log_ms",
+        "last_log_seq",
+        "max_events",
+      ])
+      .where("id", "=", request.emitterId);
+    if (store.capabilities.skipLocked) query = query.forUpdate();
+    const emitter = await query.executeTakeFirst();
+    // Deleted while it ran: nothing of it is kept.
+    if (!emitter) return { events: [], logLines: 0 };
+
+    const now = Date.now();
+    const previous = emitter.dedupe_state === null ? null : (JSON.parse(emitter.dedupe_state) as DedupeState);
+    const dedupe = applyDedupe(request.dedupe, previous, orderByTs(result.emits, now));
+
+    let lastEvent: SequenceId = { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq };
+    const events: StoredEvent[] = dedupe.accepted.map((emit) => {
+      lastEvent = nextSequenceId(lastEvent, now);
+      return {
+        id: formatSequenceId(lastEvent),
+        ...lastEvent,
+        channel: emit.meta.name === undefined || emit.meta.name === "" ? null : String(emit.meta.name),
+        eventKey: emit.meta.id === undefined ? null : String(emit.meta.id),
+        summary: emit.meta.summary === undefined ? null : String(emit.meta.summary),
+        payload: emit.event ?? null,
+      };
+    });
+    for (let start = 0; start < events.length; start += INSERT_CHUNK) {
+      await tx
+        .insertInto("events")
+        .values(
+          events.slice(start, start + INSERT_CHUNK).map((event) => ({
+            emitter_id: request.emitterId,
+            ms: event.ms,
+            seq: event.seq,
+            account_id: request.accountId,
+            channel: event.channel,
+            event_key: event.eventKey,
+            summary: event.summary,
+            payload: JSON.stringify(event.payload),
+          })),
+        )
+        .execute();
+    }
+
+    for (const [key, value] of Object.entries(result.dbWrites)) {
+      const text = JSON.stringify(value ?? null);
+      await tx
+        .insertInto("kv")
+        .values({ emitter_id: request.emitterId, key, value: text })
+        .onConflict((conflict) => conflict.columns(["emitter_id", "key"]).doUpdateSet({ value: text }))
+        .execute();
+    }
+
+    const lines: LogLine[] = [...(request.notes ?? []), ...result.logs];
+    for (const { reason } of dedupe.refused)
+      lines.push({ ts: now, level: "error", message: `event refused: ${reason}` });
+    if (dedupe.duplicates > 0) {
+      lines.push({
+        ts: now,
+        level: "info",
+        message: `dedupe '${request.dedupe}': ${dedupe.duplicates} of ${result.emits.length} events already emitted`,
+      });
+    }
+    if (result.failure) {
+      const detail = result.failure.stack ?? result.failure.message;
+      lines.push({
+        ts: now,
+        level: "error",
+        message: `invocation failed (${result.failure.reason}): ${detail}`,
+      });
+    }
+    let lastLog: SequenceId = { ms: Number(emitter.last_log_ms), seq: emitter.last_log_seq };
+    const logRows = lines.map((line) => {
+      lastLog = nextSequenceId(lastLog, now);
+      return {
+        emitter_id: request.emitterId,
+        ...lastLog,
+        invocation_id: request.invocationId,
+        level: line.level,
+        message: line.message.slice(0, 64 * 1024),
+        ts: line.ts,
+      };
+    });
+    for (let start = 0; start < logRows.length; start += INSERT_CHUNK) {
+      await tx
+        .insertInto("emitter_logs")
+        .values(logRows.slice(start, start + INSERT_CHUNK))
+        .execute();
+    }
+
+    await tx
+      .updateTable("sources")
+      .set({
+        dedupe_state: dedupe.state === null ? null : JSON.stringify(dedupe.state),
+        last_event_ms: lastEvent.ms,
+        last_event_seq: lastEvent.seq,
+        last_log_ms: lastLog.ms,
+        last_log_seq: lastLog.seq,
+      })
+      .where("id", "=", request.emitterId)
+      .execute();
+
+    if (events.length > 0) await trim(tx, "events", request.emitterId, emitter.max_events);
+    if (logRows.length > 0) await trim(tx, "emitter_logs", request.emitterId, MAX_LOG_LINES);
+    return { events, logLines: logRows.length };
+  });
+}
+
+/** Keeps the newest `keep` rows of an emitter in an id-ordered table. */
+async function trim(
+  tx: Executor,
+  table: "events" | "emitter_logs",
+  emitterId: string,
+  keep: number,
+): Promise<void> {
+  const cutoff = await tx
+    .selectFrom(table)
+    .select(["ms", "seq"])
+    .where("emitter_id", "=", emitterId)
+    .orderBy("ms", "desc")
+    .orderBy("seq", "desc")
+    .limit(1)
+    .offset(keep)
+    .executeTakeFirst();
+  if (!cutoff) return;
+  await tx
+    .deleteFrom(table)
+    .where("emitter_id", "=", emitterId)
+    .where((eb) => atOrBefore(eb, { ms: Number(cutoff.ms), seq: cutoff.seq }))
+    .execute();
+}
+
+/** `(ms, seq) <= id`, written without row values so both dialects read it the same way. */
+export function atOrBefore(eb: ExpressionBuilder<Database, "events" | "emitter_logs">, id: SequenceId) {
+  return eb.or([eb("ms", "<", id.ms), eb.and([eb("ms", "=", id.ms), eb("seq", "<=", id.seq)])]);
+}

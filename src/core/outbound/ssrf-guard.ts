@@ -1,0 +1,75 @@
+/**
+ * The SSRF guard for every request Sluice makes on a user's behalf (component URLs, webhook
+ * deliveries, $.send.http). Addresses are checked after DNS resolution, at connect time, so a
+ * name that resolves to a private address is refused even if it looked public: loopback,
+ * private, link-local, unique-local, carrier-grade NAT, multicast, reserved and unspecified
+ * ranges are blocked unless SLUICE_ALLOWED_CIDRS allows them.
+ */
+import dns from "node:dns";
+import net from "node:net";
+import ipaddr from "ipaddr.js";
+import { Agent } from "undici";
+
+export class BlockedAddressError extends Error {
+  override readonly name = "BlockedAddressError";
+  readonly code = "blocked_address";
+}
+
+export interface AddressPolicy {
+  /** Throws BlockedAddressError when `address` (an IP literal) may not be reached. */
+  check(address: string, host: string): void;
+}
+
+export function createAddressPolicy(allowedCidrs: readonly string[]): AddressPolicy {
+  const allowed = allowedCidrs.map((cidr) => {
+    try {
+      return ipaddr.parseCIDR(cidr);
+    } catch {
+      throw new Error(`SLUICE_ALLOWED_CIDRS: '${cidr}' is not a CIDR range such as 127.0.0.0/8`);
+    }
+  });
+  return {
+    check(address, host) {
+      let parsed = ipaddr.parse(address);
+      if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+        parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+      }
+      const range = parsed.range();
+      if (range === "unicast") return;
+      if (allowed.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits)))
+        return;
+      throw new BlockedAddressError(
+        `${host} resolves to ${address}, a ${range} address; Sluice does not connect to it unless SLUICE_ALLOWED_CIDRS allows it`,
+      );
+    },
+  };
+}
+
+/** An undici dispatcher whose connections go only to addresses the policy allows. */
+export function createGuardedAgent(
+  policy: AddressPolicy,
+  options: { connectTimeoutMs?: number } = {},
+): Agent {
+  const lookup: net.LookupFunction = (hostname, lookupOptions, callback) => {
+    dns.lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
+      if (error) return callback(error, "", 0);
+      const list = addresses as dns.LookupAddress[];
+      try {
+        for (const entry of list) policy.check(entry.address, hostname);
+      } catch (blocked) {
+        return callback(blocked as Error, "", 0);
+      }
+      if (lookupOptions.all) return callback(null, list as unknown as string, 0);
+      const first = list[0];
+      if (!first) return callback(new Error(`${hostname} has no address`), "", 0);
+      callback(null, first.address, first.family);
+    });
+  };
+  return new Agent({ connect: { lookup, timeout: options.connectTimeoutMs ?? 10_000 } });
+}
+
+/** Checks a URL whose host is an IP literal (no DNS lookup happens for those). */
+export function checkUrlHost(policy: AddressPolicy, url: URL): void {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (net.isIP(host)) policy.check(host, host);
+}

@@ -1,0 +1,413 @@
+/**
+ * One runner child process, seen from the parent: how it is spawned (the permission model, an
+ * empty environment, a heap limit), its start-up (the bundle loads, or fails to), one invocation
+ * at a time under a time-out, and what its death means for the invocation in flight — time-out,
+ * out of memory, process.exit or crash. Nothing a child does makes this throw; the pool decides
+ * when to replace a runner that is no longer `usable`.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import type { ComponentDefinition } from "../component-definition.js";
+import type { Artifact } from "./artifacts.js";
+import {
+  type Failure,
+  failedResult,
+  formatDuration,
+  InvocationCollector,
+  type Outcome,
+  type SandboxLogger,
+} from "./invocation-collector.js";
+import { memoryLimitMb, watchMemory } from "./memory-watch.js";
+import type { InvokeMessage, ParentMessage } from "./protocol.js";
+import { classifyDeath } from "./runner-death.js";
+import type { RunnerEntry } from "./runner-entry.js";
+import { ComponentLoadError, type Invocation, type InvocationResult } from "./sandbox.js";
+
+export interface RunnerProcessOptions {
+  readonly componentId: string;
+  readonly bundleHash: string;
+  readonly artifact: Artifact;
+  readonly entry: RunnerEntry;
+  /** Where the runner's own writable directory is created. */
+  readonly tmpRoot: string;
+  readonly heapMb: number;
+  readonly logger?: SandboxLogger;
+}
+
+type StartOutcome =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly failure: Failure; readonly loadCode?: "load_error" | "not_a_component" };
+
+interface InFlight {
+  readonly collector: InvocationCollector;
+  readonly startedAt: number;
+  readonly timer: NodeJS.Timeout;
+  readonly resolve: (result: InvocationResult) => void;
+}
+
+interface PendingDescribe {
+  resolve(definition: ComponentDefinition): void;
+  reject(error: ComponentLoadError): void;
+}
+
+/** How much of the child's stderr is kept: enough for V8's out-of-memory report. */
+const STDERR_TAIL_CHARS = 16 * 1024;
+
+export class RunnerProcess {
+  readonly componentId: string;
+  readonly bundleHash: string;
+  readonly heapMb: number;
+  /** Resolves when the process is gone and its directory removed. */
+  readonly closed: Promise<void>;
+  /** Called once when the process has exited, whatever the reason. */
+  onExit: ((runner: RunnerProcess) => void) | undefined;
+
+  private readonly child: ChildProcess;
+  private readonly logger: SandboxLogger | undefined;
+  private state: "starting" | "ready" | "stopping" | "exited" = "starting";
+  private startOutcome: StartOutcome | undefined;
+  private readonly startWaiters: ((outcome: StartOutcome) => void)[] = [];
+  private inFlight: InFlight | undefined;
+  private pendingDescribe: PendingDescribe | undefined;
+  private lastProps: Invocation["props"] | undefined;
+  private nextId = 1;
+  /** Set when the parent stops the runner: the failure of an invocation caught in it. */
+  private stopReason: string | undefined;
+  /** The code the component passed to process.exit, as the runner reported it. */
+  private exitCalled: number | undefined;
+  private stderrTail = "";
+  /** Stops sampling the process's memory; set while it loads or runs an invocation. */
+  private unwatchMemory: (() => void) | undefined;
+  private markClosed: () => void = () => {};
+
+  private constructor(
+    options: RunnerProcessOptions,
+    private readonly tmpDir: string,
+  ) {
+    this.componentId = options.componentId;
+    this.bundleHash = options.bundleHash;
+    this.heapMb = options.heapMb;
+    this.logger = options.logger;
+    this.closed = new Promise((resolve) => {
+      this.markClosed = resolve;
+    });
+    this.child = fork(options.entry.file, [options.artifact.file], {
+      execPath: process.execPath,
+      execArgv: [
+        "--experimental-permission",
+        `--allow-fs-read=${options.artifact.dir}`,
+        `--allow-fs-read=${options.entry.runtimeDir}`,
+        `--allow-fs-read=${tmpDir}`,
+        `--allow-fs-write=${tmpDir}`,
+        `--max-old-space-size=${options.heapMb}`,
+        "--disable-warning=ExperimentalWarning",
+      ],
+      env: { PD_COMPONENT: options.componentId },
+      cwd: tmpDir,
+      // Its own process group: a terminal's Ctrl-C reaches the server, which stops runners itself.
+      detached: true,
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      serialization: "json",
+    });
+    this.child.stderr?.setEncoding("utf8");
+    this.child.stderr?.on("data", (chunk: string) => {
+      this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+    });
+    this.watchMemory();
+    this.child.on("message", (message: unknown) => this.onMessage(message));
+    this.child.on("close", (code, signal) => this.onClose(code, signal));
+    this.child.on("error", (error) => {
+      // A spawn failure (no pid) is reported here first, with its cause; the 'close' after it is a no-op.
+      if (this.child.pid === undefined) this.onClose(null, null, error.message);
+      else this.logger?.warn({ componentId: this.componentId, err: error }, "sandbox: runner process error");
+    });
+  }
+
+  /** Spawns a runner; it loads the bundle in the background (see `invoke` and `describe`). */
+  static async start(options: RunnerProcessOptions): Promise<RunnerProcess> {
+    await fs.promises.mkdir(options.tmpRoot, { recursive: true });
+    const tmpDir = await fs.promises.mkdtemp(path.join(options.tmpRoot, "runner-"));
+    return new RunnerProcess(options, tmpDir);
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** False once the runner has failed, been stopped or exited: the pool replaces it. */
+  get usable(): boolean {
+    return this.state === "starting" || this.state === "ready";
+  }
+
+  /** Runs one invocation. Never rejects; the caller sends one at a time. */
+  async invoke(invocation: Invocation): Promise<InvocationResult> {
+    const start = await this.waitForStart(invocation.timeoutMs);
+    if (!start.ok) return failedResult(start.failure);
+    if (!this.usable) return failedResult(this.gone());
+    const id = this.nextId++;
+    const collector = new InvocationCollector(id, invocation.onRespond, this.logger, this.componentId);
+    const props = invocation.props === this.lastProps ? undefined : invocation.props;
+    this.lastProps = invocation.props;
+    const message: InvokeMessage = {
+      t: "invoke",
+      id,
+      method: invocation.method,
+      event: invocation.event,
+      db: invocation.db,
+      ...(props === undefined ? {} : { props }),
+    };
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.settle({
+          ok: false,
+          failure: { reason: "timeout", message: `timed out after ${formatDuration(invocation.timeoutMs)}` },
+        });
+        void this.stop();
+      }, invocation.timeoutMs);
+      this.inFlight = { collector, startedAt: performance.now(), timer, resolve };
+      this.watchMemory();
+      this.post(message);
+    });
+  }
+
+  /** Describes the loaded component; throws ComponentLoadError when it cannot be loaded. */
+  async describe(timeoutMs: number): Promise<ComponentDefinition> {
+    const start = await this.waitForStart(timeoutMs);
+    if (!start.ok) throw new ComponentLoadError(start.loadCode ?? "load_error", start.failure.message);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pendingDescribe = undefined;
+        reject(
+          new ComponentLoadError(
+            "load_error",
+            `describing the component timed out after ${formatDuration(timeoutMs)}`,
+          ),
+        );
+        void this.stop();
+      }, timeoutMs);
+      this.pendingDescribe = {
+        resolve: (definition) => {
+          clearTimeout(timer);
+          resolve(definition);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      this.post({ t: "describe" });
+    });
+  }
+
+  /** Kills the process (SIGKILL); resolves once it is gone. An invocation in flight fails with `reason`. */
+  stop(reason = "the runner was stopped"): Promise<void> {
+    if (this.usable) {
+      this.state = "stopping";
+      this.stopReason = reason;
+      this.child.kill("SIGKILL");
+    }
+    return this.closed;
+  }
+
+  /** Samples the process's resident memory until the load or invocation in progress ends. */
+  private watchMemory(): void {
+    const pid = this.child.pid;
+    if (this.unwatchMemory || pid === undefined) return;
+    const limitMb = memoryLimitMb(this.heapMb);
+    this.unwatchMemory = watchMemory(pid, limitMb, (residentMb) => {
+      this.unwatchMemory = undefined;
+      const failure: Failure = {
+        reason: "out_of_memory",
+        message: `the component used ${Math.round(residentMb)} MB of memory, over its limit of ${limitMb} MB (heap limit ${this.heapMb} MB)`,
+      };
+      this.settle({ ok: false, failure });
+      this.settleStart({ ok: false, failure, loadCode: "load_error" });
+      void this.stop(failure.message);
+    });
+  }
+
+  private unwatch(): void {
+    this.unwatchMemory?.();
+    this.unwatchMemory = undefined;
+  }
+
+  private post(message: ParentMessage): void {
+    try {
+      this.child.send(message, (error) => {
+        // The child is gone or going: its 'close' settles whatever was in flight.
+        if (error) {
+          this.logger?.warn({ componentId: this.componentId, err: error }, "sandbox: send to runner failed");
+        }
+      });
+    } catch (error) {
+      // Only serialization can throw here: the invocation itself is not JSON (a caller's bug).
+      const reason = error instanceof Error ? error.message : String(error);
+      this.settle({
+        ok: false,
+        failure: { reason: "crash", message: `the invocation cannot be sent: ${reason}` },
+      });
+    }
+  }
+
+  /** The start-up's outcome; a load that takes longer than `timeoutMs` fails it (and stops the runner). */
+  private waitForStart(timeoutMs: number): Promise<StartOutcome> {
+    if (this.startOutcome) return Promise.resolve(this.startOutcome);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const message = `the component did not load within ${formatDuration(timeoutMs)}`;
+        this.settleStart({ ok: false, failure: { reason: "timeout", message }, loadCode: "load_error" });
+      }, timeoutMs);
+      this.startWaiters.push((outcome) => {
+        clearTimeout(timer);
+        resolve(outcome);
+      });
+    });
+  }
+
+  private settleStart(outcome: StartOutcome): void {
+    if (this.startOutcome) return;
+    this.startOutcome = outcome;
+    if (outcome.ok && this.state === "starting") this.state = "ready";
+    if (!this.inFlight) this.unwatch();
+    for (const waiter of this.startWaiters.splice(0)) waiter(outcome);
+    if (!outcome.ok) void this.stop();
+  }
+
+  private settle(outcome: Outcome): void {
+    const inFlight = this.inFlight;
+    if (!inFlight) return;
+    this.inFlight = undefined;
+    clearTimeout(inFlight.timer);
+    this.unwatch();
+    inFlight.resolve(inFlight.collector.result(outcome, performance.now() - inFlight.startedAt));
+  }
+
+  private onMessage(raw: unknown): void {
+    if (typeof raw !== "object" || raw === null) return;
+    const message = raw as Record<string, unknown>;
+    const current = this.inFlight?.collector;
+    // Effects of an invocation that already ended (timed out, or stray async work) are dropped.
+    const ofCurrent = current !== undefined && current.id === message.id;
+    switch (message.t) {
+      case "emit":
+        if (ofCurrent) current.emit(message.event, message.meta);
+        break;
+      case "log":
+        if (ofCurrent) current.log(message.line);
+        break;
+      case "set":
+        if (ofCurrent) current.set(message.key, message.value);
+        break;
+      case "respond":
+        if (ofCurrent) current.respond(message);
+        break;
+      case "done":
+        if (ofCurrent) this.onDone(message);
+        break;
+      case "ready":
+        this.settleStart({ ok: true });
+        break;
+      case "load_error":
+        this.settleStart({
+          ok: false,
+          loadCode: message.code === "not_a_component" ? "not_a_component" : "load_error",
+          failure: {
+            reason: "load_error",
+            message: String(message.message),
+            ...(typeof message.stack === "string" ? { stack: message.stack } : {}),
+          },
+        });
+        break;
+      case "exit":
+        if (typeof message.code === "number") this.exitCalled = message.code;
+        break;
+      case "definition":
+        this.onDefinition(message.definition);
+        break;
+      case "describe_error":
+        this.pendingDescribe?.reject(
+          new ComponentLoadError(
+            message.code === "not_a_component" ? "not_a_component" : "load_error",
+            String(message.message),
+          ),
+        );
+        this.pendingDescribe = undefined;
+        break;
+    }
+  }
+
+  private onDone(message: Record<string, unknown>): void {
+    if (message.ok === true) {
+      const returnValue = typeof message.returnValue === "string" ? message.returnValue : undefined;
+      this.settle(returnValue === undefined ? { ok: true } : { ok: true, returnValue });
+      return;
+    }
+    this.settle({
+      ok: false,
+      failure: {
+        reason: "error",
+        message: String(message.message),
+        ...(typeof message.stack === "string" ? { stack: message.stack } : {}),
+      },
+    });
+    // An uncaught exception left the runner in an unknown state.
+    if (message.retire === true) void this.stop();
+  }
+
+  private onDefinition(definition: unknown): void {
+    const pending = this.pendingDescribe;
+    if (!pending) return;
+    this.pendingDescribe = undefined;
+    const d = definition as Partial<ComponentDefinition> | null;
+    const valid =
+      typeof d === "object" &&
+      d !== null &&
+      typeof d.name === "string" &&
+      Array.isArray(d.props) &&
+      Array.isArray(d.hooks) &&
+      Array.isArray(d.methods);
+    if (valid) pending.resolve(d as ComponentDefinition);
+    else pending.reject(new ComponentLoadError("load_error", "the runner sent a malformed definition"));
+  }
+
+  private onClose(code: number | null, signal: NodeJS.Signals | null, spawnError?: string): void {
+    if (this.state === "exited") return;
+    const stoppedByUs = this.state === "stopping";
+    this.state = "exited";
+    this.unwatch();
+    const failure = classifyDeath({
+      code,
+      signal,
+      heapMb: this.heapMb,
+      stderrTail: this.stderrTail,
+      ...(spawnError === undefined ? {} : { spawnError }),
+      ...(this.exitCalled === undefined ? {} : { exitCalled: this.exitCalled }),
+      ...(this.stopReason === undefined ? {} : { stopReason: this.stopReason }),
+    });
+    if (!stoppedByUs) {
+      this.logger?.warn(
+        { componentId: this.componentId, pid: this.child.pid, code, signal, reason: failure.reason },
+        `sandbox: runner exited: ${failure.message}`,
+      );
+    }
+    this.settleStart({ ok: false, failure, loadCode: "load_error" });
+    this.settle({ ok: false, failure });
+    this.pendingDescribe?.reject(
+      new ComponentLoadError("load_error", `the component could not be loaded: ${failure.message}`),
+    );
+    this.pendingDescribe = undefined;
+    fs.promises
+      .rm(this.tmpDir, { recursive: true, force: true })
+      .catch(() => {})
+      .finally(() => {
+        this.markClosed();
+        this.onExit?.(this);
+      });
+  }
+
+  private gone(): Failure {
+    return { reason: "crash", message: this.stopReason ?? "the runner process is gone" };
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The sandbox's contract. Each deployed component runs in a child process of its own:
+ *
+ *   node --experimental-permission --allow-fs-read=<its artifact dir and the runner's code>
+ *        --allow-fs-write=<its tmp dir> --max-old-space-size=<heapMb> runner.js
+ *
+ * with an empty environment but for PD_COMPONENT (the component's id). Runners stay warm in an
+ * LRU pool bounded by `maxRunners`. Invocations of one component are serialized (by default).
+ * A runner that times out, crashes, runs out of memory or exits is killed and replaced; the
+ * invocation resolves (never rejects) with `ok: false` and the reason, and nothing else is
+ * affected. Callers import this file, not the implementation.
+ */
+import type { ComponentDefinition, HookName } from "../component-definition.js";
+
+/** Which code a runner loads. The bundle is written to `<dataDir>/artifacts/<bundleHash>/` once. */
+export interface RunnerSpec {
+  /** `dc_…` for a deployed component (its runner is pooled under this id), or any unique id. */
+  readonly componentId: string;
+  readonly bundleHash: string;
+  /** The compiled bundle's code, written to disk if this node does not have the artifact yet. */
+  readonly bundle: string | (() => Promise<string>);
+  /** Heap limit of the runner process, MB (default 256). */
+  readonly heapMb?: number;
+}
+
+/** What `this.<prop>` is for each prop, computed by core from the configured props. */
+export type PropValue =
+  /** Any plain value: string, number, boolean, object, array, a timer schedule object. */
+  | { readonly kind: "value"; readonly value: unknown }
+  /** `$.interface.http`: `this.<prop>.endpoint` and `this.<prop>.respond(...)`. */
+  | { readonly kind: "http"; readonly endpoint: string; readonly customResponse: boolean }
+  /** `$.service.db`: synchronous get/set over the component's key-value state. */
+  | { readonly kind: "db" }
+  /** `app`: the app object of the definition, with `$auth` set to this value. */
+  | { readonly kind: "app"; readonly auth: Record<string, unknown> };
+
+export interface Invocation {
+  /** `run` (with `event`), or a lifecycle hook. A missing hook or run method is a no-op success. */
+  readonly method: "run" | HookName;
+  readonly event?: unknown;
+  readonly props: Readonly<Record<string, PropValue>>;
+  /** The component's whole key-value state before this invocation. */
+  readonly db: Readonly<Record<string, unknown>>;
+  readonly timeoutMs: number;
+  /** Called as soon as the component calls respond(); at most once per invocation. */
+  readonly onRespond?: (response: HttpResponse) => void;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as bytes; `isJson` when the component passed an object (serialize → application/json). */
+  readonly body: Uint8Array;
+  readonly isJson: boolean;
+}
+
+export interface EmittedEvent {
+  readonly event: unknown;
+  /** The second argument of $emit, as given: `{id, name, summary, ts}` (any may be absent). */
+  readonly meta: {
+    readonly id?: string | number;
+    readonly name?: string;
+    readonly summary?: string;
+    readonly ts?: number;
+  };
+}
+
+export interface LogLine {
+  /** Epoch ms. */
+  readonly ts: number;
+  readonly level: "log" | "info" | "warn" | "error" | "debug";
+  readonly message: string;
+}
+
+export type FailureReason = "error" | "timeout" | "crash" | "out_of_memory" | "exit" | "load_error";
+
+export interface InvocationResult {
+  readonly ok: boolean;
+  /** Set when !ok. */
+  readonly failure?: { readonly reason: FailureReason; readonly message: string; readonly stack?: string };
+  /** Everything emitted, in call order, including before a failure. */
+  readonly emits: readonly EmittedEvent[];
+  /** Keys set with db.set, final values (JSON round-tripped). */
+  readonly dbWrites: Readonly<Record<string, unknown>>;
+  readonly logs: readonly LogLine[];
+  /** The value `run` returned (JSON round-tripped), for actions later. */
+  readonly returnValue?: unknown;
+  readonly durationMs: number;
+}
+
+export interface Sandbox {
+  /** Loads the bundle in a short-lived runner and describes the component it exports. */
+  describe(spec: RunnerSpec): Promise<ComponentDefinition>;
+  /** Runs one invocation in the component's warm runner (started if needed). Never rejects. */
+  invoke(spec: RunnerSpec, invocation: Invocation): Promise<InvocationResult>;
+  /** Stops the component's runner, if any (after an update or delete). */
+  evict(componentId: string): Promise<void>;
+  /** Stops every runner. */
+  close(): Promise<void>;
+}
+
+/** The bundle cannot be loaded (it throws at import) or exports no component object. */
+export class ComponentLoadError extends Error {
+  override readonly name = "ComponentLoadError";
+  constructor(
+    readonly code: "load_error" | "not_a_component",
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Source HTTP endpoints: `{base}/e/<endpoint_id>` and any sub-path, any method, no API key. The
+ * request becomes the event `{method, path, query, headers, bodyRaw, body}`. Without
+ * customResponse the caller gets 200 once the invocation is committed; with it, whatever the
+ * source's respond() sends, the moment it sends it, or a clear 5xx when run throws, times out or
+ * finishes without responding.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { CoreContext } from "../core/context.js";
+import { invokeSource, loadRunnable } from "../core/invoker.js";
+import type { HttpResponse, InvocationResult } from "../runtime/sandbox/sandbox.js";
+import { sendError } from "./plugins/errors.js";
+
+export interface HttpEvent {
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  bodyRaw: string;
+  body?: unknown;
+}
+
+export function endpointRoutes(app: FastifyInstance, context: CoreContext, bodyLimitBytes: number): void {
+  app.register(async (endpoints) => {
+    // Sources take any content: the body arrives as bytes and is parsed for the event below.
+    endpoints.removeAllContentTypeParsers();
+    endpoints.addContentTypeParser(
+      "*",
+      { parseAs: "buffer", bodyLimit: bodyLimitBytes },
+      (_request, body, done) => {
+        done(null, body);
+      },
+    );
+    const options = {
+      config: { public: true, rateLimit: false as const },
+      bodyLimit: bodyLimitBytes,
+      schema: { hide: true },
+    };
+    endpoints.all("/e/:endpointId", options, (request, reply) => handle(context, request, reply));
+    endpoints.all("/e/:endpointId/*", options, (request, reply) => handle(context, request, reply));
+  });
+}
+
+async function handle(
+  context: CoreContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const { endpointId } = request.params as { endpointId: string };
+  const source = /^[0-9a-f]{32}$/.test(endpointId) ? await loadRunnable(context, { endpointId }) : null;
+  if (!source?.active) {
+    return sendError(reply, 404, "not_found", "No active source listens at this endpoint");
+  }
+  const event = httpEvent(request, endpointId);
+  const customResponse = source.definition.props.some(
+    (prop) => prop.type === "$.interface.http" && prop.customResponse === true,
+  );
+  if (!customResponse) {
+    await invokeSource(context, source, { method: "run", event });
+    return reply.status(200).send({ success: true });
+  }
+
+  let respond: (response: HttpResponse) => void = () => {};
+  const responded = new Promise<HttpResponse>((resolve) => {
+    respond = resolve;
+  });
+  const invocation = invokeSource(context, source, {
+    method: "run",
+    event,
+    onRespond: (response) => respond(response),
+  });
+  const first = await Promise.race([responded, invocation.then((report) => report.result)]);
+  if ("status" in first && "body" in first && "isJson" in first) {
+    // The invocation goes on (and is committed) after the caller has its answer.
+    invocation.catch((error: unknown) =>
+      request.log.error({ err: error }, "invocation failed after respond()"),
+    );
+    return sendHttpResponse(reply, first);
+  }
+  return sendRunFailure(reply, first);
+}
+
+function sendHttpResponse(reply: FastifyReply, response: HttpResponse): FastifyReply {
+  reply.status(response.status);
+  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  if (response.isJson && !reply.hasHeader("content-type")) reply.type("application/json; charset=utf-8");
+  return reply.send(Buffer.from(response.body));
+}
+
+function sendRunFailure(reply: FastifyReply, result: InvocationResult): FastifyReply {
+  const failure = result.failure;
+  if (!failure) {
+    return sendError(reply, 502, "no_response", "The source finished without calling respond()");
+  }
+  if (failure.reason === "timeout")
+    return sendError(reply, 504, "source_timeout", `The source ${failure.message}`);
+  return sendError(reply, 500, "source_error", `The source failed (${failure.reason}): ${failure.message}`);
+}
+
+/** The request as the event a source's run receives. */
+export function httpEvent(request: FastifyRequest, endpointId: string): HttpEvent {
+  const raw = request.body instanceof Buffer ? request.body : Buffer.alloc(0);
+  const bodyRaw = raw.toString("utf8");
+  const url = request.url.split("?")[0] ?? "";
+  const path = url.slice(`/e/${endpointId}`.length) || "/";
+  const event: HttpEvent = {
+    method: request.method,
+    path,
+    query: { ...(request.query as Record<string, unknown>) },
+    headers: { ...request.headers },
+    bodyRaw,
+  };
+  if (raw.length > 0) event.body = parseBody(String(request.headers["content-type"] ?? ""), bodyRaw);
+  return event;
+}
+
+function parseBody(contentType: string, text: string): unknown {
+  const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (type === "application/json" || type.endsWith("+json")) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  if (type === "application/x-www-form-urlencoded") {
+    const form: Record<string, string | string[]> = {};
+    for (const [key, value] of new URLSearchParams(text)) {
+      const previous = form[key];
+      form[key] =
+        previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+    }
+    return form;
+  }
+  return text;
+}

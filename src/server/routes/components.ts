@@ -1,0 +1,83 @@
+/** /v1/components: save a component from code or a URL, and read it back by id or key. */
+import type { FastifyInstance } from "fastify";
+import {
+  type ComponentInput,
+  getComponent,
+  type SavedComponent,
+  saveComponent,
+} from "../../core/components.js";
+import type { CoreContext } from "../../core/context.js";
+import { commonErrors, epochSeconds } from "../schemas.js";
+
+export function componentView(component: SavedComponent) {
+  return {
+    id: component.id,
+    code: component.code,
+    code_hash: component.codeHash,
+    name: component.name,
+    key: component.key,
+    version: component.version,
+    type: component.type,
+    description: component.description,
+    configurable_props: component.definition.props,
+    dedupe: component.definition.dedupe ?? null,
+    lock: component.lock,
+    created_at: epochSeconds(component.createdAt),
+  };
+}
+
+const componentSchema = {
+  type: "object",
+  additionalProperties: true,
+  properties: {
+    id: { type: "string", description: "sc_…" },
+    code_hash: { type: "string" },
+    name: { type: "string" },
+    key: { type: ["string", "null"] },
+    version: { type: ["string", "null"] },
+    configurable_props: { type: "array", items: { type: "object", additionalProperties: true } },
+  },
+} as const;
+
+export function componentRoutes(app: FastifyInstance, context: CoreContext): void {
+  app.post<{ Body: ComponentInput }>(
+    "/components",
+    {
+      schema: {
+        summary: "Save a component (compile it and describe its props)",
+        tags: ["components"],
+        body: {
+          type: "object",
+          properties: {
+            component_code: { type: "string", description: "the component's source code" },
+            component_url: { type: "string", description: "an http(s) URL to the code" },
+            filename: { type: "string", description: "the file name, for TypeScript (.ts) and messages" },
+          },
+        },
+        response: { 200: { type: "object", properties: { data: componentSchema } }, ...commonErrors },
+      },
+    },
+    async (request) => ({
+      data: componentView(await saveComponent(context, request.account.id, request.body)),
+    }),
+  );
+
+  app.get<{ Params: { key: string } }>(
+    "/components/:key",
+    {
+      schema: {
+        summary: "Read a saved component by sc_ id or by key (the newest saved under it)",
+        tags: ["components"],
+        params: {
+          type: "object",
+          properties: { key: { type: "string", maxLength: 300 } },
+          required: ["key"],
+        },
+        response: { 200: { type: "object", properties: { data: componentSchema } }, ...commonErrors },
+      },
+    },
+    async (request) => ({
+      data: componentView(await getComponent(context, request.account.id, request.params.key)),
+    }),
+  );
+}

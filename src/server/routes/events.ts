@@ -1,0 +1,105 @@
+/** /v1/sources/{id}/event_summaries, /events and /logs: what a source emitted and logged. */
+import type { FastifyInstance } from "fastify";
+import type { CoreContext } from "../../core/context.js";
+import { deleteEvents, type EventQuery, listEventSummaries, listLogs } from "../../core/events.js";
+import { getSource } from "../../core/sources.js";
+import { commonErrors, idParams, pageInfo, pageQuery } from "../schemas.js";
+
+const eventSummarySchema = {
+  type: "object",
+  additionalProperties: true,
+  properties: {
+    id: { type: "string", description: "<ms>-<seq>" },
+    indexed_at_ms: { type: "integer" },
+    metadata: { type: "object", additionalProperties: true },
+  },
+} as const;
+
+export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
+  const db = context.store.db;
+
+  app.get<{ Params: { id: string }; Querystring: EventQuery }>(
+    "/sources/:id/event_summaries",
+    {
+      schema: {
+        summary: "A source's events, newest first",
+        tags: ["events"],
+        params: idParams,
+        querystring: {
+          type: "object",
+          properties: {
+            ...pageQuery.properties,
+            expand: { type: "string", enum: ["event"], description: "event: include every event in full" },
+            event_name: {
+              type: "string",
+              maxLength: 200,
+              description: "only events emitted on this channel",
+            },
+          },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: { page_info: pageInfo, data: { type: "array", items: eventSummarySchema } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const source = await getSource(context, request.account.id, request.params.id);
+      const page = await listEventSummaries(db, source.id, request.query);
+      return { page_info: page.pageInfo, data: page.items };
+    },
+  );
+
+  app.delete<{ Params: { id: string }; Body: { start_id?: string; end_id?: string } }>(
+    "/sources/:id/events",
+    {
+      schema: {
+        summary: "Delete a source's events from start_id to end_id (both included; all without them)",
+        tags: ["events"],
+        params: idParams,
+        body: { type: "object", properties: { start_id: { type: "string" }, end_id: { type: "string" } } },
+        response: {
+          200: {
+            type: "object",
+            properties: { data: { type: "object", properties: { deleted: { type: "integer" } } } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const source = await getSource(context, request.account.id, request.params.id);
+      return { data: { deleted: await deleteEvents(db, source.id, request.body) } };
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { limit?: number; after?: string; before?: string } }>(
+    "/sources/:id/logs",
+    {
+      schema: {
+        summary: "A source's log lines (console output, errors, lifecycle), newest first",
+        tags: ["events"],
+        params: idParams,
+        querystring: pageQuery,
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              page_info: pageInfo,
+              data: { type: "array", items: { type: "object", additionalProperties: true } },
+            },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const source = await getSource(context, request.account.id, request.params.id);
+      const page = await listLogs(db, source.id, request.query);
+      return { page_info: page.pageInfo, data: page.items };
+    },
+  );
+}

@@ -1,0 +1,158 @@
+/** /v1/sources: deploy, update, delete, list and read sources; run one now. */
+import type { FastifyInstance } from "fastify";
+import type { CoreContext } from "../../core/context.js";
+import type { PageRequest } from "../../core/pagination.js";
+import {
+  deleteSource,
+  deploySource,
+  getSource,
+  listSources,
+  runSourceNow,
+  type SourceInput,
+  sourceView,
+  updateSource,
+} from "../../core/sources.js";
+import { commonErrors, deletedResponse, errorResponse, idParams, pageInfo, pageQuery } from "../schemas.js";
+
+const sourceSchema = {
+  type: "object",
+  additionalProperties: true,
+  properties: {
+    id: { type: "string", description: "dc_…" },
+    owner_id: { type: "string" },
+    component_id: { type: "string" },
+    configured_props: { type: "object", additionalProperties: true },
+    active: { type: "boolean" },
+    name: { type: "string" },
+    name_slug: { type: "string" },
+    endpoint_url: { type: ["string", "null"] },
+  },
+} as const;
+
+const sourceInput = {
+  type: "object",
+  properties: {
+    component_id: { type: "string" },
+    component_code: { type: "string" },
+    component_url: { type: "string" },
+    key: { type: "string" },
+    filename: { type: "string" },
+    name: { type: "string" },
+    configured_props: { type: "object", additionalProperties: true },
+    timeout_seconds: { type: "integer" },
+    max_events: { type: "integer" },
+  },
+} as const;
+
+const one = { 200: { type: "object", properties: { data: sourceSchema } }, ...commonErrors } as const;
+
+export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
+  app.post<{ Body: SourceInput }>(
+    "/sources",
+    { schema: { summary: "Deploy a source", tags: ["sources"], body: sourceInput, response: one } },
+    async (request) => ({
+      data: sourceView(context, await deploySource(context, request.account.id, request.body)),
+    }),
+  );
+
+  app.put<{ Params: { id: string }; Body: SourceInput }>(
+    "/sources/:id",
+    {
+      schema: {
+        summary: "Update a source: code, props, name, active; the id is kept",
+        tags: ["sources"],
+        params: idParams,
+        body: { ...sourceInput, properties: { ...sourceInput.properties, active: { type: "boolean" } } },
+        response: one,
+      },
+    },
+    async (request) => ({
+      data: sourceView(
+        context,
+        await updateSource(context, request.account.id, request.params.id, request.body),
+      ),
+    }),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    "/sources/:id",
+    {
+      schema: {
+        summary: "Delete a source",
+        tags: ["sources"],
+        params: idParams,
+        response: { 200: deletedResponse, ...commonErrors },
+      },
+    },
+    async (request) => ({
+      data: { id: await deleteSource(context, request.account.id, request.params.id), deleted: true },
+    }),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/sources/:id",
+    {
+      schema: {
+        summary: "Read a source (by dc_ id or name)",
+        tags: ["sources"],
+        params: idParams,
+        response: one,
+      },
+    },
+    async (request) => ({
+      data: sourceView(context, await getSource(context, request.account.id, request.params.id)),
+    }),
+  );
+
+  app.get<{ Querystring: PageRequest }>(
+    "/users/me/sources",
+    {
+      schema: {
+        summary: "List the account's sources, newest first",
+        tags: ["sources"],
+        querystring: pageQuery,
+        response: {
+          200: {
+            type: "object",
+            properties: { page_info: pageInfo, data: { type: "array", items: sourceSchema } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await listSources(context, request.account.id, request.query);
+      return { page_info: page.pageInfo, data: page.items.map((source) => sourceView(context, source)) };
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    "/sources/:id/run",
+    {
+      schema: {
+        summary: "Run a source now",
+        tags: ["sources"],
+        params: idParams,
+        body: { type: "object" },
+        response: {
+          200: { type: "object", properties: { data: { type: "object", additionalProperties: true } } },
+          409: errorResponse,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const report = await runSourceNow(context, request.account.id, request.params.id);
+      return {
+        data: {
+          invocation_id: report.invocationId,
+          ok: report.result.ok,
+          failure: report.result.failure ?? null,
+          duration_ms: report.result.durationMs,
+          events: report.events.map((event) => event.id),
+          logs: report.result.logs,
+        },
+      };
+    },
+  );
+}

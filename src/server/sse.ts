@@ -1,0 +1,97 @@
+/**
+ * Server-sent events: `/sse/dc/{id}/emits` streams a source's events and `/observations` its log
+ * lines, each item in the REST shape with its id as the SSE id. A client that reconnects with
+ * Last-Event-ID gets what it missed first. Wake-ups only say "something new"; the stream reads
+ * what is new from the database, so nothing is skipped or sent twice. A comment every 15 s keeps
+ * proxies from closing an idle stream.
+ */
+import type { ServerResponse } from "node:http";
+import type { FastifyInstance } from "fastify";
+import type { CoreContext } from "../core/context.js";
+import { parseSequenceId, type SequenceId } from "../core/event-ids.js";
+import { eventsAfter, logsAfter, newestEventId, newestLogId } from "../core/events.js";
+import { emitsTopic, logsTopic } from "../core/invoker.js";
+import { getSource } from "../core/sources.js";
+import type { Executor } from "../store/schema.js";
+import { idParams } from "./schemas.js";
+
+export const KEEP_ALIVE_MS = 15_000;
+const BATCH = 100;
+
+interface StreamKind {
+  readonly topic: (id: string) => string;
+  readonly newest: (db: Executor, id: string) => Promise<SequenceId>;
+  readonly after: (db: Executor, id: string, after: SequenceId, limit: number) => Promise<{ id: string }[]>;
+}
+
+const STREAMS: Record<"emits" | "observations", StreamKind> = {
+  emits: { topic: emitsTopic, newest: newestEventId, after: eventsAfter },
+  observations: { topic: logsTopic, newest: newestLogId, after: logsAfter },
+};
+
+export function sseRoutes(app: FastifyInstance, context: CoreContext): void {
+  const open = new Set<ServerResponse>();
+  // Streams never end by themselves; end them so that shutdown can finish.
+  app.addHook("preClose", async () => {
+    for (const response of open) response.end();
+  });
+
+  for (const [name, kind] of Object.entries(STREAMS)) {
+    app.get<{ Params: { id: string } }>(
+      `/sse/dc/:id/${name}`,
+      { schema: { summary: `Stream a source's ${name} (SSE)`, tags: ["events"], params: idParams } },
+      async (request, reply) => {
+        const source = await getSource(context, request.account.id, request.params.id);
+        const resumeFrom = request.headers["last-event-id"];
+        let cursor =
+          typeof resumeFrom === "string" && resumeFrom !== ""
+            ? parseSequenceId(resumeFrom, "Last-Event-ID")
+            : await kind.newest(context.store.db, source.id);
+
+        reply.hijack();
+        const response = reply.raw;
+        response.writeHead(200, {
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-cache",
+          connection: "keep-alive",
+          "x-accel-buffering": "no",
+        });
+        response.write("retry: 2000\n\n");
+        open.add(response);
+
+        let pumping = false;
+        let again = false;
+        const pump = async (): Promise<void> => {
+          if (pumping) {
+            again = true;
+            return;
+          }
+          pumping = true;
+          try {
+            do {
+              again = false;
+              const items = await kind.after(context.store.db, source.id, cursor, BATCH);
+              for (const item of items) {
+                response.write(`id: ${item.id}\ndata: ${JSON.stringify(item)}\n\n`);
+                cursor = parseSequenceId(item.id);
+              }
+              if (items.length === BATCH) again = true;
+            } while (again && !response.destroyed);
+          } catch (error) {
+            request.log.warn({ err: error }, "SSE stream could not read");
+          } finally {
+            pumping = false;
+          }
+        };
+        const unsubscribe = context.store.notifier.subscribe(kind.topic(source.id), () => void pump());
+        const keepAlive = setInterval(() => response.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+        response.on("close", () => {
+          clearInterval(keepAlive);
+          unsubscribe();
+          open.delete(response);
+        });
+        await pump();
+      },
+    );
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Wake-ups after commit: "source dc_x has new events", "the delivery queue has work". A message
+ * names a topic only; subscribers read what changed from the database, so a missed or
+ * duplicated wake-up costs a query, never data. Within a process, listeners are called at once;
+ * on PostgreSQL, other nodes hear of it through LISTEN/NOTIFY.
+ */
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import pg from "pg";
+
+export interface Notifier {
+  /** Tells every subscriber of `topic`, on this node and (on PostgreSQL) the others. Call after commit. */
+  publish(topic: string): void;
+  /** Calls `listener` on each publish to `topic`; returns the unsubscribe function. */
+  subscribe(topic: string, listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+const CHANNEL = "sluice_wakeups";
+
+export function createLocalNotifier(): Notifier {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    publish: (topic) => {
+      emitter.emit(topic);
+    },
+    subscribe(topic, listener) {
+      emitter.on(topic, listener);
+      return () => emitter.off(topic, listener);
+    },
+    async close() {
+      emitter.removeAllListeners();
+    },
+  };
+}
+
+/**
+ * LISTEN on a dedicated connection, reconnecting after failures; NOTIFY through `notify` (the
+ * store's pool). Each node ignores its own notifications: local listeners were already called.
+ */
+export function createPostgresNotifier(
+  connectionString: string,
+  notify: (channel: string, payload: string) => Promise<void>,
+  onError: (error: Error) => void,
+): Notifier {
+  const local = createLocalNotifier();
+  const node = randomUUID();
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  const connect = async () => {
+    if (closed) return;
+    const next = new pg.Client({ connectionString });
+    next.on("notification", (message) => {
+      const [from, topic] = splitPayload(message.payload ?? "");
+      if (from !== node && topic) local.publish(topic);
+    });
+    next.on("error", (error) => {
+      onError(error);
+      reconnect();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${CHANNEL}`);
+      client = next;
+    } catch (error) {
+      onError(error as Error);
+      await next.end().catch(() => {});
+      reconnect();
+    }
+  };
+  const reconnect = () => {
+    const broken = client;
+    client = undefined;
+    broken?.end().catch(() => {});
+    if (closed || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void connect();
+    }, 1000);
+    retryTimer.unref();
+  };
+  void connect();
+
+  return {
+    publish(topic) {
+      local.publish(topic);
+      notify(CHANNEL, `${node} ${topic}`).catch(onError);
+    },
+    subscribe: local.subscribe,
+    async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      await client?.end().catch(() => {});
+      await local.close();
+    },
+  };
+}
+
+function splitPayload(payload: string): [string, string] {
+  const space = payload.indexOf(" ");
+  return space < 0 ? [payload, ""] : [payload.slice(0, space), payload.slice(space + 1)];
+}

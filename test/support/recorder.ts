@@ -1,0 +1,66 @@
+/** A local HTTP server that records the requests it gets: a stand-in for any URL a component or a delivery calls. */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+export interface Recorder {
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  /** Resolves once `count` requests have arrived (or rejects after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  close(): Promise<void>;
+}
+
+export async function startRecorder(
+  answer: (request: RecordedRequest) => { status: number; body?: string } = () => ({ status: 200 }),
+): Promise<Recorder> {
+  const requests: RecordedRequest[] = [];
+  const waiters: (() => void)[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const recorded: RecordedRequest = {
+        method: request.method ?? "",
+        url: request.url ?? "",
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
+      requests.push(recorded);
+      for (const wake of waiters.splice(0)) wake();
+      const { status, body } = answer(recorded);
+      response.writeHead(status, { "content-type": "text/plain" });
+      response.end(body ?? "ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    async waitFor(count, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (requests.length < count) {
+        if (Date.now() > deadline) throw new Error(`expected ${count} requests, got ${requests.length}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 100);
+        });
+      }
+      return requests;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
