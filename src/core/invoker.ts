@@ -9,7 +9,7 @@ import { loadBundle } from "./components.js";
 import type { CoreContext } from "./context.js";
 import { newId } from "./ids.js";
 import { commitInvocation, type StoredEvent } from "./invocation-commit.js";
-import { runnerProps, unsealProps } from "./source-props.js";
+import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
 
 /** Everything an invocation needs of a source, read in one query. */
 export interface RunnableSource {
@@ -102,7 +102,7 @@ export async function invokeSource(
   const db: Record<string, unknown> = {};
   for (const row of kvRows) db[row.key] = JSON.parse(row.value);
 
-  const result = await context.sandbox.invoke(
+  const raw = await context.sandbox.invoke(
     {
       componentId: source.id,
       bundleHash: source.bundleHash,
@@ -117,6 +117,9 @@ export async function invokeSource(
       onRespond: request.onRespond,
     },
   );
+  const secrets = secretStrings(source.definition, source.values);
+  // Secrets never reach the logs or the caller, even when a component prints them.
+  const result = secrets.length === 0 ? raw : scrubLogs(raw, secrets);
   const committed = await commitInvocation(context.store, {
     emitterId: source.id,
     accountId: source.accountId,
@@ -128,4 +131,17 @@ export async function invokeSource(
   if (committed.events.length > 0) context.store.notifier.publish(emitsTopic(source.id));
   if (committed.logLines > 0) context.store.notifier.publish(logsTopic(source.id));
   return { invocationId, result, events: committed.events };
+}
+
+function scrubLogs(result: InvocationResult, secrets: readonly string[]): InvocationResult {
+  const failure = result.failure && {
+    ...result.failure,
+    message: maskSecrets(result.failure.message, secrets),
+    stack: result.failure.stack === undefined ? undefined : maskSecrets(result.failure.stack, secrets),
+  };
+  return {
+    ...result,
+    failure,
+    logs: result.logs.map((line) => ({ ...line, message: maskSecrets(line.message, secrets) })),
+  };
 }

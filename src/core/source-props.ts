@@ -11,8 +11,9 @@ const SEALED = "$sealed";
 
 type Values = Record<string, unknown>;
 
+/** Secret strings, and app props: their value is the connected account's credentials. */
 function isSecret(prop: PropDefinition | undefined): boolean {
-  return prop?.secret === true;
+  return prop?.secret === true || prop?.type === "app";
 }
 
 function isSealed(value: unknown): value is { [SEALED]: string } {
@@ -103,4 +104,28 @@ export function runnerProps(
     }
   }
   return props;
+}
+
+/**
+ * The secret strings among the values (secret props, and the string fields of app credentials),
+ * so that logs can be scrubbed of them. Very short strings are left out: masking them would
+ * garble ordinary text.
+ */
+export function secretStrings(definition: ComponentDefinition, values: Values): string[] {
+  const found: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === "string") {
+      if (value.length >= 4) found.push(value);
+    } else if (Array.isArray(value)) value.forEach(collect);
+    else if (typeof value === "object" && value !== null) Object.values(value).forEach(collect);
+  };
+  for (const prop of definition.props) if (isSecret(prop)) collect(values[prop.name]);
+  // Longest first, so that a secret containing another is masked whole.
+  return found.sort((a, b) => b.length - a.length);
+}
+
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let masked = text;
+  for (const secret of secrets) if (masked.includes(secret)) masked = masked.replaceAll(secret, SECRET_MASK);
+  return masked;
 }

@@ -138,7 +138,7 @@ for (const dialect of dialects) {
     it("a secret prop is masked in every response and stored nowhere in plain text", async () => {
       const source = await sluice.client.deploySource({
         component_code: `export default { name: "secretive", props: { token: { type: "string", secret: true } },
-          async run() { this.$emit({ length: this.token.length }); } };`,
+          async run() { console.log("token is", this.token); this.$emit({ length: this.token.length }); } };`,
         configured_props: { token: SECRET_VALUE },
       });
       const responses = [
@@ -149,8 +149,12 @@ for (const dialect of dialects) {
       for (const text of responses) expect(text).not.toContain(SECRET_VALUE);
       expect(source.configured_props.token).toBe("********");
 
-      // The runner gets the real value.
-      await sluice.client.runSource(source.id);
+      // The runner gets the real value; what it prints of it is masked.
+      const run = await sluice.client.runSource(source.id);
+      expect(JSON.stringify(run)).not.toContain(SECRET_VALUE);
+      const logs = await sluice.client.listLogs(source.id);
+      expect(JSON.stringify(logs)).not.toContain(SECRET_VALUE);
+      expect(logs.data.map((line) => line.message)).toContain("token is ********");
       const events = await sluice.client.listEvents(source.id, { expand: "event" });
       expect(events.data[0]?.event).toEqual({ length: SECRET_VALUE.length });
 
@@ -166,6 +170,21 @@ for (const dialect of dialects) {
       for (const file of filesUnder(database.dataDir)) {
         expect(fs.readFileSync(file).includes(SECRET_VALUE), file).toBe(false);
       }
+    });
+
+    it("an app prop's credentials are sealed and masked like a secret", async () => {
+      const source = await sluice.client.deploySource({
+        component_code: `export default { name: "with app", props: { svc: { type: "app", app: "svc",
+          methods: { key() { return this.$auth.api_key; } } } },
+          async run() { this.$emit({ ok: this.svc.key() === "${SECRET_VALUE}" }); } };`,
+        configured_props: { svc: { api_key: SECRET_VALUE } },
+      });
+      expect(JSON.stringify(source)).not.toContain(SECRET_VALUE);
+      expect(source.configured_props.svc).toBe("********");
+      await sluice.client.runSource(source.id);
+      expect((await sluice.client.listEvents(source.id, { expand: "event" })).data[0]?.event).toEqual({
+        ok: true,
+      });
     });
 
     it.each([
