@@ -5,6 +5,7 @@
  */
 import type { ComponentDefinition, ComponentType, PropDefinition } from "../runtime/component-definition.js";
 import { InvalidInputError } from "./errors.js";
+import { scheduleProblem } from "./timers/schedule.js";
 
 /** SPEC.md: a configured value may be at most 64 KB. */
 export const MAX_CONFIGURED_VALUE_BYTES = 64 * 1024;
@@ -113,20 +114,8 @@ function checkStaticOptions(prop: PropDefinition): void {
 
 /** A timer schedule: `{ intervalSeconds }` (at least 1) or `{ cron }`, with an optional `timezone`. */
 export function checkSchedule(prop: string, schedule: unknown, field = "value"): void {
-  if (typeof schedule !== "object" || schedule === null) {
-    throw propError(prop, `the timer ${field} must be {intervalSeconds: N} or {cron: "…"}`);
-  }
-  const { intervalSeconds, cron } = schedule as { intervalSeconds?: unknown; cron?: unknown };
-  if (intervalSeconds !== undefined) {
-    if (typeof intervalSeconds !== "number" || !Number.isInteger(intervalSeconds) || intervalSeconds < 1) {
-      throw propError(
-        prop,
-        `intervalSeconds must be an integer of at least 1, got ${JSON.stringify(intervalSeconds)}`,
-      );
-    }
-  } else if (typeof cron !== "string" || cron.trim() === "") {
-    throw propError(prop, `the timer ${field} must be {intervalSeconds: N} or {cron: "…"}`);
-  }
+  const problem = scheduleProblem(schedule);
+  if (problem) throw propError(prop, `the timer ${field} is invalid: ${problem}`);
 }
 
 /**

@@ -22,6 +22,7 @@ import { type Page, type PageRequest, readPage } from "./pagination.js";
 import { configureProps } from "./props.js";
 import { uniqueSlug } from "./slug.js";
 import { mergeForUpdate, sealProps, unsealProps, viewProps } from "./source-props.js";
+import { cancelTicks, scheduleOf, scheduleTicks } from "./timers/timers.js";
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const MAX_TIMEOUT_SECONDS = 900;
@@ -120,6 +121,7 @@ export async function deploySource(
       throw hookFailed(hook, report, "the source was not deployed");
     }
   }
+  await startTicks(context, runnable);
   return getSource(context, accountId, id);
 }
 
@@ -148,7 +150,10 @@ export async function updateSource(
   const maxEvents = boundedInteger(input.max_events, "max_events", 1, MAX_MAX_EVENTS);
 
   // deactivate → replace → activate, each hook in the code it belongs to.
-  if (current.active) await runHookLogged(context, current.id, "deactivate");
+  if (current.active) {
+    await cancelTicks(context.store.db, current.id);
+    await runHookLogged(context, current.id, "deactivate");
+  }
   const endpointId = hasHttpInterface(definition) ? (current.endpointId ?? newEndpointId()) : null;
   const changes = {
     component_id: component.id,
@@ -172,19 +177,20 @@ export async function updateSource(
   }
   await context.sandbox.evict(current.id);
   if (activeAfter) {
-    const report = await invokeSource(context, await mustLoadRunnable(context, current.id), {
-      method: "activate",
-    });
+    const runnable = await mustLoadRunnable(context, current.id);
+    const report = await invokeSource(context, runnable, { method: "activate" });
     if (!report.result.ok) {
       await context.store.db.updateTable("sources").set({ active: 0 }).where("id", "=", current.id).execute();
       throw hookFailed("activate", report, "the source was updated but is now inactive");
     }
+    await startTicks(context, runnable);
   }
   return getSource(context, accountId, current.id);
 }
 
 export async function deleteSource(context: CoreContext, accountId: string, ref: string): Promise<string> {
   const source = await getSource(context, accountId, ref);
+  await cancelTicks(context.store.db, source.id);
   if (source.active) await runHookLogged(context, source.id, "deactivate");
   await removeSource(context, source.id);
   return source.id;
@@ -288,6 +294,12 @@ async function runHookLogged(context: CoreContext, sourceId: string, hook: "deac
   if (runnable) await invokeSource(context, runnable, { method: hook });
 }
 
+/** A timer source's ticks start when it is activated. */
+async function startTicks(context: CoreContext, source: RunnableSource): Promise<void> {
+  const schedule = scheduleOf(source.definition, source.values);
+  if (schedule) await scheduleTicks(context.store, source.id, schedule);
+}
+
 async function mustLoadRunnable(context: CoreContext, id: string): Promise<RunnableSource> {
   const runnable = await loadRunnable(context, { id });
   if (!runnable) throw new NotFoundError("source", id);
@@ -299,6 +311,7 @@ async function removeSource(context: CoreContext, id: string): Promise<void> {
     await tx.deleteFrom("events").where("emitter_id", "=", id).execute();
     await tx.deleteFrom("emitter_logs").where("emitter_id", "=", id).execute();
     await tx.deleteFrom("kv").where("emitter_id", "=", id).execute();
+    await cancelTicks(tx, id);
     await tx.deleteFrom("sources").where("id", "=", id).execute();
   });
   await context.sandbox.evict(id);

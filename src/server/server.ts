@@ -11,6 +11,7 @@ import type { CoreContext } from "../core/context.js";
 import { createCodeFetcher } from "../core/outbound/fetch-code.js";
 import { createAddressPolicy } from "../core/outbound/ssrf-guard.js";
 import { checkMasterKey, createSecretBox, loadMasterKey } from "../core/secret-box.js";
+import { createTimerWorker, type TimerWorker } from "../core/timers/timer-worker.js";
 import { createCompiler } from "../runtime/compile/esbuild-compiler.js";
 import { createSandbox } from "../runtime/sandbox/runner-pool.js";
 import type { Sandbox } from "../runtime/sandbox/sandbox.js";
@@ -39,6 +40,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   );
   let app: FastifyInstance | undefined;
   let sandbox: Sandbox | undefined;
+  let timers: TimerWorker | undefined;
   try {
     await checkMasterKey(store.db, masterKey);
     const first = await bootstrapFirstAccount(store.db, config.bootstrapApiKey);
@@ -61,13 +63,16 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       baseUrl: config.baseUrl,
     };
     app = await buildApp({ config, core, logger });
+    timers = createTimerWorker(core, { onError: (error) => logger.error({ err: error }, "timer worker") });
     const url = await app.listen({ host: config.host, port: config.port });
+    timers.start();
     logger.info(
       { url, database: config.databaseUrl === undefined ? `sqlite:${config.dataDir}` : "postgres" },
       "Sluice is listening",
     );
     const listening = app;
     const runners = sandbox;
+    const ticking = timers;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -76,6 +81,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       close() {
         closing ??= (async () => {
           await listening.close();
+          await ticking.stop();
           await runners.close();
           await store.close();
         })();
@@ -84,6 +90,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     };
   } catch (error) {
     await app?.close();
+    await timers?.stop();
     await sandbox?.close();
     await store.close();
     throw error;

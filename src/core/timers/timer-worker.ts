@@ -1,0 +1,141 @@
+/**
+ * The timer worker: sleeps until the next tick is due (or until told that one was scheduled),
+ * claims the due ticks, runs each source, then schedules its next tick in the same transaction
+ * that completes this one. A run never overlaps the next tick of its source: the next tick is
+ * scheduled only when the run is over, on the first free slot, and the slots it skipped are
+ * logged. After downtime a source runs once to catch up, and logs the ticks it missed.
+ */
+import type { LogLine } from "../../runtime/sandbox/sandbox.js";
+import type { ClaimedJob } from "../../store/jobs.js";
+import type { CoreContext } from "../context.js";
+import { invokeSource, loadRunnable } from "../invoker.js";
+import { nextAfterRun, tickEvent } from "./schedule.js";
+import { enqueueTick, scheduleOf, TIMER_QUEUE, TIMERS_TOPIC, type TickPayload } from "./timers.js";
+
+export interface TimerWorker {
+  start(): void;
+  /** Stops claiming, and waits for the runs in flight. */
+  stop(): Promise<void>;
+}
+
+export interface TimerWorkerOptions {
+  /** Ticks run at once on this node. */
+  readonly concurrency?: number;
+  /** The longest sleep between looks at the queue (other nodes' new ticks are also announced). */
+  readonly pollMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+/** How long past its invocation time-out a claim is held before another node may take the tick. */
+const LEASE_MARGIN_MS = 30_000;
+
+export function createTimerWorker(context: CoreContext, options: TimerWorkerOptions = {}): TimerWorker {
+  const { store } = context;
+  const concurrency = options.concurrency ?? 32;
+  const pollMs = options.pollMs ?? 1000;
+  const onError = options.onError ?? (() => {});
+  const inFlight = new Set<Promise<void>>();
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  let unsubscribe: (() => void) | undefined;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  const fire = async (job: ClaimedJob): Promise<void> => {
+    const payload = job.payload as TickPayload;
+    const source = await loadRunnable(context, { id: payload.sourceId });
+    const schedule = source?.active ? scheduleOf(source.definition, source.values) : null;
+    if (!source || !schedule) {
+      await store.jobs.complete(job); // deleted, deactivated or no longer a timer source
+      return;
+    }
+    await store.jobs.extendLease(job, source.timeoutSeconds * 1000 + LEASE_MARGIN_MS);
+    const firedAt = Date.now();
+    const notes: LogLine[] = [];
+    const downtime = nextAfterRun(schedule, job.runAt, firedAt).skipped;
+    if (downtime > 0) {
+      notes.push({
+        ts: firedAt,
+        level: "warn",
+        message: `timer: ${downtime} tick(s) skipped while Sluice was not running; running once to catch up`,
+      });
+    }
+    if (payload.overrunSkipped) {
+      notes.push({
+        ts: firedAt,
+        level: "warn",
+        message: `timer: ${payload.overrunSkipped} tick(s) skipped because the previous run outlasted its interval`,
+      });
+    }
+    await invokeSource(context, source, { method: "run", event: tickEvent(schedule, firedAt), notes });
+    const after = nextAfterRun(schedule, job.runAt, Date.now());
+    await store.db.transaction().execute(async (tx) => {
+      // Deactivated or deleted during the run: its tick is gone, and no next one is scheduled.
+      if (!(await store.jobs.complete(job, tx))) return;
+      const overrunSkipped = after.skipped - downtime;
+      await enqueueTick(
+        tx,
+        store,
+        overrunSkipped > 0 ? { sourceId: source.id, overrunSkipped } : { sourceId: source.id },
+        after.next,
+      );
+    });
+  };
+
+  const run = async () => {
+    while (running) {
+      try {
+        const free = concurrency - inFlight.size;
+        if (free > 0) {
+          const jobs = await store.jobs.claimDue({
+            queue: TIMER_QUEUE,
+            limit: free,
+            leaseMs: 60_000 + LEASE_MARGIN_MS,
+          });
+          for (const job of jobs) {
+            const task = fire(job)
+              .catch(onError)
+              .finally(() => {
+                inFlight.delete(task);
+                wake?.();
+              });
+            inFlight.add(task);
+          }
+          if (jobs.length === free) continue;
+        }
+        const next = await store.jobs.nextRunAt(TIMER_QUEUE);
+        const delay = next === null ? pollMs : Math.max(0, Math.min(pollMs, next - Date.now()));
+        if (delay > 0 || inFlight.size >= concurrency) await sleep(Math.max(delay, 1));
+      } catch (error) {
+        onError(error);
+        await sleep(pollMs);
+      }
+    }
+  };
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      unsubscribe = store.notifier.subscribe(TIMERS_TOPIC, () => wake?.());
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      unsubscribe?.();
+      wake?.();
+      await loop;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
