@@ -2,8 +2,11 @@
 import { createRequire } from "node:module";
 import { Command } from "commander";
 import { registerAccounts } from "./commands/accounts.js";
+import { registerDeploy } from "./commands/deploy.js";
+import { registerEvents } from "./commands/events.js";
 import { registerLogin } from "./commands/login.js";
 import { registerServer } from "./commands/server.js";
+import { registerSources } from "./commands/sources.js";
 import { registerWebhooks } from "./commands/webhooks.js";
 import { reportFailure } from "./output.js";
 
@@ -17,6 +20,9 @@ const program = new Command()
 
 registerServer(program);
 registerLogin(program);
+registerDeploy(program);
+registerSources(program);
+registerEvents(program);
 registerWebhooks(program);
 registerAccounts(program);
 

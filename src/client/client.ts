@@ -141,14 +141,16 @@ export class SluiceClient {
   /**
    * Follows a server-sent-events stream (`/sse/dc/{id}/emits` or `/observations`), calling `onItem`
    * with each item, until `signal` aborts. Reconnects with Last-Event-ID after a dropped connection.
+   * `lastEventId` starts the stream after that item (so nothing between a listing and the stream is
+   * missed); without it the stream starts with what is new when it connects.
    */
   async follow<T extends { id: string }>(
     path: string,
     onItem: (item: T) => void,
     signal: AbortSignal,
-    options: { onOpen?: () => void } = {},
+    options: { onOpen?: () => void; lastEventId?: string } = {},
   ): Promise<void> {
-    let lastId: string | undefined;
+    let lastId: string | undefined = options.lastEventId;
     while (!signal.aborted) {
       const headers: Record<string, string> = { accept: "text/event-stream" };
       if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;

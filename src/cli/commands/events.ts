@@ -1,0 +1,130 @@
+/**
+ * `sluice events SOURCE` and `sluice logs SOURCE`: the latest items oldest first, and with -f the
+ * live stream after them (resumed right after the last item printed, so nothing in between is
+ * lost) until Ctrl-C, SIGINT or SIGTERM, which end the command with status 0.
+ */
+import type { Command } from "commander";
+import type { SluiceClient } from "../../client/client.js";
+import type { EventSummary, LogEntry } from "../../client/types.js";
+import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
+import { printJson, UsageError } from "../output.js";
+import { eventLine, logLine } from "../source-output.js";
+
+interface StreamFlags extends ApiCommandOptions {
+  limit: string;
+  follow?: boolean;
+}
+
+/** Before the first item of a stream: everything after it is new. */
+const BEFORE_EVERYTHING = "0-0";
+
+export function registerEvents(program: Command): void {
+  apiOptions(
+    program
+      .command("events <source>")
+      .description("show a source's latest events (by dc_ id or name), oldest first; -f follows new ones")
+      .option("-n, --limit <count>", "how many of the latest events (1-100)", "10")
+      .option("-f, --follow", "then print each new event as it is emitted, until Ctrl-C"),
+  ).action(async (ref: string, options: StreamFlags) => {
+    const limit = parseLimit(options.limit);
+    const { client } = clientFor(options);
+    const page = await client.listEvents(ref, { limit, expand: "event" });
+    await show(client, options, {
+      ref,
+      newestFirst: page.data,
+      stream: "emits",
+      line: eventLine,
+      none: "No events yet.",
+      what: "events",
+    });
+  });
+
+  apiOptions(
+    program
+      .command("logs <source>")
+      .description("show a source's latest log lines (by dc_ id or name), oldest first; -f follows new ones")
+      .option("-n, --limit <count>", "how many of the latest lines (1-100)", "50")
+      .option("-f, --follow", "then print each new line as it is logged, until Ctrl-C"),
+  ).action(async (ref: string, options: StreamFlags) => {
+    const limit = parseLimit(options.limit);
+    const { client } = clientFor(options);
+    const page = await client.listLogs(ref, { limit });
+    await show(client, options, {
+      ref,
+      newestFirst: page.data,
+      stream: "observations",
+      line: logLine,
+      none: "No logs yet.",
+      what: "logs",
+    });
+  });
+}
+
+interface Shown<T> {
+  readonly ref: string;
+  /** The latest items as the API lists them. */
+  readonly newestFirst: T[];
+  readonly stream: "emits" | "observations";
+  readonly line: (item: T) => string;
+  readonly none: string;
+  readonly what: string;
+}
+
+/**
+ * Without -f, --json prints the API's array as it is. With -f it prints JSON Lines instead (one
+ * compact item per line, oldest first), which a script can read as they arrive.
+ */
+async function show<T extends EventSummary | LogEntry>(
+  client: SluiceClient,
+  options: StreamFlags,
+  shown: Shown<T>,
+): Promise<void> {
+  if (options.json && !options.follow) {
+    printJson(shown.newestFirst);
+    return;
+  }
+  const print = (item: T) =>
+    process.stdout.write(`${options.json ? JSON.stringify(item) : shown.line(item)}\n`);
+  const oldestFirst = [...shown.newestFirst].reverse();
+  for (const item of oldestFirst) print(item);
+  if (!options.follow) {
+    if (oldestFirst.length === 0) process.stdout.write(`${shown.none}\n`);
+    return;
+  }
+  await followUntilSignal(client, `/sse/dc/${encodeURIComponent(shown.ref)}/${shown.stream}`, print, {
+    lastEventId: shown.newestFirst[0]?.id ?? BEFORE_EVERYTHING,
+    following: `Following ${shown.what} of ${shown.ref}; press Ctrl-C to stop.`,
+  });
+}
+
+async function followUntilSignal<T extends { id: string }>(
+  client: SluiceClient,
+  path: string,
+  onItem: (item: T) => void,
+  options: { lastEventId: string; following: string },
+): Promise<void> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  let announced = false;
+  try {
+    await client.follow<T>(path, onItem, controller.signal, {
+      lastEventId: options.lastEventId,
+      onOpen: () => {
+        if (announced) return;
+        announced = true;
+        process.stderr.write(`${options.following}\n`);
+      },
+    });
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}
+
+function parseLimit(text: string): number {
+  const limit = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!(limit >= 1 && limit <= 100)) throw new UsageError(`-n takes a count from 1 to 100, got '${text}'`);
+  return limit;
+}
