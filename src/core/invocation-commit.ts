@@ -8,6 +8,7 @@ import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import type { Database, Executor } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
+import { enqueueDeliveries } from "./delivery/enqueue.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
 
 /** Log lines kept per emitter. */
@@ -37,6 +38,8 @@ export interface CommitRequest {
 export interface CommitOutcome {
   readonly events: StoredEvent[];
   readonly logLines: number;
+  /** Deliveries created for subscribed webhooks. */
+  readonly deliveries: number;
 }
 
 export async function commitInvocation(store: Store, request: CommitRequest): Promise<CommitOutcome> {
@@ -56,7 +59,7 @@ export async function commitInvocation(store: Store, request: CommitRequest): Pr
     if (store.capabilities.skipLocked) query = query.forUpdate();
     const emitter = await query.executeTakeFirst();
     // Deleted while it ran: nothing of it is kept.
-    if (!emitter) return { events: [], logLines: 0 };
+    if (!emitter) return { events: [], logLines: 0, deliveries: 0 };
 
     const now = Date.now();
     const previous = emitter.dedupe_state === null ? null : (JSON.parse(emitter.dedupe_state) as DedupeState);
@@ -91,6 +94,13 @@ export async function commitInvocation(store: Store, request: CommitRequest): Pr
         )
         .execute();
     }
+
+    const deliveries = await enqueueDeliveries(
+      tx,
+      store.jobs,
+      { id: request.emitterId, accountId: request.accountId },
+      events,
+    );
 
     for (const [key, value] of Object.entries(result.dbWrites)) {
       const text = JSON.stringify(value ?? null);
@@ -152,7 +162,7 @@ export async function commitInvocation(store: Store, request: CommitRequest): Pr
 
     if (events.length > 0) await trim(tx, "events", request.emitterId, emitter.max_events);
     if (logRows.length > 0) await trim(tx, "emitter_logs", request.emitterId, MAX_LOG_LINES);
-    return { events, logLines: logRows.length };
+    return { events, logLines: logRows.length, deliveries };
   });
 }
 

@@ -7,6 +7,7 @@ import type { ComponentDefinition, HookName } from "../runtime/component-definit
 import type { HttpResponse, InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import { loadBundle } from "./components.js";
 import type { CoreContext } from "./context.js";
+import { DELIVERIES_TOPIC } from "./delivery/enqueue.js";
 import { newId } from "./ids.js";
 import { commitInvocation, type StoredEvent } from "./invocation-commit.js";
 import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
@@ -88,7 +89,33 @@ export async function loadRunnable(
   };
 }
 
-export async function invokeSource(
+/** Per source, the tail of its chain of invocations on this node. */
+const chains = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs one invocation of the source, after the ones already queued for it on this node: its
+ * key-value state is read when its turn comes, so each invocation sees what the previous one
+ * committed, and commits happen in invocation order.
+ */
+export function invokeSource(
+  context: CoreContext,
+  source: RunnableSource,
+  request: InvocationRequest,
+): Promise<InvocationReport> {
+  const previous = chains.get(source.id) ?? Promise.resolve();
+  const turn = previous.then(
+    () => runInvocation(context, source, request),
+    () => runInvocation(context, source, request),
+  );
+  chains.set(source.id, turn);
+  const release = () => {
+    if (chains.get(source.id) === turn) chains.delete(source.id);
+  };
+  turn.then(release, release);
+  return turn;
+}
+
+async function runInvocation(
   context: CoreContext,
   source: RunnableSource,
   request: InvocationRequest,
@@ -129,6 +156,7 @@ export async function invokeSource(
     notes: request.notes,
   });
   if (committed.events.length > 0) context.store.notifier.publish(emitsTopic(source.id));
+  if (committed.deliveries > 0) context.store.notifier.publish(DELIVERIES_TOPIC);
   if (committed.logLines > 0) context.store.notifier.publish(logsTopic(source.id));
   return { invocationId, result, events: committed.events };
 }

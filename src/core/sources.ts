@@ -22,6 +22,7 @@ import { type Page, type PageRequest, readPage } from "./pagination.js";
 import { configureProps } from "./props.js";
 import { uniqueSlug } from "./slug.js";
 import { mergeForUpdate, sealProps, unsealProps, viewProps } from "./source-props.js";
+import { removeSubscriptionsOf } from "./subscriptions.js";
 import { cancelTicks, scheduleOf, scheduleTicks } from "./timers/timers.js";
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -312,6 +313,7 @@ async function removeSource(context: CoreContext, id: string): Promise<void> {
     await tx.deleteFrom("emitter_logs").where("emitter_id", "=", id).execute();
     await tx.deleteFrom("kv").where("emitter_id", "=", id).execute();
     await cancelTicks(tx, id);
+    await removeSubscriptionsOf(tx, id);
     await tx.deleteFrom("sources").where("id", "=", id).execute();
   });
   await context.sandbox.evict(id);

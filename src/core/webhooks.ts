@@ -2,11 +2,15 @@
  * Webhooks: the account's own URLs that subscribed events are delivered to. The signing secret is
  * generated here, stored encrypted, and returned once, in the result of createWebhook.
  */
+import type { Updateable } from "kysely";
 import type { Executor, WebhooksTable } from "../store/schema.js";
+import { inTransaction } from "../store/transaction.js";
+import { removeDeliveriesOf } from "./delivery/deliveries.js";
 import { InvalidInputError, NotFoundError } from "./errors.js";
 import { newId, newSigningSecret } from "./ids.js";
 import { type Page, type PageRequest, readPage } from "./pagination.js";
 import type { SecretBox } from "./secret-box.js";
+import { removeSubscriptionsOf } from "./subscriptions.js";
 import { optionalText, requiredText } from "./validation.js";
 
 export interface Webhook {
@@ -16,6 +20,10 @@ export interface Webhook {
   readonly name: string;
   readonly description: string;
   readonly active: boolean;
+  /** Deliveries per second at most, or null. */
+  readonly rateLimit: number | null;
+  /** Why Sluice disabled it (a 410, five days of failures); null when enabled or disabled by hand. */
+  readonly disabledReason: string | null;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -24,7 +32,16 @@ export interface WebhookInput {
   readonly url?: unknown;
   readonly name?: unknown;
   readonly description?: unknown;
+  readonly rate_limit?: unknown;
 }
+
+export interface WebhookUpdate extends WebhookInput {
+  readonly active?: unknown;
+}
+
+/** After a rotation, deliveries carry both signatures for this long. */
+export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
+export const MAX_RATE_LIMIT = 10_000;
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 const MAX_NAME_LENGTH = 200;
@@ -39,6 +56,7 @@ export async function createWebhook(
   const url = validateWebhookUrl(input.url);
   const name = requiredText(input.name, "name", MAX_NAME_LENGTH);
   const description = optionalText(input.description, "description", MAX_DESCRIPTION_LENGTH) ?? "";
+  const rateLimit = parseRateLimit(input.rate_limit) ?? null;
   const signingSecret = newSigningSecret();
   const now = Date.now();
   const webhook: Webhook = {
@@ -48,6 +66,8 @@ export async function createWebhook(
     name,
     description,
     active: true,
+    rateLimit,
+    disabledReason: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -63,9 +83,77 @@ export async function createWebhook(
       signing_secret: secrets.encrypt(signingSecret),
       created_at: now,
       updated_at: now,
+      rate_limit: rateLimit,
     })
     .execute();
   return { webhook, signingSecret };
+}
+
+/** Changes name, description, url, rate_limit or active; re-enabling clears the failure state. */
+export async function updateWebhook(
+  db: Executor,
+  accountId: string,
+  id: string,
+  input: WebhookUpdate,
+): Promise<Webhook> {
+  await getWebhook(db, accountId, id);
+  const changes: Updateable<WebhooksTable> = { updated_at: Date.now() };
+  if (input.url !== undefined) changes.url = validateWebhookUrl(input.url);
+  if (input.name !== undefined) changes.name = requiredText(input.name, "name", MAX_NAME_LENGTH);
+  if (input.description !== undefined)
+    changes.description = optionalText(input.description, "description", MAX_DESCRIPTION_LENGTH) ?? "";
+  if (input.rate_limit !== undefined) changes.rate_limit = parseRateLimit(input.rate_limit) ?? null;
+  if (input.active !== undefined) {
+    if (input.active !== true && input.active !== false)
+      throw new InvalidInputError("active must be true or false");
+    changes.active = input.active ? 1 : 0;
+    changes.disabled_reason = null;
+    if (input.active) changes.failing_since = null;
+  }
+  await db.updateTable("webhooks").set(changes).where("id", "=", id).execute();
+  return getWebhook(db, accountId, id);
+}
+
+/**
+ * Gives the webhook a new signing secret, returned once. For 24 hours deliveries carry both
+ * signatures, so receivers can switch without missing one.
+ */
+export async function rotateSigningSecret(
+  db: Executor,
+  secrets: SecretBox,
+  accountId: string,
+  id: string,
+): Promise<{ webhook: Webhook; signingSecret: string }> {
+  await getWebhook(db, accountId, id);
+  const row = await db
+    .selectFrom("webhooks")
+    .select("signing_secret")
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
+  const signingSecret = newSigningSecret();
+  const now = Date.now();
+  await db
+    .updateTable("webhooks")
+    .set({
+      signing_secret: secrets.encrypt(signingSecret),
+      previous_secret: row.signing_secret,
+      previous_secret_expires_at: now + SECRET_OVERLAP_MS,
+      updated_at: now,
+    })
+    .where("id", "=", id)
+    .execute();
+  return { webhook: await getWebhook(db, accountId, id), signingSecret };
+}
+
+function parseRateLimit(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_RATE_LIMIT) {
+    throw new InvalidInputError(
+      `rate_limit must be an integer from 1 to ${MAX_RATE_LIMIT} (deliveries per second), or null`,
+    );
+  }
+  return value;
 }
 
 export function listWebhooks(db: Executor, accountId: string, page: PageRequest): Promise<Page<Webhook>> {
@@ -97,13 +185,18 @@ export async function getWebhook(db: Executor, accountId: string, id: string): P
   return toWebhook(row);
 }
 
+/** Deletes the webhook with its subscriptions, deliveries and queued delivery jobs. */
 export async function deleteWebhook(db: Executor, accountId: string, id: string): Promise<void> {
-  const result = await db
-    .deleteFrom("webhooks")
-    .where("id", "=", id)
-    .where("account_id", "=", accountId)
-    .executeTakeFirst();
-  if (result.numDeletedRows === 0n) throw new NotFoundError("webhook", id);
+  await inTransaction(db, async (tx) => {
+    const result = await tx
+      .deleteFrom("webhooks")
+      .where("id", "=", id)
+      .where("account_id", "=", accountId)
+      .executeTakeFirst();
+    if (result.numDeletedRows === 0n) throw new NotFoundError("webhook", id);
+    await removeSubscriptionsOf(tx, id);
+    await removeDeliveriesOf(tx, id);
+  });
 }
 
 /** An absolute http(s) URL with a host, at most 2,048 characters. */
@@ -145,6 +238,8 @@ function toWebhook(row: WebhooksTable): Webhook {
     name: row.name,
     description: row.description,
     active: row.active === 1,
+    rateLimit: row.rate_limit,
+    disabledReason: row.disabled_reason,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };

@@ -2,10 +2,11 @@
  * Source HTTP endpoints: `{base}/e/<endpoint_id>` and any sub-path, any method, no API key. The
  * request becomes the event `{method, path, query, headers, bodyRaw, body}`. Without
  * customResponse the caller gets 200 once the invocation is committed; with it, whatever the
- * source's respond() sends, the moment it sends it, or a clear 5xx when run throws, times out or
- * finishes without responding.
+ * source's respond() sends, the moment it sends it, or a clear 5xx when run throws, times out,
+ * finishes without responding, or responds with what HTTP cannot carry (a 1xx status, a bad header).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { validateHeaderName, validateHeaderValue } from "node:http";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreContext } from "../core/context.js";
 import { invokeSource, loadRunnable } from "../core/invoker.js";
 import type { HttpResponse, InvocationResult } from "../runtime/sandbox/sandbox.js";
@@ -31,6 +32,16 @@ export function endpointRoutes(app: FastifyInstance, context: CoreContext, bodyL
         done(null, body);
       },
     );
+    // The app's handler names the REST body limit; an endpoint's limit is its own.
+    endpoints.setErrorHandler((error: FastifyError, _request, reply) => {
+      if (error.code !== "FST_ERR_CTP_BODY_TOO_LARGE") throw error;
+      return sendError(
+        reply,
+        413,
+        "payload_too_large",
+        `The request body is larger than ${bodyLimitBytes} bytes, the limit of source endpoints`,
+      );
+    });
     const options = {
       config: { public: true, rateLimit: false as const },
       bodyLimit: bodyLimitBytes,
@@ -81,10 +92,31 @@ async function handle(
 }
 
 function sendHttpResponse(reply: FastifyReply, response: HttpResponse): FastifyReply {
+  const problem = unsendable(response);
+  if (problem !== undefined) {
+    return sendError(reply, 502, "invalid_response", `The source's respond() cannot be sent: ${problem}`);
+  }
   reply.status(response.status);
   for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
   if (response.isJson && !reply.hasHeader("content-type")) reply.type("application/json; charset=utf-8");
   return reply.send(Buffer.from(response.body));
+}
+
+/** Why HTTP cannot carry what respond() gave, if it cannot. */
+function unsendable(response: HttpResponse): string | undefined {
+  // A 1xx status is interim in HTTP: sent as the answer, it leaves the caller waiting for the real one.
+  if (response.status < 200) {
+    return `status ${response.status} is informational (1xx) and cannot end a request; use 200 to 599`;
+  }
+  for (const [name, value] of Object.entries(response.headers)) {
+    try {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+    } catch (error) {
+      return `header ${JSON.stringify(name)}: ${(error as Error).message}`;
+    }
+  }
+  return undefined;
 }
 
 function sendRunFailure(reply: FastifyReply, result: InvocationResult): FastifyReply {

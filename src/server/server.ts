@@ -39,6 +39,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     { onConnectionError: (error) => logger.warn({ err: error }, "database connection lost; reconnecting") },
   );
   let app: FastifyInstance | undefined;
+  let publicUrl = config.baseUrl;
   let sandbox: Sandbox | undefined;
   let timers: TimerWorker | undefined;
   try {
@@ -60,11 +61,15 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       compiler: createCompiler({ dataDir: config.dataDir }),
       sandbox,
       fetchCode: createCodeFetcher(policy),
-      baseUrl: config.baseUrl,
+      // With port 0 the public URL is known only once listening.
+      get baseUrl() {
+        return publicUrl;
+      },
     };
     app = await buildApp({ config, core, logger });
     timers = createTimerWorker(core, { onError: (error) => logger.error({ err: error }, "timer worker") });
     const url = await app.listen({ host: config.host, port: config.port });
+    if (/:0$/.test(config.baseUrl)) publicUrl = url;
     timers.start();
     logger.info(
       { url, database: config.databaseUrl === undefined ? `sqlite:${config.dataDir}` : "postgres" },

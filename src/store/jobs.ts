@@ -20,6 +20,8 @@ export interface NewJob {
   readonly runAt?: number;
   /** At most one job with this key exists; enqueueing another is a no-op. */
   readonly uniqueKey?: string;
+  /** The group the job belongs to (a webhook, say), for claimers that limit work per group. */
+  readonly groupKey?: string;
 }
 
 /** Proof of a claim: complete, fail and extend succeed only while the claim still holds the job. */
@@ -32,6 +34,7 @@ export interface ClaimedJob extends Lease {
   readonly queue: string;
   readonly payload: unknown;
   readonly uniqueKey: string | null;
+  readonly groupKey: string | null;
   readonly runAt: number;
   /** Counts this claim: 1 on the first attempt. */
   readonly attempts: number;
@@ -45,11 +48,15 @@ export interface ClaimOptions {
   readonly leaseMs: number;
   /** For tests that control time; defaults to the clock. */
   readonly now?: number;
+  /** Groups to leave out of this claim (those the claimer has enough of in flight). */
+  readonly excludeGroups?: readonly string[];
 }
 
 export interface JobQueue {
   /** Adds a job inside `executor` (the caller's transaction). Returns its id, or null if `uniqueKey` exists. */
   enqueue(executor: Executor, job: NewJob): Promise<string | null>;
+  /** Adds many jobs (without unique keys) in one statement inside `executor`. */
+  enqueueMany(executor: Executor, jobs: readonly NewJob[]): Promise<void>;
   /** Claims up to `limit` due, unleased jobs of a queue, oldest due first. */
   claimDue(options: ClaimOptions): Promise<ClaimedJob[]>;
   /** Pushes the lease out by `leaseMs` from now. False when the lease was lost (expired and re-claimed). */
@@ -75,6 +82,7 @@ export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabi
           id: newId("job"),
           queue: job.queue,
           unique_key: job.uniqueKey ?? null,
+          group_key: job.groupKey ?? null,
           payload: JSON.stringify(job.payload ?? null),
           state: "queued",
           run_at: job.runAt ?? now,
@@ -87,7 +95,29 @@ export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabi
       return row?.id ?? null;
     },
 
-    async claimDue({ queue, limit, leaseMs, now = Date.now() }) {
+    async enqueueMany(executor, jobs) {
+      const now = Date.now();
+      for (let start = 0; start < jobs.length; start += 500) {
+        await executor
+          .insertInto("jobs")
+          .values(
+            jobs.slice(start, start + 500).map((job) => ({
+              id: newId("job"),
+              queue: job.queue,
+              unique_key: null,
+              group_key: job.groupKey ?? null,
+              payload: JSON.stringify(job.payload ?? null),
+              state: "queued" as const,
+              run_at: job.runAt ?? now,
+              attempts: 0,
+              created_at: now,
+            })),
+          )
+          .execute();
+      }
+    },
+
+    async claimDue({ queue, limit, leaseMs, now = Date.now(), excludeGroups = [] }) {
       let due = db
         .selectFrom("jobs")
         .select("id")
@@ -98,6 +128,11 @@ export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabi
         .orderBy("run_at")
         .orderBy("id")
         .limit(limit);
+      if (excludeGroups.length > 0) {
+        due = due.where((eb) =>
+          eb.or([eb("group_key", "is", null), eb("group_key", "not in", [...excludeGroups])]),
+        );
+      }
       if (capabilities.skipLocked) due = due.forUpdate().skipLocked();
       const rows = await db
         .updateTable("jobs")
@@ -163,6 +198,7 @@ function toClaimedJob(row: JobsTable): ClaimedJob {
     queue: row.queue,
     payload: JSON.parse(row.payload),
     uniqueKey: row.unique_key,
+    groupKey: row.group_key,
     runAt: Number(row.run_at),
     attempts: row.attempts,
     lockedUntil: Number(row.locked_until),

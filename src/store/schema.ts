@@ -34,6 +34,15 @@ export interface WebhooksTable {
   signing_secret: string;
   created_at: number;
   updated_at: number;
+  /** Deliveries per second at most; null for no limit. */
+  rate_limit: number | null;
+  /** After a rotation, the old secret (sealed) keeps signing until it expires. */
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  /** Why the webhook was disabled (a 410, five days of failures), when it was. */
+  disabled_reason: string | null;
+  /** Since when every attempt has failed; null after a success. */
+  failing_since: number | null;
 }
 
 export type JobState = "queued" | "failed";
@@ -52,6 +61,8 @@ export interface JobsTable {
   locked_until: number | null;
   last_error: string | null;
   created_at: number;
+  /** Jobs of one group (one webhook) can be left out of a claim by a claimer busy with that group. */
+  group_key: string | null;
 }
 
 /** Small key-value settings of the installation (bootstrap marker, master key fingerprint). */
@@ -135,6 +146,47 @@ export interface KvTable {
   value: string;
 }
 
+export interface SubscriptionsTable {
+  id: string;
+  account_id: string;
+  emitter_id: string;
+  listener_id: string;
+  /** The channel filter; "" means every channel. */
+  event_name: string;
+  created_at: number;
+}
+
+export type DeliveryStatus = "pending" | "delivered" | "failed";
+
+export interface DeliveriesTable {
+  id: string;
+  account_id: string;
+  webhook_id: string;
+  emitter_id: string;
+  event_id: string;
+  channel: string | null;
+  /** JSON of the emitted event, kept so that retention never loses an undelivered event. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  next_attempt_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DeliveryAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  at: number;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_body: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -146,6 +198,9 @@ export interface Database {
   events: EventsTable;
   emitter_logs: EmitterLogsTable;
   kv: KvTable;
+  subscriptions: SubscriptionsTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
 }
 
 /** A database handle or an open transaction: store operations accept either. */

@@ -1,0 +1,87 @@
+/**
+ * The outbox side of delivery: inside the transaction that stores an invocation's events, one
+ * delivery (and its job) per event and subscribed, active webhook. An accepted event and its
+ * deliveries commit together, so a crash can lose neither.
+ */
+
+import type { JobQueue } from "../../store/jobs.js";
+import type { Executor } from "../../store/schema.js";
+import { newId } from "../ids.js";
+import type { StoredEvent } from "../invocation-commit.js";
+
+export const DELIVERY_QUEUE = "delivery";
+export const DELIVERIES_TOPIC = "deliveries";
+/** A subscription to this channel name receives the events of the default channel only. */
+export const DEFAULT_CHANNEL = "$default";
+
+export interface DeliveryJob {
+  readonly deliveryId: string;
+  /** A resend asked for by a person: one attempt, no automatic retries after it. */
+  readonly manual?: boolean;
+}
+
+/** Creates the deliveries of `events`; returns how many. */
+export async function enqueueDeliveries(
+  tx: Executor,
+  jobs: JobQueue,
+  emitter: { readonly id: string; readonly accountId: string },
+  events: readonly StoredEvent[],
+): Promise<number> {
+  if (events.length === 0) return 0;
+  const subscriptions = await tx
+    .selectFrom("subscriptions")
+    .innerJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
+    .select(["subscriptions.event_name", "webhooks.id as webhook_id"])
+    .where("subscriptions.emitter_id", "=", emitter.id)
+    .where("webhooks.active", "=", 1)
+    .execute();
+  if (subscriptions.length === 0) return 0;
+
+  const now = Date.now();
+  const rows = [];
+  const queued = [];
+  for (const event of events) {
+    const webhooks = new Set<string>();
+    for (const subscription of subscriptions) {
+      if (!matches(subscription.event_name, event.channel)) continue;
+      webhooks.add(subscription.webhook_id);
+    }
+    for (const webhookId of webhooks) {
+      const id = newId("dlv");
+      rows.push({
+        id,
+        account_id: emitter.accountId,
+        webhook_id: webhookId,
+        emitter_id: emitter.id,
+        event_id: event.id,
+        channel: event.channel,
+        payload: JSON.stringify(event.payload),
+        status: "pending" as const,
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+        updated_at: now,
+      });
+      queued.push({
+        queue: DELIVERY_QUEUE,
+        payload: { deliveryId: id } satisfies DeliveryJob,
+        groupKey: webhookId,
+        runAt: now,
+      });
+    }
+  }
+  for (let start = 0; start < rows.length; start += 200) {
+    await tx
+      .insertInto("deliveries")
+      .values(rows.slice(start, start + 200))
+      .execute();
+  }
+  await jobs.enqueueMany(tx, queued);
+  return rows.length;
+}
+
+function matches(filter: string, channel: string | null): boolean {
+  if (filter === "") return true;
+  if (filter === DEFAULT_CHANNEL) return channel === null;
+  return filter === channel;
+}

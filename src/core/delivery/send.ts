@@ -1,0 +1,113 @@
+/**
+ * One delivery attempt over HTTP: the event as JSON, signed per Standard Webhooks
+ * (`webhook-id`, `webhook-timestamp`, `webhook-signature`), plus Sluice's own headers. Success is
+ * a 2xx within 15 s; redirects are not followed; connections go only where the SSRF guard allows.
+ */
+import { Webhook } from "standardwebhooks";
+import { type Dispatcher, request } from "undici";
+import { type AddressPolicy, BlockedAddressError, checkUrlHost } from "../outbound/ssrf-guard.js";
+
+export const DELIVERY_TIMEOUT_MS = 15_000;
+const KEPT_RESPONSE_BYTES = 1024;
+
+export interface DeliveryRequest {
+  readonly url: string;
+  readonly messageId: string;
+  readonly payload: string;
+  /** The current signing secret and, during a rotation, the previous one. */
+  readonly secrets: readonly string[];
+  readonly emitterId: string;
+  readonly channel: string | null;
+  readonly attempt: number;
+}
+
+export interface DeliveryOutcome {
+  readonly ok: boolean;
+  readonly statusCode: number | null;
+  readonly latencyMs: number;
+  readonly error: string | null;
+  readonly retryAfter: string | undefined;
+  readonly responseBody: string | null;
+}
+
+export async function sendDelivery(
+  delivery: DeliveryRequest,
+  dispatcher: Dispatcher,
+  policy: AddressPolicy,
+): Promise<DeliveryOutcome> {
+  const started = performance.now();
+  const timestamp = new Date();
+  const signature = delivery.secrets
+    .map((secret) => new Webhook(secret).sign(delivery.messageId, timestamp, delivery.payload))
+    .join(" ");
+  const latency = () => Math.round(performance.now() - started);
+  try {
+    checkUrlHost(policy, new URL(delivery.url));
+    const response = await request(delivery.url, {
+      method: "POST",
+      dispatcher,
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "Sluice-Webhooks/1",
+        "webhook-id": delivery.messageId,
+        "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
+        "webhook-signature": signature,
+        "x-sluice-emitter-id": delivery.emitterId,
+        "x-sluice-channel": delivery.channel ?? "",
+        "x-sluice-attempt": String(delivery.attempt),
+      },
+      body: delivery.payload,
+      headersTimeout: DELIVERY_TIMEOUT_MS,
+      bodyTimeout: DELIVERY_TIMEOUT_MS,
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    const responseBody = await readSome(response.body);
+    const ok = response.statusCode >= 200 && response.statusCode < 300;
+    const retryAfter = response.headers["retry-after"];
+    return {
+      ok,
+      statusCode: response.statusCode,
+      latencyMs: latency(),
+      error: ok
+        ? null
+        : `the endpoint answered ${response.statusCode}${response.statusCode >= 300 && response.statusCode < 400 ? " (redirects are not followed)" : ""}`,
+      retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      responseBody,
+    };
+  } catch (error) {
+    return {
+      ok: false,
+      statusCode: null,
+      latencyMs: latency(),
+      error: describeFailure(error),
+      retryAfter: undefined,
+      responseBody: null,
+    };
+  }
+}
+
+async function readSome(body: Dispatcher.ResponseData["body"]): Promise<string | null> {
+  let kept = Buffer.alloc(0);
+  for await (const chunk of body) {
+    kept = Buffer.concat([kept, chunk as Buffer]);
+    if (kept.length >= KEPT_RESPONSE_BYTES) {
+      body.destroy();
+      break;
+    }
+  }
+  return kept.length === 0 ? null : kept.subarray(0, KEPT_RESPONSE_BYTES).toString("utf8");
+}
+
+function describeFailure(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  for (const candidate of [error, cause]) {
+    if (candidate instanceof BlockedAddressError) return `refused: ${candidate.message}`;
+  }
+  const name = (error as Error).name;
+  if (name === "TimeoutError" || name === "AbortError" || /timeout/i.test((error as Error).message)) {
+    return `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`;
+  }
+  const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code;
+  const message = (cause as Error | undefined)?.message ?? (error as Error).message;
+  return code ? `${code}: ${message}` : message;
+}

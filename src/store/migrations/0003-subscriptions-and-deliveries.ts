@@ -1,0 +1,85 @@
+/** Subscriptions (emitter → webhook), deliveries with their attempts, webhook delivery state, job groups. */
+import type { Kysely } from "kysely";
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable("subscriptions")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .addColumn("emitter_id", "text", (col) => col.notNull())
+    .addColumn("listener_id", "text", (col) => col.notNull())
+    .addColumn("event_name", "text", (col) => col.notNull().defaultTo(""))
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addUniqueConstraint("subscriptions_unique", ["emitter_id", "listener_id", "event_name"])
+    .execute();
+  await db.schema.createIndex("subscriptions_listener").on("subscriptions").column("listener_id").execute();
+  await db.schema
+    .createIndex("subscriptions_account")
+    .on("subscriptions")
+    .columns(["account_id", "id"])
+    .execute();
+
+  await db.schema.alterTable("webhooks").addColumn("rate_limit", "integer").execute();
+  await db.schema.alterTable("webhooks").addColumn("previous_secret", "text").execute();
+  await db.schema.alterTable("webhooks").addColumn("previous_secret_expires_at", "bigint").execute();
+  await db.schema.alterTable("webhooks").addColumn("disabled_reason", "text").execute();
+  await db.schema.alterTable("webhooks").addColumn("failing_since", "bigint").execute();
+
+  await db.schema
+    .createTable("deliveries")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("account_id", "text", (col) => col.notNull())
+    .addColumn("webhook_id", "text", (col) => col.notNull())
+    .addColumn("emitter_id", "text", (col) => col.notNull())
+    .addColumn("event_id", "text", (col) => col.notNull())
+    .addColumn("channel", "text")
+    .addColumn("payload", "text", (col) => col.notNull())
+    .addColumn("status", "text", (col) => col.notNull())
+    .addColumn("attempts", "integer", (col) => col.notNull().defaultTo(0))
+    .addColumn("last_status_code", "integer")
+    .addColumn("last_error", "text")
+    .addColumn("last_latency_ms", "integer")
+    .addColumn("next_attempt_at", "bigint")
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .execute();
+  await db.schema.createIndex("deliveries_webhook").on("deliveries").columns(["webhook_id", "id"]).execute();
+  await db.schema
+    .createIndex("deliveries_status")
+    .on("deliveries")
+    .columns(["status", "created_at"])
+    .execute();
+
+  await db.schema
+    .createTable("delivery_attempts")
+    .addColumn("delivery_id", "text", (col) => col.notNull())
+    .addColumn("attempt", "integer", (col) => col.notNull())
+    .addColumn("at", "bigint", (col) => col.notNull())
+    .addColumn("status_code", "integer")
+    .addColumn("latency_ms", "integer", (col) => col.notNull())
+    .addColumn("error", "text")
+    .addColumn("response_body", "text")
+    .addPrimaryKeyConstraint("delivery_attempts_pk", ["delivery_id", "attempt"])
+    .execute();
+
+  // A job may belong to a group (a webhook): claimers can leave out the groups they are busy with.
+  await db.schema.alterTable("jobs").addColumn("group_key", "text").execute();
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see up().
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable("jobs").dropColumn("group_key").execute();
+  await db.schema.dropTable("delivery_attempts").execute();
+  await db.schema.dropTable("deliveries").execute();
+  for (const column of [
+    "failing_since",
+    "disabled_reason",
+    "previous_secret_expires_at",
+    "previous_secret",
+    "rate_limit",
+  ]) {
+    await db.schema.alterTable("webhooks").dropColumn(column).execute();
+  }
+  await db.schema.dropTable("subscriptions").execute();
+}
