@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { ServerConfig } from "../config/server-config.js";
 import type { CoreContext } from "../core/context.js";
+import type { Metrics } from "../core/metrics.js";
 import { endpointRoutes } from "./endpoints.js";
 import { installAuth } from "./plugins/auth.js";
 import { installErrorHandling, sendError } from "./plugins/errors.js";
@@ -15,19 +16,22 @@ import { installJsonBody, installNulGuard } from "./plugins/json-body.js";
 import { installRateLimit } from "./plugins/rate-limit.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { componentRoutes } from "./routes/components.js";
+import { deliveryRoutes } from "./routes/deliveries.js";
 import { eventRoutes } from "./routes/events.js";
 import { healthRoutes } from "./routes/health.js";
 import { sourceRoutes } from "./routes/sources.js";
+import { subscriptionRoutes } from "./routes/subscriptions.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 import { sseRoutes } from "./sse.js";
 
 export interface AppDependencies {
   readonly config: ServerConfig;
   readonly core: CoreContext;
+  readonly metrics: Metrics;
   readonly logger: Logger;
 }
 
-export async function buildApp({ config, core, logger }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, core, metrics, logger }: AppDependencies): Promise<FastifyInstance> {
   const { store, secrets } = core;
   const app = Fastify({
     loggerInstance: logger,
@@ -64,6 +68,12 @@ export async function buildApp({ config, core, logger }: AppDependencies): Promi
   });
 
   healthRoutes(app, () => store.ping());
+  app.get(
+    "/metrics",
+    { config: { public: true, rateLimit: false }, schema: { hide: true } },
+    async (_request, reply) =>
+      reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
   await app.register(
     async (v1) => {
       installJsonBody(v1);
@@ -75,6 +85,8 @@ export async function buildApp({ config, core, logger }: AppDependencies): Promi
       componentRoutes(v1, core);
       sourceRoutes(v1, core);
       eventRoutes(v1, core);
+      subscriptionRoutes(v1, store.db);
+      deliveryRoutes(v1, store);
     },
     { prefix: "/v1" },
   );

@@ -8,8 +8,10 @@ import { pino } from "pino";
 import type { ServerConfig } from "../config/server-config.js";
 import { bootstrapFirstAccount } from "../core/accounts.js";
 import type { CoreContext } from "../core/context.js";
+import { createDeliveryWorker, type DeliveryWorker } from "../core/delivery/delivery-worker.js";
+import { createMetrics } from "../core/metrics.js";
 import { createCodeFetcher } from "../core/outbound/fetch-code.js";
-import { createAddressPolicy } from "../core/outbound/ssrf-guard.js";
+import { createAddressPolicy, createGuardedAgent } from "../core/outbound/ssrf-guard.js";
 import { checkMasterKey, createSecretBox, loadMasterKey } from "../core/secret-box.js";
 import { createTimerWorker, type TimerWorker } from "../core/timers/timer-worker.js";
 import { createCompiler } from "../runtime/compile/esbuild-compiler.js";
@@ -42,6 +44,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   let publicUrl = config.baseUrl;
   let sandbox: Sandbox | undefined;
   let timers: TimerWorker | undefined;
+  let deliveries: DeliveryWorker | undefined;
   try {
     await checkMasterKey(store.db, masterKey);
     const first = await bootstrapFirstAccount(store.db, config.bootstrapApiKey);
@@ -66,11 +69,22 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         return publicUrl;
       },
     };
-    app = await buildApp({ config, core, logger });
+    const metrics = createMetrics(store);
+    app = await buildApp({ config, core, metrics, logger });
+    deliveries = createDeliveryWorker({
+      store,
+      secrets: core.secrets,
+      policy,
+      dispatcher: createGuardedAgent(policy),
+      retryScheduleSeconds: config.retryScheduleSeconds,
+      metrics,
+      onError: (error) => logger.error({ err: error }, "delivery worker"),
+    });
     timers = createTimerWorker(core, { onError: (error) => logger.error({ err: error }, "timer worker") });
     const url = await app.listen({ host: config.host, port: config.port });
     if (/:0$/.test(config.baseUrl)) publicUrl = url;
     timers.start();
+    deliveries.start();
     logger.info(
       { url, database: config.databaseUrl === undefined ? `sqlite:${config.dataDir}` : "postgres" },
       "Sluice is listening",
@@ -78,6 +92,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const listening = app;
     const runners = sandbox;
     const ticking = timers;
+    const delivering = deliveries;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -87,6 +102,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         closing ??= (async () => {
           await listening.close();
           await ticking.stop();
+          await delivering.stop();
           await runners.close();
           await store.close();
         })();
@@ -96,6 +112,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   } catch (error) {
     await app?.close();
     await timers?.stop();
+    await deliveries?.stop();
     await sandbox?.close();
     await store.close();
     throw error;

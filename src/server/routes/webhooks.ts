@@ -2,7 +2,15 @@
 import type { FastifyInstance } from "fastify";
 import type { PageRequest } from "../../core/pagination.js";
 import type { SecretBox } from "../../core/secret-box.js";
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, type Webhook } from "../../core/webhooks.js";
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  rotateSigningSecret,
+  updateWebhook,
+  type Webhook,
+} from "../../core/webhooks.js";
 import type { Executor } from "../../store/schema.js";
 import { commonErrors, deletedResponse, epochSeconds, idParams, pageInfo, pageQuery } from "../schemas.js";
 
@@ -12,6 +20,8 @@ const webhookProperties = {
   name: { type: "string" },
   description: { type: "string" },
   active: { type: "boolean" },
+  rate_limit: { type: ["integer", "null"], description: "deliveries per second at most" },
+  disabled_reason: { type: ["string", "null"], description: "why Sluice disabled it" },
   created_at: { type: "integer", description: "epoch seconds" },
   updated_at: { type: "integer", description: "epoch seconds" },
 } as const;
@@ -30,6 +40,8 @@ interface WebhookParams {
   url?: unknown;
   name?: unknown;
   description?: unknown;
+  rate_limit?: unknown;
+  active?: unknown;
 }
 
 export function webhookView(webhook: Webhook) {
@@ -39,6 +51,8 @@ export function webhookView(webhook: Webhook) {
     name: webhook.name,
     description: webhook.description,
     active: webhook.active,
+    rate_limit: webhook.rateLimit,
+    disabled_reason: webhook.disabledReason,
     created_at: epochSeconds(webhook.createdAt),
     updated_at: epochSeconds(webhook.updatedAt),
   };
@@ -57,6 +71,7 @@ export function webhookRoutes(app: FastifyInstance, db: Executor, secrets: Secre
             url: { type: "string", description: "http(s) URL, at most 2,048 characters" },
             name: { type: "string" },
             description: { type: "string" },
+            rate_limit: { type: ["integer", "null"], description: "deliveries per second at most" },
           },
         },
         response: { 200: { type: "object", properties: { data: createdWebhookSchema } }, ...commonErrors },
@@ -101,6 +116,53 @@ export function webhookRoutes(app: FastifyInstance, db: Executor, secrets: Secre
       },
     },
     async (request) => ({ data: webhookView(await getWebhook(db, request.account.id, request.params.id)) }),
+  );
+
+  app.put<{ Params: { id: string }; Body: WebhookParams }>(
+    "/webhooks/:id",
+    {
+      schema: {
+        summary: "Change a webhook: active (true re-enables it), name, description, url, rate_limit",
+        tags: ["webhooks"],
+        params: idParams,
+        body: {
+          type: "object",
+          properties: {
+            url: { type: "string" },
+            name: { type: "string" },
+            description: { type: "string" },
+            rate_limit: { type: ["integer", "null"] },
+            active: { type: "boolean" },
+          },
+        },
+        response: { 200: { type: "object", properties: { data: webhookSchema } }, ...commonErrors },
+      },
+    },
+    async (request) => ({
+      data: webhookView(await updateWebhook(db, request.account.id, request.params.id, request.body)),
+    }),
+  );
+
+  app.post<{ Params: { id: string } }>(
+    "/webhooks/:id/rotate_secret",
+    {
+      schema: {
+        summary: "Give the webhook a new signing secret; for 24 h deliveries carry both signatures",
+        tags: ["webhooks"],
+        params: idParams,
+        body: { type: "object" },
+        response: { 200: { type: "object", properties: { data: createdWebhookSchema } }, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { webhook, signingSecret } = await rotateSigningSecret(
+        db,
+        secrets,
+        request.account.id,
+        request.params.id,
+      );
+      return { data: { ...webhookView(webhook), signing_secret: signingSecret } };
+    },
   );
 
   app.delete<{ Params: { id: string } }>(

@@ -1,0 +1,126 @@
+/** Deliveries: a webhook's delivery log, one delivery with its attempts, resending. */
+import type { FastifyInstance } from "fastify";
+import {
+  attemptView,
+  deliveryView,
+  getDelivery,
+  listDeliveries,
+  recoverWebhook,
+  retryDelivery,
+} from "../../core/delivery/deliveries.js";
+import { InvalidInputError } from "../../core/errors.js";
+import type { PageRequest } from "../../core/pagination.js";
+import type { Store } from "../../store/store.js";
+import { commonErrors, errorResponse, idParams, pageInfo, pageQuery } from "../schemas.js";
+
+const deliverySchema = {
+  type: "object",
+  additionalProperties: true,
+  properties: { id: { type: "string" } },
+} as const;
+
+export function deliveryRoutes(app: FastifyInstance, store: Store): void {
+  app.get<{ Params: { id: string }; Querystring: PageRequest & { status?: string } }>(
+    "/webhooks/:id/deliveries",
+    {
+      schema: {
+        summary:
+          "A webhook's deliveries, newest first: status, attempts, last status code, latency, error, next attempt",
+        tags: ["deliveries"],
+        params: idParams,
+        querystring: {
+          type: "object",
+          properties: {
+            ...pageQuery.properties,
+            status: { type: "string", enum: ["pending", "delivered", "failed"] },
+          },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: { page_info: pageInfo, data: { type: "array", items: deliverySchema } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await listDeliveries(store.db, request.account.id, request.params.id, request.query);
+      return { page_info: page.pageInfo, data: page.items.map(deliveryView) };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/deliveries/:id",
+    {
+      schema: {
+        summary: "One delivery with its attempts",
+        tags: ["deliveries"],
+        params: idParams,
+        response: { 200: { type: "object", properties: { data: deliverySchema } }, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { delivery, attempts } = await getDelivery(store.db, request.account.id, request.params.id);
+      return { data: { ...deliveryView(delivery), attempt_log: attempts.map(attemptView) } };
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    "/deliveries/:id/retry",
+    {
+      schema: {
+        summary: "Send a delivered or failed delivery again now",
+        tags: ["deliveries"],
+        params: idParams,
+        body: { type: "object" },
+        response: {
+          200: { type: "object", properties: { data: deliverySchema } },
+          409: errorResponse,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => ({
+      data: deliveryView(await retryDelivery(store, request.account.id, request.params.id)),
+    }),
+  );
+
+  app.post<{ Params: { id: string }; Body: { since?: string | number } }>(
+    "/webhooks/:id/recover",
+    {
+      schema: {
+        summary:
+          "Resend every failed delivery of the webhook created since a time (epoch seconds or ISO 8601)",
+        tags: ["deliveries"],
+        params: idParams,
+        body: { type: "object", properties: { since: { type: ["string", "integer"] } } },
+        response: {
+          200: {
+            type: "object",
+            properties: { data: { type: "object", properties: { resent: { type: "integer" } } } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const since = parseSince(request.body.since);
+      return { data: { resent: await recoverWebhook(store, request.account.id, request.params.id, since) } };
+    },
+  );
+}
+
+/** `since` as epoch ms: epoch seconds, or an ISO 8601 time. */
+function parseSince(value: string | number | undefined): number {
+  if (value === undefined || value === "") {
+    throw new InvalidInputError(
+      "since is required: epoch seconds or an ISO 8601 time, such as 2026-11-21T00:00:00Z",
+    );
+  }
+  if (typeof value === "number" || /^\d+$/.test(value)) return Number(value) * 1000;
+  const parsed = Date.parse(value);
+  if (Number.isNaN(parsed))
+    throw new InvalidInputError(`since '${value}' is neither epoch seconds nor an ISO 8601 time`);
+  return parsed;
+}

@@ -1,0 +1,87 @@
+/** /v1/subscriptions: join an emitter to a webhook, undo it, list them. */
+import type { FastifyInstance } from "fastify";
+import type { PageRequest } from "../../core/pagination.js";
+import {
+  listSubscriptions,
+  type SubscriptionInput,
+  subscribe,
+  subscriptionView,
+  unsubscribe,
+} from "../../core/subscriptions.js";
+import type { Executor } from "../../store/schema.js";
+import { commonErrors, pageInfo, pageQuery } from "../schemas.js";
+
+const subscriptionSchema = {
+  type: "object",
+  properties: {
+    id: { type: "string", description: "sub_…" },
+    emitter_id: { type: "string" },
+    listener_id: { type: "string" },
+    event_name: { type: ["string", "null"], description: "the channel; null for every channel" },
+    created_at: { type: "integer" },
+  },
+} as const;
+
+const subscriptionInput = {
+  type: "object",
+  properties: {
+    emitter_id: { type: "string", description: "the source (dc_…)" },
+    listener_id: { type: "string", description: "the webhook (wh_…)" },
+    event_name: {
+      type: "string",
+      description: "only this channel ($default: the default channel); all when absent",
+    },
+  },
+} as const;
+
+export function subscriptionRoutes(app: FastifyInstance, db: Executor): void {
+  const one = { 200: { type: "object", properties: { data: subscriptionSchema } }, ...commonErrors } as const;
+
+  app.post<{ Body: SubscriptionInput }>(
+    "/subscriptions",
+    {
+      schema: {
+        summary: "Subscribe a webhook to an emitter's events",
+        tags: ["subscriptions"],
+        body: subscriptionInput,
+        response: one,
+      },
+    },
+    async (request) => ({ data: subscriptionView(await subscribe(db, request.account.id, request.body)) }),
+  );
+
+  app.delete<{ Body: SubscriptionInput }>(
+    "/subscriptions",
+    {
+      schema: {
+        summary: "Remove a subscription",
+        tags: ["subscriptions"],
+        body: subscriptionInput,
+        response: one,
+      },
+    },
+    async (request) => ({ data: subscriptionView(await unsubscribe(db, request.account.id, request.body)) }),
+  );
+
+  app.get<{ Querystring: PageRequest }>(
+    "/users/me/subscriptions",
+    {
+      schema: {
+        summary: "List the account's subscriptions",
+        tags: ["subscriptions"],
+        querystring: pageQuery,
+        response: {
+          200: {
+            type: "object",
+            properties: { page_info: pageInfo, data: { type: "array", items: subscriptionSchema } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await listSubscriptions(db, request.account.id, request.query);
+      return { page_info: page.pageInfo, data: page.items.map(subscriptionView) };
+    },
+  );
+}
