@@ -10,6 +10,7 @@ import type { ComponentsTable } from "../store/schema.js";
 import type { CoreContext } from "./context.js";
 import { InvalidInputError, NotFoundError } from "./errors.js";
 import { newId } from "./ids.js";
+import { type Page, type PageRequest, readPage } from "./pagination.js";
 import { checkDefinition } from "./props.js";
 
 export interface SavedComponent {
@@ -133,6 +134,28 @@ export async function getComponent(
   const row = await query.orderBy("id", "desc").executeTakeFirst();
   if (!row) throw new NotFoundError("component", keyOrId);
   return toSavedComponent(row);
+}
+
+/** The account's saved components, newest first (without their code, which can be large). */
+export function listComponents(
+  context: CoreContext,
+  accountId: string,
+  page: PageRequest,
+): Promise<Page<SavedComponent>> {
+  const owned = () => context.store.db.selectFrom("components").where("account_id", "=", accountId);
+  return readPage(page, {
+    async rows(cursor, order, limit) {
+      let query = owned().selectAll();
+      if (cursor) query = query.where("id", cursor.op, cursor.id);
+      return (await query.orderBy("id", order).limit(limit).execute()).map(toSavedComponent);
+    },
+    async count() {
+      const row = await owned()
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+  });
 }
 
 /** The bundle's code, read when a node must write the artifact it does not have yet. */

@@ -56,6 +56,16 @@ for (const dialect of dialects) {
       expect((await sluice.client.saveComponent({ component_code: code })).id).toBe(saved.id);
       expect((await sluice.client.getComponent("recorder")).id).toBe(saved.id);
       expect((await sluice.client.getComponent(saved.id)).code).toBe(code);
+      const listed = await sluice.client.request<{
+        data: Record<string, unknown>[];
+        page_info: { total_count: number };
+      }>("GET", "/v1/users/me/components", { query: { limit: 100 } });
+      expect(listed.data.map((component) => component.id)).toContain(saved.id);
+      expect(listed.data.every((component) => !("code" in component))).toBe(true);
+      const other = await sluice.newAccount("no components");
+      expect(
+        (await other.client.request<{ data: unknown[] }>("GET", "/v1/users/me/components")).data,
+      ).toEqual([]);
     });
 
     it("runs deploy then activate on deploy; deactivate, replace, activate on update; deactivate on delete", async () => {

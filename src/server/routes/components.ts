@@ -3,11 +3,13 @@ import type { FastifyInstance } from "fastify";
 import {
   type ComponentInput,
   getComponent,
+  listComponents,
   type SavedComponent,
   saveComponent,
 } from "../../core/components.js";
 import type { CoreContext } from "../../core/context.js";
-import { commonErrors, epochSeconds } from "../schemas.js";
+import type { PageRequest } from "../../core/pagination.js";
+import { commonErrors, epochSeconds, pageInfo, pageQuery } from "../schemas.js";
 
 export function componentView(component: SavedComponent) {
   return {
@@ -60,6 +62,34 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
     async (request) => ({
       data: componentView(await saveComponent(context, request.account.id, request.body)),
     }),
+  );
+
+  app.get<{ Querystring: PageRequest }>(
+    "/users/me/components",
+    {
+      schema: {
+        summary: "List the account's saved components, newest first (without their code)",
+        tags: ["components"],
+        querystring: pageQuery,
+        response: {
+          200: {
+            type: "object",
+            properties: { page_info: pageInfo, data: { type: "array", items: componentSchema } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await listComponents(context, request.account.id, request.query);
+      return {
+        page_info: page.pageInfo,
+        data: page.items.map((component) => {
+          const { code: _code, ...summary } = componentView(component);
+          return summary;
+        }),
+      };
+    },
   );
 
   app.get<{ Params: { key: string } }>(
