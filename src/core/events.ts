@@ -116,10 +116,14 @@ export async function eventsAfter(
   return rows.map((row) => toEventSummary(row, true));
 }
 
-/** The newest event id of an emitter, or {0,0} when it has none. */
-export async function newestEventId(db: Executor, emitterId: string): Promise<SequenceId> {
+/** The newest id of an emitter's events or log lines, or {0,0} when it has none. */
+export async function newestId(
+  db: Executor,
+  table: "events" | "emitter_logs",
+  emitterId: string,
+): Promise<SequenceId> {
   const row = await db
-    .selectFrom("events")
+    .selectFrom(table)
     .select(["ms", "seq"])
     .where("emitter_id", "=", emitterId)
     .orderBy("ms", "desc")
@@ -128,6 +132,9 @@ export async function newestEventId(db: Executor, emitterId: string): Promise<Se
     .executeTakeFirst();
   return row ? { ms: Number(row.ms), seq: row.seq } : { ms: 0, seq: 0 };
 }
+
+export const newestEventId = (db: Executor, emitterId: string) => newestId(db, "events", emitterId);
+export const newestLogId = (db: Executor, emitterId: string) => newestId(db, "emitter_logs", emitterId);
 
 /** Deletes events from start_id to end_id, both included; without either bound, from the first or to the last. */
 export async function deleteEvents(
@@ -188,18 +195,6 @@ export async function logsAfter(
     .limit(limit)
     .execute();
   return rows.map(toLogEntry);
-}
-
-export async function newestLogId(db: Executor, emitterId: string): Promise<SequenceId> {
-  const row = await db
-    .selectFrom("emitter_logs")
-    .select(["ms", "seq"])
-    .where("emitter_id", "=", emitterId)
-    .orderBy("ms", "desc")
-    .orderBy("seq", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row ? { ms: Number(row.ms), seq: row.seq } : { ms: 0, seq: 0 };
 }
 
 function toLogEntry(row: {
