@@ -152,6 +152,16 @@ export async function deleteEvents(
     query = query.where((eb) => atOrBefore(eb, end));
   }
   const result = await query.executeTakeFirst();
+  await db
+    .updateTable("sources")
+    .set((eb) => ({
+      event_count: eb
+        .selectFrom("events")
+        .select(eb.fn.countAll<number>().as("count"))
+        .where("emitter_id", "=", emitterId),
+    }))
+    .where("id", "=", emitterId)
+    .execute();
   return Number(result.numDeletedRows);
 }
 

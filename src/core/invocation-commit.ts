@@ -54,6 +54,8 @@ export async function commitInvocation(store: Store, request: CommitRequest): Pr
         "last_log_ms",
         "last_log_seq",
         "max_events",
+        "event_count",
+        "log_count",
       ])
       .where("id", "=", request.emitterId);
     if (store.capabilities.skipLocked) query = query.forUpdate();
@@ -148,9 +150,14 @@ export async function commitInvocation(store: Store, request: CommitRequest): Pr
         .execute();
     }
 
+    // Retention: trim only once over the limit, so a commit normally pays nothing for it.
+    const eventCount = emitter.event_count + events.length;
+    const logCount = emitter.log_count + logRows.length;
     await tx
       .updateTable("sources")
       .set({
+        event_count: Math.min(eventCount, emitter.max_events),
+        log_count: Math.min(logCount, MAX_LOG_LINES),
         dedupe_state: dedupe.state === null ? null : JSON.stringify(dedupe.state),
         last_event_ms: lastEvent.ms,
         last_event_seq: lastEvent.seq,
@@ -160,8 +167,8 @@ export async function commitInvocation(store: Store, request: CommitRequest): Pr
       .where("id", "=", request.emitterId)
       .execute();
 
-    if (events.length > 0) await trim(tx, "events", request.emitterId, emitter.max_events);
-    if (logRows.length > 0) await trim(tx, "emitter_logs", request.emitterId, MAX_LOG_LINES);
+    if (eventCount > emitter.max_events) await trim(tx, "events", request.emitterId, emitter.max_events);
+    if (logCount > MAX_LOG_LINES) await trim(tx, "emitter_logs", request.emitterId, MAX_LOG_LINES);
     return { events, logLines: logRows.length, deliveries };
   });
 }

@@ -111,6 +111,9 @@ export interface SourcesTable {
   last_event_seq: Generated<number>;
   last_log_ms: Generated<number>;
   last_log_seq: Generated<number>;
+  /** Events and log lines stored, so that retention trims only when over its limit. */
+  event_count: Generated<number>;
+  log_count: Generated<number>;
   created_at: number;
   updated_at: number;
 }
