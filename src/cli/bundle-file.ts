@@ -19,6 +19,8 @@ export interface ComponentFile {
   readonly filename: string;
   /** How many local modules besides the entry were bundled into `code` (0: sent as written). */
   readonly bundledModules: number;
+  /** Absolute paths of the entry and every local module it imports (what `sluice dev` watches). */
+  readonly files: readonly string[];
 }
 
 const TYPESCRIPT = /\.[cm]?tsx?$/i;
@@ -29,14 +31,16 @@ export async function bundleComponentFile(file: string): Promise<ComponentFile> 
   const original = await fs.readFile(entry, "utf8");
   const first = await bundle(entry, "esm");
   const localModules = Object.keys(first.metafile.inputs).length - 1;
-  if (localModules === 0) return { code: original, filename: path.basename(entry), bundledModules: 0 };
+  // The metafile names inputs relative to the entry's directory (the bundle's working directory).
+  const files = Object.keys(first.metafile.inputs).map((input) => path.resolve(path.dirname(entry), input));
+  if (localModules === 0) return { code: original, filename: path.basename(entry), bundledModules: 0, files };
 
   // The metafile names inputs relative to the working directory: the entry by its base name.
   const entryFormat = first.metafile.inputs[path.basename(entry)]?.format;
   const format = entryFormat === "cjs" ? "cjs" : "esm";
   const result = format === "cjs" ? await bundle(entry, "cjs") : first;
   if (format === "esm") refuseRequiredPackages(result.metafile);
-  return { code: result.code, filename: outputName(entry, format), bundledModules: localModules };
+  return { code: result.code, filename: outputName(entry, format), bundledModules: localModules, files };
 }
 
 async function bundle(entry: string, format: "esm" | "cjs"): Promise<{ code: string; metafile: Metafile }> {

@@ -2,11 +2,17 @@
 import { createRequire } from "node:module";
 import { Command } from "commander";
 import { registerAccounts } from "./commands/accounts.js";
+import { registerDeliveries } from "./commands/deliveries.js";
 import { registerDeploy } from "./commands/deploy.js";
+import { registerDev } from "./commands/dev.js";
 import { registerEvents } from "./commands/events.js";
+import { registerInit } from "./commands/init.js";
 import { registerLogin } from "./commands/login.js";
+import { registerPublish } from "./commands/publish.js";
+import { registerRunAction } from "./commands/run-action.js";
 import { registerServer } from "./commands/server.js";
 import { registerSources } from "./commands/sources.js";
+import { registerSubscriptions } from "./commands/subscriptions.js";
 import { registerWebhooks } from "./commands/webhooks.js";
 import { reportFailure } from "./output.js";
 
@@ -23,8 +29,14 @@ registerLogin(program);
 registerDeploy(program);
 registerSources(program);
 registerEvents(program);
+registerDev(program);
+registerInit(program);
+registerSubscriptions(program); // after registerSources: it adds `list subscriptions` to `list`
 registerWebhooks(program);
+registerDeliveries(program);
 registerAccounts(program);
+registerPublish(program); // after registerSources: it adds `list published` to `list`
+registerRunAction(program);
 
 try {
   await program.parseAsync(process.argv);

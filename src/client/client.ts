@@ -10,15 +10,22 @@ import type {
   CreatedApiKey,
   CreatedWebhook,
   Deleted,
+  Delivery,
+  DeliveryStatus,
+  DeliveryWithAttempts,
   EventSummary,
   LogEntry,
   Me,
   PageOf,
   PageParams,
+  Recovered,
   RunResult,
   Source,
   SourceParams,
+  Subscription,
+  SubscriptionParams,
   Webhook,
+  WebhookUpdate,
 } from "./types.js";
 
 export interface ClientOptions {
@@ -80,6 +87,54 @@ export class SluiceClient {
 
   deleteWebhook(id: string): Promise<Deleted> {
     return this.data("DELETE", `/v1/webhooks/${encodeURIComponent(id)}`);
+  }
+
+  /** Changes a webhook; `active: true` re-enables one Sluice disabled. */
+  updateWebhook(id: string, changes: WebhookUpdate): Promise<Webhook> {
+    return this.data("PUT", `/v1/webhooks/${encodeURIComponent(id)}`, { body: changes });
+  }
+
+  /** A new signing secret, returned this once; for 24 h deliveries carry both signatures. */
+  rotateWebhookSecret(id: string): Promise<CreatedWebhook> {
+    return this.data("POST", `/v1/webhooks/${encodeURIComponent(id)}/rotate_secret`, { body: {} });
+  }
+
+  /** Subscribes a webhook to an emitter's events; subscribing twice returns the same subscription. */
+  subscribe(params: SubscriptionParams): Promise<Subscription> {
+    return this.data("POST", "/v1/subscriptions", { body: params });
+  }
+
+  unsubscribe(params: SubscriptionParams): Promise<Subscription> {
+    return this.data("DELETE", "/v1/subscriptions", { body: params });
+  }
+
+  listSubscriptions(page: PageParams = {}): Promise<PageOf<Subscription>> {
+    return this.request("GET", "/v1/users/me/subscriptions", { query: { ...page } });
+  }
+
+  /** A webhook's delivery log, newest first. */
+  listDeliveries(
+    webhookId: string,
+    page: PageParams & { status?: DeliveryStatus } = {},
+  ): Promise<PageOf<Delivery>> {
+    return this.request("GET", `/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries`, {
+      query: { ...page },
+    });
+  }
+
+  /** One delivery with its attempts (`attempt_log`). */
+  getDelivery(id: string): Promise<DeliveryWithAttempts> {
+    return this.data("GET", `/v1/deliveries/${encodeURIComponent(id)}`);
+  }
+
+  /** Sends a delivered or failed delivery again now (409 delivery_pending while it is pending). */
+  retryDelivery(id: string): Promise<Delivery> {
+    return this.data("POST", `/v1/deliveries/${encodeURIComponent(id)}/retry`, { body: {} });
+  }
+
+  /** Resends every failed delivery of the webhook created since `since` (epoch seconds or ISO 8601). */
+  recoverWebhook(id: string, since: number | string): Promise<Recovered> {
+    return this.data("POST", `/v1/webhooks/${encodeURIComponent(id)}/recover`, { body: { since } });
   }
 
   saveComponent(input: {
@@ -254,5 +309,37 @@ export class SluiceClient {
       );
     }
     return parsed as T;
+  }
+
+  /** Publishes a component under its key and version; the same key and version with other code is a 409. */
+  publishComponent(input: {
+    component_code?: string;
+    component_url?: string;
+    component_id?: string;
+    filename?: string;
+  }): Promise<import("./types.js").PublishedComponent> {
+    return this.data("POST", "/v1/components/publish", { body: input });
+  }
+
+  /** Unpublishes every version of a key, or one (`key@version`). */
+  unpublish(ref: string): Promise<import("./types.js").Unpublished> {
+    return this.data("DELETE", `/v1/published/${encodeURIComponent(ref)}`);
+  }
+
+  /** The account's published components, every version, newest first. */
+  listPublished(
+    query: PageParams & { key?: string } = {},
+  ): Promise<PageOf<import("./types.js").PublishedComponent>> {
+    return this.request("GET", "/v1/users/me/published", { query: { ...query } });
+  }
+
+  /** The version a key resolves to (`key@version`, or the latest), with every published version. */
+  getPublished(ref: string): Promise<import("./types.js").PublishedComponentDetail> {
+    return this.data("GET", `/v1/published/${encodeURIComponent(ref)}`);
+  }
+
+  /** Runs an action once: its return value, exports, summary, logs and sends. */
+  runAction(input: import("./types.js").ActionRunParams): Promise<import("./types.js").ActionRunResult> {
+    return this.data("POST", "/v1/actions/run", { body: input });
   }
 }

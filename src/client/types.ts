@@ -49,8 +49,22 @@ export interface Webhook {
   name: string;
   description: string;
   active: boolean;
+  /** Deliveries per second at most (per node), or null for no limit. */
+  rate_limit: number | null;
+  /** Why Sluice disabled the webhook (a 410, five days of failures); null otherwise. */
+  disabled_reason: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** What `PUT /v1/webhooks/{id}` changes; `active: true` re-enables a disabled webhook. */
+export interface WebhookUpdate {
+  active?: boolean;
+  name?: string;
+  description?: string;
+  url?: string;
+  /** Deliveries per second at most; null removes the limit. */
+  rate_limit?: number | null;
 }
 
 export interface CreatedWebhook extends Webhook {
@@ -143,4 +157,136 @@ export interface RunResult {
   duration_ms: number;
   events: string[];
   logs: { ts: number; level: string; message: string }[];
+}
+
+/** Joins an emitter (a `dc_` source) to a listener (a `wh_` webhook), optionally for one channel. */
+export interface SubscriptionParams {
+  emitter_id: string;
+  listener_id: string;
+  /** The channel; `$default` for the default channel only; every channel when absent. */
+  event_name?: string;
+}
+
+export interface Subscription {
+  id: string;
+  emitter_id: string;
+  listener_id: string;
+  /** The channel filter; null for every channel. */
+  event_name: string | null;
+  created_at: number;
+}
+
+export type DeliveryStatus = "pending" | "delivered" | "failed";
+
+/** One event on its way to one webhook, as the delivery log shows it. */
+export interface Delivery {
+  id: string;
+  webhook_id: string;
+  emitter_id: string;
+  event_id: string;
+  channel: string | null;
+  status: DeliveryStatus;
+  attempts: number;
+  last_status_code: number | null;
+  last_latency_ms: number | null;
+  last_error: string | null;
+  /** Epoch seconds of the next automatic attempt; null when none is planned. */
+  next_attempt_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  /** Epoch seconds. */
+  at: number;
+  /** null when no HTTP answer came (a time-out, a refused connection, the SSRF guard). */
+  status_code: number | null;
+  latency_ms: number | null;
+  error: string | null;
+  /** The start of the receiver's answer (at most 1 KB). */
+  response_body: string | null;
+}
+
+export interface DeliveryWithAttempts extends Delivery {
+  attempt_log: DeliveryAttempt[];
+}
+
+export interface Recovered {
+  /** How many failed deliveries were queued to be sent again. */
+  resent: number;
+}
+
+/** A component published under its key and version (`sluice publish`); the code is left out of lists. */
+export interface PublishedComponent extends Omit<Component, "code" | "key" | "version"> {
+  key: string;
+  version: string;
+  /** Epoch seconds. */
+  published_at: number;
+}
+
+/** `GET /v1/published/{key}`: the version `key` resolves to, its code, and every published version. */
+export interface PublishedComponentDetail extends PublishedComponent {
+  code: string;
+  versions: { version: string; component_id: string; published_at: number }[];
+}
+
+export interface Unpublished {
+  key: string;
+  /** The versions removed, latest first. */
+  versions: string[];
+  deleted: boolean;
+}
+
+/** `POST /v1/actions/run`: one of component_id, component_code, component_url or key names the action. */
+export interface ActionRunParams {
+  component_id?: string;
+  component_code?: string;
+  component_url?: string;
+  filename?: string;
+  /** A published key (its latest version) or `key@version`. */
+  key?: string;
+  configured_props?: Record<string, unknown>;
+  /** What `run({ steps })` receives. */
+  steps?: Record<string, unknown>;
+  timeout_seconds?: number;
+}
+
+/** One `$.send.*` call of an action and what became of it. */
+export interface ActionSendReport {
+  kind: "http" | "email" | "emit" | "sse" | "s3";
+  input: Record<string, unknown>;
+  outcome: {
+    ok: boolean;
+    /** The HTTP status of an http send. */
+    status?: number;
+    error?: string;
+    message_id?: string;
+    /** emit and sse: kept in the result (a workflow routes them). */
+    recorded?: boolean;
+    /** Not attempted: the run failed. */
+    skipped?: boolean;
+  };
+}
+
+export interface ActionRunResult {
+  component_id: string;
+  component_key: string | null;
+  component_version: string | null;
+  ok: boolean;
+  return_value: unknown;
+  exports: Record<string, unknown>;
+  summary: string | null;
+  logs: { ts: number; level: string; message: string }[];
+  flow_exit: { reason: string | null } | null;
+  respond: {
+    status: number;
+    headers: Record<string, string>;
+    body: unknown;
+    body_encoding?: "base64";
+    immediate: boolean;
+  } | null;
+  sends: ActionSendReport[];
+  duration_ms: number;
+  failure: { reason: string; message: string; stack?: string } | null;
 }

@@ -10,6 +10,19 @@ export interface RecordedRequest {
   at: number;
 }
 
+/** How the recorder answers a request. */
+export interface RecorderAnswer {
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Chooses the answer to each request. It may return a promise: one that never settles makes an
+ * endpoint that never answers (its connections are dropped by `close`).
+ */
+export type AnswerFunction = (request: RecordedRequest) => RecorderAnswer | Promise<RecorderAnswer>;
+
 export interface Recorder {
   readonly url: string;
   readonly requests: RecordedRequest[];
@@ -18,9 +31,7 @@ export interface Recorder {
   close(): Promise<void>;
 }
 
-export async function startRecorder(
-  answer: (request: RecordedRequest) => { status: number; body?: string } = () => ({ status: 200 }),
-): Promise<Recorder> {
+export async function startRecorder(answer: AnswerFunction = () => ({ status: 200 })): Promise<Recorder> {
   const requests: RecordedRequest[] = [];
   const waiters: (() => void)[] = [];
   const server = http.createServer((request, response) => {
@@ -36,9 +47,14 @@ export async function startRecorder(
       };
       requests.push(recorded);
       for (const wake of waiters.splice(0)) wake();
-      const { status, body } = answer(recorded);
-      response.writeHead(status, { "content-type": "text/plain" });
-      response.end(body ?? "ok");
+      const send = ({ status, body, headers }: RecorderAnswer) => {
+        if (response.destroyed) return;
+        response.writeHead(status, { "content-type": "text/plain", ...headers });
+        response.end(body ?? "ok");
+      };
+      const answered = answer(recorded);
+      if (answered instanceof Promise) answered.then(send, () => response.destroy());
+      else send(answered);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -1,14 +1,28 @@
-/** `sluice webhooks create|list|get|delete`. */
+/**
+ * `sluice webhooks create|list|get|update|rotate-secret|delete`, and (from deliveries.ts) the
+ * delivery log: `webhooks deliveries` and `webhooks recover`.
+ */
 import type { Command } from "commander";
-import type { Webhook } from "../../client/types.js";
+import type { Webhook, WebhookUpdate } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
-import { type Column, formatTime, printJson, printList, printRecord } from "../output.js";
+import { type Column, formatTime, printJson, printList, printRecord, UsageError } from "../output.js";
+import { addWebhookDeliveryCommands } from "./deliveries.js";
+
+interface UpdateFlags extends ApiCommandOptions {
+  active?: boolean;
+  inactive?: boolean;
+  name?: string;
+  url?: string;
+  description?: string;
+  rateLimit?: string;
+}
 
 const columns: readonly Column<Webhook>[] = [
   ["id", (webhook) => webhook.id],
   ["name", (webhook) => webhook.name],
   ["url", (webhook) => webhook.url],
-  ["active", (webhook) => webhook.active],
+  // A webhook Sluice disabled says why (the column stays "active" for scripts reading the table).
+  ["active", (webhook) => (webhook.disabled_reason ? `false: ${webhook.disabled_reason}` : webhook.active)],
   ["created", (webhook) => formatTime(webhook.created_at)],
 ];
 
@@ -66,6 +80,42 @@ export function registerWebhooks(program: Command): void {
     },
   );
 
+  apiOptions(
+    webhooks
+      .command("update <id>")
+      .description("change a webhook; --active re-enables one that Sluice disabled")
+      .option("--active", "deliver to it (again)")
+      .option("--inactive", "stop delivering to it; new events are not queued for it")
+      .option("--name <name>", "a new name")
+      .option("--url <url>", "a new http(s) URL")
+      .option("--description <text>", "a new description")
+      .option("--rate-limit <n>", "deliveries per second at most (per node), or 'none'"),
+  ).action(async (id: string, options: UpdateFlags) => {
+    const changes = webhookChanges(options);
+    const { client } = clientFor(options);
+    printRecord(options, await client.updateWebhook(id, changes));
+  });
+
+  apiOptions(
+    webhooks
+      .command("rotate-secret <id>")
+      .description("give a webhook a new signing secret, shown once; for 24 h both secrets sign"),
+  ).action(async (id: string, options: ApiCommandOptions) => {
+    const { client } = clientFor(options);
+    const rotated = await client.rotateWebhookSecret(id);
+    if (options.json) {
+      printJson(rotated);
+      return;
+    }
+    process.stdout.write(
+      `New signing secret of ${rotated.id}, shown only now:\n\n    ${rotated.signing_secret}\n\n` +
+        "For the next 24 hours every delivery carries two v1 signatures, one under the previous secret " +
+        "and one under this one: switch your receivers to it within that time.\n",
+    );
+  });
+
+  addWebhookDeliveryCommands(webhooks);
+
   apiOptions(webhooks.command("delete <id>").description("delete a webhook")).action(
     async (id: string, options: ApiCommandOptions) => {
       const { client } = clientFor(options);
@@ -74,4 +124,29 @@ export function registerWebhooks(program: Command): void {
       else process.stdout.write(`Deleted webhook ${id}\n`);
     },
   );
+}
+
+function webhookChanges(options: UpdateFlags): WebhookUpdate {
+  if (options.active && options.inactive) throw new UsageError("Give --active or --inactive, not both");
+  const changes: WebhookUpdate = {};
+  if (options.active) changes.active = true;
+  if (options.inactive) changes.active = false;
+  if (options.name !== undefined) changes.name = options.name;
+  if (options.url !== undefined) changes.url = options.url;
+  if (options.description !== undefined) changes.description = options.description;
+  if (options.rateLimit !== undefined) {
+    const text = options.rateLimit.trim().toLowerCase();
+    if (text === "none") changes.rate_limit = null;
+    else if (/^\d+$/.test(text)) changes.rate_limit = Number(text);
+    else
+      throw new UsageError(
+        `--rate-limit takes a number of deliveries per second or 'none', got '${options.rateLimit}'`,
+      );
+  }
+  if (Object.keys(changes).length === 0) {
+    throw new UsageError(
+      "Nothing to change: give --active, --inactive, --name, --url, --description or --rate-limit",
+    );
+  }
+  return changes;
 }

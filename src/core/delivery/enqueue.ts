@@ -31,9 +31,8 @@ export async function enqueueDeliveries(
   const subscriptions = await tx
     .selectFrom("subscriptions")
     .innerJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
-    .select(["subscriptions.event_name", "webhooks.id as webhook_id"])
+    .select(["subscriptions.event_name", "webhooks.id as webhook_id", "webhooks.active"])
     .where("subscriptions.emitter_id", "=", emitter.id)
-    .where("webhooks.active", "=", 1)
     .execute();
   if (subscriptions.length === 0) return 0;
 
@@ -41,13 +40,34 @@ export async function enqueueDeliveries(
   const rows = [];
   const queued = [];
   for (const event of events) {
-    const webhooks = new Set<string>();
+    const webhooks = new Map<string, boolean>();
     for (const subscription of subscriptions) {
       if (!matches(subscription.event_name, event.channel)) continue;
-      webhooks.add(subscription.webhook_id);
+      webhooks.set(subscription.webhook_id, subscription.active === 1);
     }
-    for (const webhookId of webhooks) {
+    for (const [webhookId, active] of webhooks) {
       const id = newId("dlv");
+      // A disabled webhook's deliveries are kept as failed, so recovering it after re-enabling
+      // sends what it missed; only an active webhook's are queued.
+      if (!active) {
+        rows.push({
+          id,
+          account_id: emitter.accountId,
+          webhook_id: webhookId,
+          emitter_id: emitter.id,
+          event_id: event.id,
+          channel: event.channel,
+          payload: JSON.stringify(event.payload),
+          status: "failed" as const,
+          attempts: 0,
+          last_error:
+            "the webhook was disabled when the event was emitted; re-enable it and recover its deliveries",
+          next_attempt_at: null,
+          created_at: now,
+          updated_at: now,
+        });
+        continue;
+      }
       rows.push({
         id,
         account_id: emitter.accountId,
@@ -58,6 +78,7 @@ export async function enqueueDeliveries(
         payload: JSON.stringify(event.payload),
         status: "pending" as const,
         attempts: 0,
+        last_error: null,
         next_attempt_at: now,
         created_at: now,
         updated_at: now,

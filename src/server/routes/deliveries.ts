@@ -86,7 +86,7 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
     }),
   );
 
-  app.post<{ Params: { id: string }; Body: { since?: string | number } }>(
+  app.post<{ Params: { id: string }; Body: { since?: string } }>(
     "/webhooks/:id/recover",
     {
       schema: {
@@ -94,7 +94,10 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
           "Resend every failed delivery of the webhook created since a time (epoch seconds or ISO 8601)",
         tags: ["deliveries"],
         params: idParams,
-        body: { type: "object", properties: { since: { type: ["string", "integer"] } } },
+        body: {
+          type: "object",
+          properties: { since: { type: "string", description: "epoch seconds or ISO 8601" } },
+        },
         response: {
           200: {
             type: "object",
@@ -111,16 +114,23 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
   );
 }
 
-/** `since` as epoch ms: epoch seconds, or an ISO 8601 time. */
-function parseSince(value: string | number | undefined): number {
-  if (value === undefined || value === "") {
-    throw new InvalidInputError(
-      "since is required: epoch seconds or an ISO 8601 time, such as 2026-11-21T00:00:00Z",
-    );
+/** `since` as epoch ms: epoch seconds, or an ISO 8601 date or time (UTC unless it has an offset). */
+function parseSince(value: string | undefined): number {
+  const hint = "epoch seconds or an ISO 8601 time, such as 2026-11-21T00:00:00Z";
+  if (value === undefined || value.trim() === "") throw new InvalidInputError(`since is required: ${hint}`);
+  const text = value.trim();
+  if (/^\d{1,11}$/.test(text)) return Number(text) * 1000;
+  if (/^\d{12,}$/.test(text))
+    throw new InvalidInputError(`since '${text}' looks like milliseconds; send ${hint}`);
+  const iso =
+    /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.exec(text);
+  if (!iso) throw new InvalidInputError(`since '${text}' is not ${hint}`);
+  const [, year, month, day] = iso;
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day)) {
+    throw new InvalidInputError(`since '${text}' is not a real date`);
   }
-  if (typeof value === "number" || /^\d+$/.test(value)) return Number(value) * 1000;
-  const parsed = Date.parse(value);
-  if (Number.isNaN(parsed))
-    throw new InvalidInputError(`since '${value}' is neither epoch seconds nor an ISO 8601 time`);
+  const parsed = Date.parse(iso[4] !== undefined && iso[7] === undefined ? `${text}Z` : text);
+  if (Number.isNaN(parsed)) throw new InvalidInputError(`since '${text}' is not ${hint}`);
   return parsed;
 }

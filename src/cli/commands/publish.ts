@@ -1,0 +1,116 @@
+/**
+ * `sluice publish FILE`, `sluice unpublish KEY[@VERSION]` and `sluice list published`: components
+ * of the account by key and version, as `pd publish` makes them. A new version keeps the older
+ * ones; the same version with other code is refused ("bump the version").
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import type { PublishedComponent } from "../../client/types.js";
+import { bundleComponentFile } from "../bundle-file.js";
+import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
+import { type Column, formatTime, printList, printRecord, UsageError } from "../output.js";
+import { withSpinner } from "../terminal.js";
+
+const URL_TARGET = /^https?:\/\//i;
+
+const columns: readonly Column<PublishedComponent>[] = [
+  ["key", (published) => published.key],
+  ["version", (published) => published.version],
+  ["type", (published) => published.type],
+  ["name", (published) => published.name],
+  ["id", (published) => published.id],
+  ["published", (published) => formatTime(published.published_at)],
+];
+
+export function registerPublish(program: Command): void {
+  apiOptions(
+    program
+      .command("publish <file>")
+      .description(
+        "publish an action or a source under its key and version (relative imports are bundled; a URL is fetched by the server)",
+      ),
+  ).action(async (target: string, options: ApiCommandOptions) => {
+    const { client } = clientFor(options);
+    const input = URL_TARGET.test(target) ? { component_url: target } : await bundled(target);
+    const published = await withSpinner("Publishing (installing npm packages if needed)", () =>
+      client.publishComponent(input),
+    );
+    printRecord(
+      options,
+      options.json ? published : summaryOf(published),
+      published.type === "action"
+        ? `Published ${published.key}@${published.version}. Run it with: sluice run-action ${published.key}`
+        : `Published ${published.key}@${published.version}. Deploy it with: sluice deploy FILE`,
+    );
+  });
+
+  apiOptions(
+    program
+      .command("unpublish <key>")
+      .description("unpublish every version of a key, or one version: KEY@VERSION"),
+  ).action(async (ref: string, options: ApiCommandOptions) => {
+    const { client } = clientFor(options);
+    const removed = await client.unpublish(ref);
+    printRecord(
+      options,
+      removed,
+      `Unpublished ${removed.key}: ${removed.versions.length === 1 ? "version" : "versions"} ${removed.versions.join(", ")}.`,
+    );
+  });
+
+  // `sluice list` is the group that `list sources` (commands/sources.ts) creates; add to it.
+  const list =
+    program.commands.find((command) => command.name() === "list") ??
+    program.command("list").description("list resources of your account");
+  apiOptions(
+    list
+      .command("published")
+      .description("list published components, every version, newest first")
+      .option("--key <key>", "only the versions of this key")
+      .option("-n, --limit <count>", "how many (1-100)", "100")
+      .option("--after <cursor>", "page after this id"),
+  ).action(async (options: ApiCommandOptions & { key?: string; limit: string; after?: string }) => {
+    const limit = parseLimit(options.limit);
+    const { client } = clientFor(options);
+    const page = await client.listPublished({ limit, after: options.after, key: options.key });
+    printList(
+      options,
+      page.data,
+      columns,
+      "Nothing published yet. Publish a component with: sluice publish FILE",
+    );
+    const { total_count: total, count, end_cursor: cursor } = page.page_info;
+    if (!options.json && total > count && count === limit && cursor) {
+      process.stderr.write(
+        `Showing ${count} of ${total}; the next page: sluice list published --after ${cursor}\n`,
+      );
+    }
+  });
+}
+
+async function bundled(file: string): Promise<{ component_code: string; filename: string }> {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) throw new UsageError(`${file} is a directory; give the component's file`);
+  if (!stat?.isFile()) throw new UsageError(`No such file: ${file}`);
+  const component = await withSpinner(`Bundling ${path.basename(file)}`, () => bundleComponentFile(file));
+  return { component_code: component.code, filename: component.filename };
+}
+
+/** A page size from 1 to 100. */
+function parseLimit(text: string): number {
+  const count = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!(count >= 1 && count <= 100)) throw new UsageError(`-n takes a count from 1 to 100, got '${text}'`);
+  return count;
+}
+
+function summaryOf(published: PublishedComponent) {
+  return {
+    key: published.key,
+    version: published.version,
+    type: published.type,
+    name: published.name,
+    id: published.id,
+    published_at: formatTime(published.published_at),
+  };
+}

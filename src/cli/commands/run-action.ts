@@ -1,0 +1,149 @@
+/**
+ * `sluice run-action FILE|KEY|URL`: runs an action once on the server and prints what it did — its
+ * return value, exports, summary, logs, response, flow exit and sends. A local file is bundled
+ * (relative imports) and saved first; a key runs the latest published version (or `KEY@VERSION`).
+ * The exit code is 1 when the action failed.
+ */
+import fs from "node:fs";
+import type { Command } from "commander";
+import type { ActionRunParams, ActionRunResult } from "../../client/types.js";
+import { saveFile } from "../component-target.js";
+import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
+import { printJson, UsageError } from "../output.js";
+import { collectProp, configuredPropsFrom } from "../props.js";
+import { withSpinner } from "../terminal.js";
+
+interface RunActionFlags extends ApiCommandOptions {
+  prop?: string[];
+  propsFile?: string;
+  stepsFile?: string;
+  timeout?: string;
+}
+
+const URL_TARGET = /^https?:\/\//i;
+const FILE_LIKE = /[\\/]|\.[cm]?[jt]sx?$/i;
+
+export function registerRunAction(program: Command): void {
+  apiOptions(
+    program
+      .command("run-action <action>")
+      .description(
+        "run an action once: a local file (its relative imports are bundled), a published key (KEY or KEY@VERSION), or an http(s) URL",
+      )
+      .option(
+        "--prop <name=value>",
+        "a prop's value; repeat for each prop (JSON objects and arrays are parsed)",
+        collectProp,
+      )
+      .option("--props-file <file>", "a JSON object of prop values (--prop wins over it)")
+      .option("--steps-file <file>", "a JSON object passed to run({ steps }): earlier steps' results")
+      .option("--timeout <seconds>", "longest the run may take, in seconds (1-900; default 30)"),
+  ).action(async (target: string, options: RunActionFlags) => {
+    const { client } = clientFor(options);
+    const params: ActionRunParams = {
+      configured_props: configuredPropsFrom(options.prop, options.propsFile),
+      ...(options.stepsFile === undefined ? {} : { steps: readSteps(options.stepsFile) }),
+      ...(options.timeout === undefined ? {} : { timeout_seconds: timeoutSeconds(options.timeout) }),
+      ...(await actionOf(client, target)),
+    };
+    const result = await withSpinner("Running", () => client.runAction(params));
+    if (options.json) printJson(result);
+    else printRun(result);
+    if (!result.ok) process.exitCode = 1;
+  });
+}
+
+/** How the request names the action. */
+async function actionOf(
+  client: ReturnType<typeof clientFor>["client"],
+  target: string,
+): Promise<Pick<ActionRunParams, "component_id" | "component_url" | "key">> {
+  if (URL_TARGET.test(target)) return { component_url: target };
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) throw new UsageError(`${target} is a directory; give the action's file`);
+  if (stat?.isFile()) return { component_id: (await saveFile(client, target)).id };
+  if (FILE_LIKE.test(target) && !target.includes("@")) throw new UsageError(`No such file: ${target}`);
+  return { key: target };
+}
+
+function printRun(result: ActionRunResult): void {
+  const out: string[] = [];
+  const name = result.component_key
+    ? `${result.component_key}@${result.component_version ?? "?"}`
+    : result.component_id;
+  out.push(
+    result.ok
+      ? `${name}: ok in ${result.duration_ms} ms`
+      : `${name}: failed in ${result.duration_ms} ms (${result.failure?.reason ?? "error"})`,
+  );
+  if (result.summary !== null) out.push(`Summary: ${result.summary}`);
+  if (result.ok) out.push("Return value:", indent(pretty(result.return_value)));
+  const exported = Object.entries(result.exports);
+  if (exported.length > 0) {
+    out.push("Exports:");
+    for (const [key, value] of exported) out.push(indent(`${key}: ${pretty(value)}`));
+  }
+  if (result.flow_exit) {
+    out.push(`Flow exit: ${result.flow_exit.reason ?? "(no reason)"} — a workflow would end after this step`);
+  }
+  if (result.respond) {
+    out.push(`Respond: ${result.respond.status}${result.respond.immediate ? " (immediate)" : ""}`);
+    out.push(indent(pretty(result.respond.body)));
+  }
+  if (result.sends.length > 0) {
+    out.push("Sends:");
+    for (const send of result.sends) out.push(indent(`${send.kind}${target(send.input)}: ${outcome(send)}`));
+  }
+  if (result.logs.length > 0) {
+    out.push("Logs:");
+    for (const line of result.logs) out.push(indent(`[${line.level}] ${line.message}`));
+  }
+  if (result.failure) out.push("Error:", indent(result.failure.stack ?? result.failure.message));
+  process.stdout.write(`${out.join("\n")}\n`);
+}
+
+function target(input: Record<string, unknown>): string {
+  if (typeof input.url === "string") return ` ${String(input.method ?? "")} ${input.url}`;
+  if (typeof input.subject === "string") return ` "${input.subject}"`;
+  if (typeof input.channel === "string") return ` ${input.channel}`;
+  return "";
+}
+
+function outcome(send: ActionRunResult["sends"][number]): string {
+  const { ok, status, error, message_id: messageId, recorded } = send.outcome;
+  if (!ok) return `failed: ${error ?? `status ${status}`}`;
+  if (status !== undefined) return `sent (${status})`;
+  if (messageId !== undefined) return `sent (${messageId})`;
+  return recorded ? "recorded" : "ok";
+}
+
+function pretty(value: unknown): string {
+  if (value === undefined || value === null) return "(none)";
+  return typeof value === "string" ? value : JSON.stringify(value, null, 2);
+}
+
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
+}
+
+function readSteps(file: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`--steps-file ${file} cannot be read as JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError(`--steps-file ${file} must hold a JSON object, such as {"trigger": {"event": {}}}`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function timeoutSeconds(text: string): number {
+  if (!/^\d+$/.test(text.trim()))
+    throw new UsageError(`--timeout takes whole seconds (1-900), got '${text}'`);
+  return Number(text);
+}
