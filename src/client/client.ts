@@ -6,6 +6,7 @@
 import type {
   ApiKeyInfo,
   Component,
+  ComponentSummary,
   CreatedAccount,
   CreatedApiKey,
   CreatedWebhook,
@@ -163,6 +164,10 @@ export class SluiceClient {
 
   getSource(idOrName: string): Promise<Source> {
     return this.data("GET", `/v1/sources/${encodeURIComponent(idOrName)}`);
+  }
+
+  listComponents(page: PageParams = {}): Promise<PageOf<ComponentSummary>> {
+    return this.request("GET", "/v1/users/me/components", { query: { ...page } });
   }
 
   listSources(page: PageParams = {}): Promise<PageOf<Source>> {

@@ -290,3 +290,6 @@ export interface ActionRunResult {
   duration_ms: number;
   failure: { reason: string; message: string; stack?: string } | null;
 }
+
+/** A saved component as lists show it: without its code. */
+export type ComponentSummary = Omit<Component, "code">;

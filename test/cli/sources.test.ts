@@ -556,12 +556,20 @@ describe("sluice update, describe, list and delete", () => {
     expect(limited.map((source) => source.id)).toEqual([second.id]);
   });
 
-  it("list components says it is not supported yet and exits 1", async () => {
+  it("list components prints the saved components as a table, and --json as an array without code", async () => {
     const { apiKey } = await server.newAccount();
-    const result = await sluice(apiKey, ["list", "components"]);
-    expectCleanFailure(result);
-    expect(result.stderr).toContain("Listing components is not supported yet");
-    expect(result.stdout).toBe("");
+    const empty = await sluice(apiKey, ["list", "components"]);
+    expectSuccess(empty);
+    expect(empty.stdout).toContain("No components yet");
+    const source = await deployJson(apiKey, ["@counter.mjs"]);
+    const listed = parseJson<{ id: string; code?: string }[]>(
+      await sluice(apiKey, ["list", "components", "--json"]),
+    );
+    expect(listed.map((component) => component.id)).toEqual([source.component_id]);
+    expect(listed[0]?.code).toBeUndefined();
+    const table = await sluice(apiKey, ["list", "components"]);
+    expectSuccess(table);
+    expect(table.stdout).toContain(source.component_id);
   });
 
   it("delete removes the source, by name or id; then it is not found", async () => {

@@ -1,8 +1,18 @@
 /** `sluice list sources`, `describe`, `run` and `delete`: a deployed source by dc_ id or name. */
 import type { Command } from "commander";
+import type { ComponentSummary } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
-import { printJson, printList, UsageError } from "../output.js";
+import { type Column, formatTime, printJson, printList, UsageError } from "../output.js";
 import { componentPropsTable, logLine, sourceColumns, sourceTable } from "../source-output.js";
+
+const componentColumns: readonly Column<ComponentSummary>[] = [
+  ["id", (component) => component.id],
+  ["key", (component) => component.key],
+  ["name", (component) => component.name],
+  ["version", (component) => component.version],
+  ["type", (component) => component.type],
+  ["saved", (component) => formatTime(component.created_at)],
+];
 
 export function registerSources(program: Command): void {
   const list = program.command("list").description("list resources of your account");
@@ -23,10 +33,20 @@ export function registerSources(program: Command): void {
       );
     }
   });
-  apiOptions(list.command("components").description("not available yet")).action(() => {
-    throw new UsageError(
-      "Listing components is not supported yet: the API has no route that lists saved components. " +
-        "'sluice list sources' lists deployed sources, and 'sluice describe SOURCE' shows a source's component.",
+  apiOptions(
+    list
+      .command("components")
+      .description("list saved components, newest first")
+      .option("-n, --limit <count>", "how many (1-100)", "100")
+      .option("--after <cursor>", "page after this id"),
+  ).action(async (options: ApiCommandOptions & { limit: string; after?: string }) => {
+    const { client } = clientFor(options);
+    const page = await client.listComponents({ limit: Number(options.limit), after: options.after });
+    printList(
+      options,
+      page.data,
+      componentColumns,
+      "No components yet. Deploy or publish one with: sluice deploy FILE",
     );
   });
 
