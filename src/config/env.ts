@@ -20,6 +20,9 @@ export const ENV = {
   endpointBodyLimit: "SLUICE_ENDPOINT_BODY_LIMIT",
   logLevel: "SLUICE_LOG_LEVEL",
   shutdownTimeout: "SLUICE_SHUTDOWN_TIMEOUT",
+  smtpUrl: "SLUICE_SMTP_URL",
+  smtpFrom: "SLUICE_SMTP_FROM",
+  smtpTo: "SLUICE_SMTP_TO",
   // CLI only
   apiKey: "SLUICE_API_KEY",
   profile: "SLUICE_PROFILE",

@@ -31,6 +31,17 @@ export interface ServerConfig {
   readonly endpointBodyLimitBytes: number;
   readonly logLevel: LogLevel;
   readonly shutdownTimeoutMs: number;
+  /** Where an action's `$.send.email` goes; undefined when SLUICE_SMTP_URL is not set. */
+  readonly smtp: SmtpConfig | undefined;
+}
+
+export interface SmtpConfig {
+  /** `smtp://` or `smtps://`, with credentials if the server needs them (never logged). */
+  readonly url: string;
+  /** The sender of every email (SLUICE_SMTP_FROM). */
+  readonly from: string;
+  /** The recipient (SLUICE_SMTP_TO, else the sender): the account owner's address, as on Pipedream. */
+  readonly to: string;
 }
 
 /** Flags of `sluice server`; each overrides its environment variable. */
@@ -90,7 +101,55 @@ export function loadServerConfig(
     shutdownTimeoutMs:
       parseInteger(pick(undefined, ENV.shutdownTimeout), ENV.shutdownTimeout, { min: 0, max: 3_600_000 }) ??
       10_000,
+    smtp: parseSmtp(pick(undefined, ENV.smtpUrl), pick(undefined, ENV.smtpFrom), pick(undefined, ENV.smtpTo)),
   };
+}
+
+const DEFAULT_SMTP_FROM = "sluice@localhost";
+/** `name@example.com` or `Name <name@example.com>`: a sanity check, the SMTP server has the last word. */
+const EMAIL_ADDRESS = /^(?:[^\s@<>]+@[^\s@<>]+|[^<>]*<[^\s@<>]+@[^\s@<>]+>)$/;
+
+function parseSmtp(
+  url: string | undefined,
+  from: string | undefined,
+  to: string | undefined,
+): SmtpConfig | undefined {
+  if (url === undefined) {
+    if (from !== undefined || to !== undefined) {
+      throw new ConfigError(
+        `${ENV.smtpFrom} and ${ENV.smtpTo} need ${ENV.smtpUrl}, the SMTP server to send through`,
+      );
+    }
+    return undefined;
+  }
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  // The URL may hold a password: it is never repeated in the message.
+  if (
+    parsed === undefined ||
+    (parsed.protocol !== "smtp:" && parsed.protocol !== "smtps:") ||
+    !parsed.hostname
+  ) {
+    throw new ConfigError(
+      `${ENV.smtpUrl} must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465`,
+    );
+  }
+  for (const [name, address] of [
+    [ENV.smtpFrom, from],
+    [ENV.smtpTo, to],
+  ] as const) {
+    if (address !== undefined && !EMAIL_ADDRESS.test(address.trim())) {
+      throw new ConfigError(
+        `${name} must be an email address (name@example.com or "Name <name@example.com>"), got '${address}'`,
+      );
+    }
+  }
+  const sender = from?.trim() ?? DEFAULT_SMTP_FROM;
+  return { url, from: sender, to: to?.trim() ?? sender };
 }
 
 /** One warm runner per 128 MB of memory, kept between 4 and 256. */

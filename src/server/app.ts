@@ -15,6 +15,7 @@ import { installErrorHandling, sendError } from "./plugins/errors.js";
 import { installJsonBody, installNulGuard } from "./plugins/json-body.js";
 import { installRateLimit } from "./plugins/rate-limit.js";
 import { accountRoutes } from "./routes/accounts.js";
+import { actionRoutes } from "./routes/actions.js";
 import { componentRoutes } from "./routes/components.js";
 import { deliveryRoutes } from "./routes/deliveries.js";
 import { eventRoutes } from "./routes/events.js";
@@ -87,6 +88,7 @@ export async function buildApp({ config, core, metrics, logger }: AppDependencie
       eventRoutes(v1, core);
       subscriptionRoutes(v1, store.db);
       deliveryRoutes(v1, store);
+      actionRoutes(v1, core, config);
     },
     { prefix: "/v1" },
   );

@@ -190,6 +190,15 @@ export interface DeliveryAttemptsTable {
   response_body: string | null;
 }
 
+/** A saved component published under its key and version (one component per key and version). */
+export interface PublishedComponentsTable {
+  account_id: string;
+  key: string;
+  version: string;
+  component_id: string;
+  published_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -204,6 +213,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  published_components: PublishedComponentsTable;
 }
 
 /** A database handle or an open transaction: store operations accept either. */

@@ -31,7 +31,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
   opened.onPoolError(options.onConnectionError ?? (() => {}));
   const db = new Kysely<Database>({ dialect: opened.dialect });
   try {
-    await migrate(db);
+    await migrate(db, opened.capabilities);
   } catch (error) {
     await db.destroy();
     opened.release();
@@ -64,8 +64,20 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
   };
 }
 
-async function migrate(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+async function currentSchema(db: Kysely<Database>): Promise<string | undefined> {
+  const result = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  return result.rows[0]?.schema ?? undefined;
+}
+
+async function migrate(db: Kysely<Database>, capabilities: DialectCapabilities): Promise<void> {
+  // On PostgreSQL the migration bookkeeping lives in the connection's own schema, so databases
+  // in other schemas of the same server (other deployments, test runs) never get in its way.
+  const schema = capabilities.name === "postgres" ? await currentSchema(db) : undefined;
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === "Error")?.migrationName;

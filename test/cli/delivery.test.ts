@@ -575,7 +575,9 @@ describe("sluice webhooks update and rotate-secret", () => {
     expect(JSON.parse(request?.body ?? "")).toEqual({ n: 2 });
 
     // Recovering sends what it missed while inactive.
-    expectSuccess(await sluice(setup.apiKey, ["webhooks", "recover", setup.webhook.id, "--since", "2020-01-01"]));
+    expectSuccess(
+      await sluice(setup.apiKey, ["webhooks", "recover", setup.webhook.id, "--since", "2020-01-01"]),
+    );
     const requests = await setup.recorder.waitFor(2);
     expect(requests.map((received) => JSON.parse(received.body))).toContainEqual({ n: 1 });
   });

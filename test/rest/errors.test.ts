@@ -26,7 +26,7 @@ for (const dialect of dialects) {
 
     beforeAll(async () => {
       database = await dialect.create();
-      sluice = await startTestServer(database);
+      sluice = await startTestServer(database, { env: { SLUICE_RATE_LIMIT: "100000" } });
     });
     afterAll(async () => {
       await sluice?.close();

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import type { ComponentSummary } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
-import { type Column, formatTime, printJson, printList, UsageError } from "../output.js";
+import { type Column, formatTime, printJson, printList } from "../output.js";
 import { componentPropsTable, logLine, sourceColumns, sourceTable } from "../source-output.js";
 
 const componentColumns: readonly Column<ComponentSummary>[] = [

@@ -21,6 +21,10 @@ import { DELIVERY_TIMEOUT_MS, type DeliveryOutcome, sendDelivery } from "./send.
 /** A webhook that has failed for this long without a success is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 const LEASE_MS = DELIVERY_TIMEOUT_MS * 2 + 10_000;
+/** A job claimed beyond its webhook's cap waits this long in memory for a slot, then goes back to the queue. */
+const PARK_MS = 5_000;
+/** A rate-limited delivery waits in memory for its turn this long at most, then goes back to the queue. */
+const RATE_WAIT_MS = 10_000;
 
 export interface DeliveryWorkerOptions {
   readonly store: Store;
@@ -51,6 +55,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const gate = new RateGate();
   const inFlight = new Set<Promise<void>>();
   const busy = new Map<string, number>();
+  /** Per webhook, jobs claimed beyond its cap, oldest first: they keep their leases while parked. */
+  const parked = new Map<string, { job: ClaimedJob; at: number }[]>();
   let running = false;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
@@ -108,11 +114,19 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       return;
     }
     if (row.rate_limit !== null) {
-      const wait = gate.reserve(row.webhook_id, row.rate_limit, Date.now());
-      if (wait > 0) {
-        // Not this one's turn yet: back in the queue, not an attempt.
-        await store.jobs.fail(job, { error: "rate limited", retryAt: Date.now() + wait });
-        return;
+      // Waits for its turn in memory (at most perWebhook deliveries of the webhook do), so a burst
+      // costs no database writes; one that would wait too long goes back to the queue instead.
+      const waitUntil = Date.now() + RATE_WAIT_MS;
+      for (;;) {
+        const now = Date.now();
+        const wait = gate.reserve(row.webhook_id, row.rate_limit, now);
+        if (wait === 0) break;
+        if (!running || now + wait > waitUntil) {
+          // Not this one's turn yet: back in the queue, not an attempt.
+          await store.jobs.fail(job, { error: "rate limited", retryAt: now + wait });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }
 
@@ -204,15 +218,29 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         })
         .where("id", "=", row.id)
         .execute();
-      await tx
-        .updateTable("webhooks")
-        .set(
-          disable
-            ? { failing_since: failingSince, active: 0, disabled_reason: disable, updated_at: now }
-            : { failing_since: failingSince },
-        )
-        .where("id", "=", row.webhook_id)
-        .execute();
+      // The webhook's row is written only when its failure state changes: every delivery to it
+      // writing the same row would serialize them (PostgreSQL row locks) for nothing.
+      if (disable) {
+        await tx
+          .updateTable("webhooks")
+          .set({ failing_since: failingSince, active: 0, disabled_reason: disable, updated_at: now })
+          .where("id", "=", row.webhook_id)
+          .execute();
+      } else if (outcome.ok) {
+        await tx
+          .updateTable("webhooks")
+          .set({ failing_since: null })
+          .where("id", "=", row.webhook_id)
+          .where("failing_since", "is not", null)
+          .execute();
+      } else {
+        await tx
+          .updateTable("webhooks")
+          .set({ failing_since: now })
+          .where("id", "=", row.webhook_id)
+          .where("failing_since", "is", null)
+          .execute();
+      }
       if (delay === null) await store.jobs.complete(job, tx);
     });
     if (delay !== null)
@@ -235,39 +263,89 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     });
   };
 
+  const launch = (job: ClaimedJob): void => {
+    const group = job.groupKey ?? "";
+    busy.set(group, (busy.get(group) ?? 0) + 1);
+    const task = deliver(job)
+      .catch(onError)
+      .finally(() => {
+        const left = (busy.get(group) ?? 1) - 1;
+        if (left > 0) busy.set(group, left);
+        else busy.delete(group);
+        inFlight.delete(task);
+        if (running) unpark(group);
+        wake?.();
+      });
+    inFlight.add(task);
+  };
+
+  /** Starts the webhook's parked jobs while it is under its cap. */
+  const unpark = (group: string): void => {
+    const waiting = parked.get(group);
+    while (waiting && waiting.length > 0 && (busy.get(group) ?? 0) < perWebhook) {
+      launch((waiting.shift() as { job: ClaimedJob }).job);
+    }
+    if (waiting?.length === 0) parked.delete(group);
+  };
+
+  /** Parked jobs that waited PARK_MS (or all of them) go back to the queue, in their place. */
+  const releaseParked = async (now: number, all: boolean): Promise<void> => {
+    const released: ClaimedJob[] = [];
+    for (const [group, waiting] of parked) {
+      while (waiting.length > 0 && (all || now - (waiting[0]?.at ?? now) >= PARK_MS)) {
+        released.push((waiting.shift() as { job: ClaimedJob }).job);
+      }
+      if (waiting.length === 0) parked.delete(group);
+    }
+    await Promise.all(
+      released.map((job) =>
+        store.jobs.fail(job, {
+          error: "left for later: the webhook had its maximum in flight",
+          retryAt: job.runAt,
+        }),
+      ),
+    );
+  };
+
   const run = async () => {
     while (running) {
       try {
+        await releaseParked(Date.now(), false);
         const free = concurrency - inFlight.size;
+        const claimedAt = Date.now();
+        const excluded = excludedGroups(claimedAt);
         if (free > 0) {
           const jobs = await store.jobs.claimDue({
             queue: DELIVERY_QUEUE,
             limit: Math.min(free, 100),
             leaseMs: LEASE_MS,
-            excludeGroups: excludedGroups(Date.now()),
+            excludeGroups: excluded,
           });
+          // One claim can return many jobs of one webhook: those beyond its cap are parked until
+          // it has a free slot, so a dead endpoint never holds more than its share of the pool.
           for (const job of jobs) {
             const group = job.groupKey ?? "";
-            busy.set(group, (busy.get(group) ?? 0) + 1);
-            const task = deliver(job)
-              .catch(onError)
-              .finally(() => {
-                const left = (busy.get(group) ?? 1) - 1;
-                if (left > 0) busy.set(group, left);
-                else busy.delete(group);
-                inFlight.delete(task);
-                wake?.();
-              });
-            inFlight.add(task);
+            if ((busy.get(group) ?? 0) < perWebhook) {
+              launch(job);
+              continue;
+            }
+            const waiting = parked.get(group) ?? [];
+            waiting.push({ job, at: claimedAt });
+            parked.set(group, waiting);
           }
           if (jobs.length > 0 && jobs.length === Math.min(free, 100)) continue;
         }
         // Sleep until the next job is due, a delivery finishes (a busy webhook frees a slot), a
-        // rate-limited webhook may send again, or new deliveries are announced.
+        // rate-limited webhook may send again, or new deliveries are announced. A job already due
+        // was either left out of the claim (a finished delivery or the gate wakes us) or became
+        // due after it (claim it now).
         const now = Date.now();
         const next = await store.jobs.nextRunAt(DELIVERY_QUEUE);
-        const untilDue = next === null || next <= now ? pollMs : next - now;
-        await sleep(Math.max(1, Math.min(pollMs, untilDue, gate.nextChange(now))));
+        const restricted = free <= 0 || excluded.length > 0;
+        const untilDue = next === null ? pollMs : next > now ? next - now : restricted ? pollMs : 0;
+        // Measured from the claim: a webhook held back then may have reopened since.
+        const untilGate = gate.nextChange(claimedAt) - (Date.now() - claimedAt);
+        await sleep(Math.max(1, Math.min(pollMs, untilDue, untilGate)));
       } catch (error) {
         onError(error);
         await sleep(pollMs);
@@ -287,6 +365,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       unsubscribe?.();
       wake?.();
       await loop;
+      await releaseParked(Date.now(), true).catch(onError);
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -1,10 +1,19 @@
 /**
  * The parent's record of one invocation in flight: effects arrive from the runner as they happen
- * and are kept here (so an invocation whose runner dies still returns what it did), the HTTP
- * response is passed on at once, and the result is assembled when the invocation ends. Messages
- * come from a process running untrusted code, so each field is checked before use.
+ * (an action's exports, flow exit and queued sends too) and are kept here (so an invocation whose
+ * runner dies still returns what it did), the HTTP response is passed on at once, and the result
+ * is assembled when the invocation ends. Messages come from a process running untrusted code, so
+ * each field is checked before use.
  */
-import type { EmittedEvent, HttpResponse, Invocation, InvocationResult, LogLine } from "./sandbox.js";
+import type {
+  EmittedEvent,
+  HttpResponse,
+  Invocation,
+  InvocationResult,
+  LogLine,
+  QueuedSend,
+  SendKind,
+} from "./sandbox.js";
 
 export type Failure = NonNullable<InvocationResult["failure"]>;
 
@@ -17,12 +26,17 @@ export interface SandboxLogger {
 }
 
 const LOG_LEVELS = new Set<string>(["log", "info", "warn", "error", "debug"]);
+const SEND_KINDS = new Set<string>(["http", "email", "emit", "sse", "s3"]);
 
 export class InvocationCollector {
   private readonly emits: { readonly json: string | undefined; readonly meta: EmittedEvent["meta"] }[] = [];
   private readonly logs: LogLine[] = [];
   private readonly writes = new Map<string, string>();
-  private responded = false;
+  private response: HttpResponse | undefined;
+  /** An action's exports by name, as JSON (undefined for an exported undefined). */
+  private readonly exports = new Map<string, string | undefined>();
+  private flowExitReason: string | null | undefined;
+  private readonly sends: { readonly kind: SendKind; readonly json: string }[] = [];
 
   constructor(
     readonly id: number,
@@ -51,9 +65,8 @@ export class InvocationCollector {
   /** Passes the component's response on, once. */
   respond(message: Record<string, unknown>): void {
     const { status, headers, body, encoding, isJson } = message;
-    if (this.responded || typeof status !== "number" || typeof body !== "string") return;
+    if (this.response || typeof status !== "number" || typeof body !== "string") return;
     if (typeof headers !== "object" || headers === null) return;
-    this.responded = true;
     const response: HttpResponse = {
       status,
       headers: Object.fromEntries(
@@ -61,12 +74,31 @@ export class InvocationCollector {
       ),
       body: Buffer.from(body, encoding === "base64" ? "base64" : "utf8"),
       isJson: isJson === true,
+      ...(message.immediate === true ? { immediate: true } : {}),
     };
+    this.response = response;
     try {
       this.onRespond?.(response);
     } catch (error) {
       this.logger?.warn({ componentId: this.componentId, err: error }, "sandbox: onRespond threw");
     }
+  }
+
+  export(name: unknown, json: unknown): void {
+    if (typeof name !== "string" || name === "") return;
+    if (json !== undefined && typeof json !== "string") return;
+    // Re-exporting a name replaces its value, and moves it last.
+    this.exports.delete(name);
+    this.exports.set(name, json);
+  }
+
+  flowExit(reason: unknown): void {
+    this.flowExitReason = typeof reason === "string" ? reason : null;
+  }
+
+  send(kind: unknown, json: unknown): void {
+    if (typeof kind !== "string" || !SEND_KINDS.has(kind) || typeof json !== "string") return;
+    this.sends.push({ kind: kind as SendKind, json });
   }
 
   result(outcome: Outcome, durationMs: number): InvocationResult {
@@ -89,7 +121,44 @@ export class InvocationCollector {
       logs: this.logs,
       ...(returnValue?.ok && returnValue.value !== undefined ? { returnValue: returnValue.value } : {}),
       durationMs,
+      ...this.actionFields(),
     };
+  }
+
+  /** What an action did with `$`; each field only when it did something of that kind. */
+  private actionFields(): Partial<InvocationResult> {
+    const fields: {
+      exports?: Record<string, unknown>;
+      summary?: string;
+      flowExit?: { reason: string | null };
+      response?: HttpResponse;
+      sends?: QueuedSend[];
+    } = {};
+    for (const [name, json] of this.exports) {
+      const value = this.parse(json);
+      if (!value.ok || value.value === undefined) continue;
+      if (name === "$summary") {
+        if (typeof value.value === "string") fields.summary = value.value;
+      } else {
+        fields.exports ??= {};
+        fields.exports[name] = value.value;
+      }
+    }
+    if (this.flowExitReason !== undefined) fields.flowExit = { reason: this.flowExitReason };
+    if (this.response) fields.response = this.response;
+    for (const { kind, json } of this.sends) {
+      const params = this.parse(json);
+      if (
+        params.ok &&
+        typeof params.value === "object" &&
+        params.value !== null &&
+        !Array.isArray(params.value)
+      ) {
+        fields.sends ??= [];
+        fields.sends.push({ kind, params: params.value as Record<string, unknown> });
+      }
+    }
+    return fields;
   }
 
   private parse(json: string | undefined): { ok: true; value: unknown } | { ok: false } {

@@ -5,12 +5,13 @@
  * the runner, when the component hands them over: that one stringify is the validation, the deep
  * copy and the wire format. Bytes travel as base64.
  *
- * Effects (emit, log, set, respond) are sent as they happen, not batched, so that a runner killed
- * mid-invocation (time-out, out of memory, process.exit) has already reported what it did.
+ * Effects (emit, log, set, respond; an action's export, flow exit and send) are sent as they
+ * happen, not batched, so that a runner killed mid-invocation (time-out, out of memory,
+ * process.exit) has already reported what it did.
  * Every effect carries the id of the invocation it belongs to; the parent drops stale ones.
  */
 import type { ComponentDefinition, HookName } from "../component-definition.js";
-import type { LogLine, PropValue } from "./sandbox.js";
+import type { LogLine, PropValue, SendKind } from "./sandbox.js";
 
 /** Parent → runner: run one invocation. Only one is in flight per runner at a time. */
 export interface InvokeMessage {
@@ -21,6 +22,8 @@ export interface InvokeMessage {
   /** Absent when the props are the same object as in the previous invoke: the runner keeps them. */
   readonly props?: Readonly<Record<string, PropValue>>;
   readonly db: Readonly<Record<string, unknown>>;
+  /** An action's `steps` (JSON); absent for sources. */
+  readonly steps?: unknown;
 }
 
 /** Parent → runner: describe the loaded component (short-lived runners only). */
@@ -74,6 +77,33 @@ export interface RespondMessage {
   readonly body: string;
   readonly encoding: "utf8" | "base64";
   readonly isJson: boolean;
+  /** An action's `$.respond({ immediate: true })`. */
+  readonly immediate?: boolean;
+}
+
+/** An action's `$.export(name, value)`; `$summary` included. */
+export interface ExportMessage {
+  readonly t: "export";
+  readonly id: number;
+  readonly name: string;
+  /** JSON of the value; absent for `undefined`. */
+  readonly value?: string;
+}
+
+/** An action called `$.flow.exit(reason?)`. */
+export interface FlowExitMessage {
+  readonly t: "flow_exit";
+  readonly id: number;
+  readonly reason?: string;
+}
+
+/** An action's `$.send.<kind>(params)`, queued: the parent performs it after the run. */
+export interface SendMessage {
+  readonly t: "send";
+  readonly id: number;
+  readonly kind: SendKind;
+  /** JSON of the params object. */
+  readonly params: string;
 }
 
 export type DoneMessage =
@@ -116,6 +146,9 @@ export type RunnerMessage =
   | LogMessage
   | SetMessage
   | RespondMessage
+  | ExportMessage
+  | FlowExitMessage
+  | SendMessage
   | DoneMessage
   | ExitMessage
   | DescribeResultMessage;

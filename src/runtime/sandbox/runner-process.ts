@@ -157,6 +157,7 @@ export class RunnerProcess {
       event: invocation.event,
       db: invocation.db,
       ...(props === undefined ? {} : { props }),
+      ...(invocation.steps === undefined ? {} : { steps: invocation.steps }),
     };
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
@@ -302,6 +303,15 @@ export class RunnerProcess {
         break;
       case "respond":
         if (ofCurrent) current.respond(message);
+        break;
+      case "export":
+        if (ofCurrent) current.export(message.name, message.value);
+        break;
+      case "flow_exit":
+        if (ofCurrent) current.flowExit(message.reason);
+        break;
+      case "send":
+        if (ofCurrent) current.send(message.kind, message.params);
         break;
       case "done":
         if (ofCurrent) this.onDone(message);

@@ -4,12 +4,14 @@
  * bundle, then serves invocations from the parent one at a time, sending their effects as they
  * happen (see protocol.ts). It owns the process-wide hooks a component could otherwise escape
  * through: the console (captured as log lines), process.exit (reported, then honoured), and
- * uncaught errors (charged to the invocation that was running).
+ * uncaught errors (charged to the invocation that was running). A source's `run` gets the event;
+ * an action's gets `{ steps, $ }` (api/action-context.ts).
  *
  * It must import only files of dist/runtime/ (the only code it may read) and Node built-ins.
  */
 import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";
+import { type ActionEffects, createActionContext } from "../api/action-context.js";
 import { createComponentThis, type InvocationEffects } from "../api/component-instance.js";
 import {
   asComponentObject,
@@ -180,6 +182,29 @@ function effectsOf(id: number): InvocationEffects {
   };
 }
 
+function actionEffectsOf(id: number): ActionEffects {
+  return {
+    export(name, value) {
+      if (active === id) send({ t: "export", id, name, ...(value === undefined ? {} : { value }) });
+    },
+    respond(response) {
+      if (active === id) send({ t: "respond", id, ...response });
+    },
+    flowExit(reason) {
+      if (active === id) send({ t: "flow_exit", id, ...(reason === undefined ? {} : { reason }) });
+    },
+    send(kind, params) {
+      if (active === id) send({ t: "send", id, kind, params });
+    },
+  };
+}
+
+/** An action's run gets `{ steps, $ }`; a source's gets the event. */
+function runArgument(component: ComponentObject, message: InvokeMessage): unknown {
+  if (component.type !== "action") return message.event;
+  return { steps: message.steps ?? {}, $: createActionContext(actionEffectsOf(message.id)) };
+}
+
 async function invoke(component: ComponentObject, message: InvokeMessage): Promise<void> {
   const { id } = message;
   if (active !== undefined) {
@@ -200,7 +225,7 @@ async function invoke(component: ComponentObject, message: InvokeMessage): Promi
       typeof method !== "function"
         ? undefined
         : message.method === "run"
-          ? await method.call(self, message.event)
+          ? await method.call(self, runArgument(component, message))
           : await method.call(self);
     finish({ t: "done", id, ok: true, ...returnValueOf(value) });
   } catch (error) {

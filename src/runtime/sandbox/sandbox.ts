@@ -9,6 +9,10 @@
  * A runner that times out, crashes, runs out of memory or exits is killed and replaced; the
  * invocation resolves (never rejects) with `ok: false` and the reason, and nothing else is
  * affected. Callers import this file, not the implementation.
+ *
+ * A source's `run` receives the event; an action's (`type: "action"`) receives `{ steps, $ }`, and
+ * what it does with `$` (exports, summary, respond, flow exit, queued sends) comes back in the
+ * result, so that a workflow runner can call `invoke` once per step.
  */
 import type { ComponentDefinition, HookName } from "../component-definition.js";
 
@@ -35,15 +39,23 @@ export type PropValue =
   | { readonly kind: "app"; readonly auth: Record<string, unknown> };
 
 export interface Invocation {
-  /** `run` (with `event`), or a lifecycle hook. A missing hook or run method is a no-op success. */
+  /**
+   * `run` (with `event`, or an action's `steps`), or a lifecycle hook. A missing hook or run
+   * method is a no-op success.
+   */
   readonly method: "run" | HookName;
   readonly event?: unknown;
   readonly props: Readonly<Record<string, PropValue>>;
   /** The component's whole key-value state before this invocation. */
   readonly db: Readonly<Record<string, unknown>>;
   readonly timeoutMs: number;
-  /** Called as soon as the component calls respond(); at most once per invocation. */
+  /** Called as soon as the component calls respond() or `$.respond()`; at most once per invocation. */
   readonly onRespond?: (response: HttpResponse) => void;
+  /**
+   * An action's `steps`: `run({ steps, $ })` receives it (JSON; `{}` when absent). A workflow
+   * runner passes the results of the earlier steps; sources ignore it.
+   */
+  readonly steps?: unknown;
 }
 
 export interface HttpResponse {
@@ -52,6 +64,8 @@ export interface HttpResponse {
   /** The body as bytes; `isJson` when the component passed an object (serialize → application/json). */
   readonly body: Uint8Array;
   readonly isJson: boolean;
+  /** An action's `$.respond({ immediate: true })`: answer the caller now, not when the workflow ends. */
+  readonly immediate?: boolean;
 }
 
 export interface EmittedEvent {
@@ -83,9 +97,30 @@ export interface InvocationResult {
   /** Keys set with db.set, final values (JSON round-tripped). */
   readonly dbWrites: Readonly<Record<string, unknown>>;
   readonly logs: readonly LogLine[];
-  /** The value `run` returned (JSON round-tripped), for actions later. */
+  /** The value `run` returned (JSON round-tripped): an action step's `$return_value`. */
   readonly returnValue?: unknown;
   readonly durationMs: number;
+  /** An action's `$.export(name, value)` calls but `$summary` (JSON; the last of a name wins). */
+  readonly exports?: Readonly<Record<string, unknown>>;
+  /** An action's `$.export("$summary", text)`. */
+  readonly summary?: string;
+  /** Set when an action called `$.flow.exit(reason?)`: the workflow ends after this step. */
+  readonly flowExit?: { readonly reason: string | null };
+  /** The response given with respond() / `$.respond()`, also passed to `onRespond` when it was given. */
+  readonly response?: HttpResponse;
+  /** An action's `$.send.*` calls, in call order: queued, for core to perform after the run. */
+  readonly sends?: readonly QueuedSend[];
+}
+
+export type SendKind = "http" | "email" | "emit" | "sse" | "s3";
+
+/**
+ * One `$.send.<kind>(params)` call. The runner checks the params' shape when the component calls,
+ * but they come from untrusted code: core checks them again before sending anything.
+ */
+export interface QueuedSend {
+  readonly kind: SendKind;
+  readonly params: Readonly<Record<string, unknown>>;
 }
 
 export interface Sandbox {

@@ -1,13 +1,15 @@
-/** The migrations, in order. Each file is one step; never edit a step that has shipped. */
+/** The migrations, in order. Each file is one step; never edit a step that has shipped. (There is no 0004.) */
 import type { Migration } from "kysely";
 import * as initial from "./0001-initial.js";
 import * as componentsAndSources from "./0002-components-and-sources.js";
 import * as subscriptionsAndDeliveries from "./0003-subscriptions-and-deliveries.js";
 import * as emitterCounts from "./0005-emitter-counts.js";
+import * as publishedComponents from "./0006-published-components.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
   "0002-components-and-sources": componentsAndSources,
   "0003-subscriptions-and-deliveries": subscriptionsAndDeliveries,
   "0005-emitter-counts": emitterCounts,
+  "0006-published-components": publishedComponents,
 };

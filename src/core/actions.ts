@@ -1,0 +1,225 @@
+/**
+ * Actions (`type: "action"`): running one in the sandbox as `run({ steps, $ })`. `invokeAction` is
+ * one step — props and `steps` in; return value, exports, summary, logs, response, flow exit and
+ * queued sends out — and is what a workflow runner calls per step, performing the sends once its
+ * run ends. `runAction` is the single run of `POST /v1/actions/run`: it resolves the component
+ * (saved, inline or published), checks the props, runs it, then performs its sends.
+ */
+import type { HttpResponse, InvocationResult } from "../runtime/sandbox/sandbox.js";
+import { getComponent, loadBundle, type SavedComponent, saveComponent } from "./components.js";
+import type { CoreContext } from "./context.js";
+import { InvalidInputError } from "./errors.js";
+import type { ActionSender, SendReport } from "./outbound/action-sends.js";
+import { configureProps } from "./props.js";
+import { resolvePublished } from "./published.js";
+import { maskSecrets, runnerProps, secretStrings } from "./source-props.js";
+
+export const DEFAULT_ACTION_TIMEOUT_SECONDS = 30;
+export const MAX_ACTION_TIMEOUT_SECONDS = 900;
+
+export interface ActionRunInput {
+  readonly component_id?: unknown;
+  readonly component_code?: unknown;
+  readonly component_url?: unknown;
+  readonly filename?: unknown;
+  /** A published key: `key` (its latest version) or `key@version`. */
+  readonly key?: unknown;
+  /** Pipedream Connect's name for the component: a key (`key@version`) or an `sc_` id. */
+  readonly id?: unknown;
+  readonly configured_props?: unknown;
+  readonly steps?: unknown;
+  readonly timeout_seconds?: unknown;
+}
+
+/** One step of an action: the component, its configured values and the `steps` it sees. */
+export interface ActionStep {
+  readonly component: SavedComponent;
+  /** Values checked by `configureProps` against the component's props. */
+  readonly values: Record<string, unknown>;
+  readonly steps: Readonly<Record<string, unknown>>;
+  readonly timeoutMs: number;
+  /** Called as soon as the action calls `$.respond()`. */
+  readonly onRespond?: (response: HttpResponse) => void;
+}
+
+export interface ActionRun {
+  readonly component: SavedComponent;
+  readonly result: InvocationResult;
+  /** The queued sends with their outcomes (not attempted when the run failed). */
+  readonly sends: SendReport[];
+}
+
+/**
+ * Runs one action step in the sandbox. Its runner is pooled under the saved component's id, so
+ * runs of one component are serialized on this node. Secret prop values are masked in the logs and
+ * the failure. The sends are returned queued, not performed.
+ */
+export async function invokeAction(context: CoreContext, step: ActionStep): Promise<InvocationResult> {
+  const { component } = step;
+  const raw = await context.sandbox.invoke(
+    {
+      componentId: component.id,
+      bundleHash: component.bundleHash,
+      bundle: () => loadBundle(context, component.id),
+    },
+    {
+      method: "run",
+      props: runnerProps(component.definition, step.values, null),
+      db: {},
+      steps: step.steps,
+      timeoutMs: step.timeoutMs,
+      ...(step.onRespond ? { onRespond: step.onRespond } : {}),
+    },
+  );
+  const secrets = secretStrings(component.definition, step.values);
+  return secrets.length === 0 ? raw : scrubbed(raw, secrets);
+}
+
+/** `POST /v1/actions/run`: resolve, configure, run, then perform the sends. */
+export async function runAction(
+  context: CoreContext,
+  sender: ActionSender,
+  accountId: string,
+  input: ActionRunInput,
+): Promise<ActionRun> {
+  const component = await resolveAction(context, accountId, input);
+  const values = configureProps(component.definition, input.configured_props);
+  const result = await invokeAction(context, {
+    component,
+    values,
+    steps: stepsOf(input.steps),
+    timeoutMs: timeoutSecondsOf(input.timeout_seconds) * 1000,
+  });
+  const queued = result.sends ?? [];
+  const reports = result.ok
+    ? await sender.perform(queued)
+    : sender.skip(queued, "not sent: the action failed");
+  const secrets = secretStrings(component.definition, values);
+  return { component, result, sends: secrets.length === 0 ? reports : scrubReports(reports, secrets) };
+}
+
+/** The run as the API shows it. */
+export function actionRunView(run: ActionRun) {
+  const { result, component } = run;
+  return {
+    component_id: component.id,
+    component_key: component.key,
+    component_version: component.version,
+    ok: result.ok,
+    return_value: result.returnValue ?? null,
+    exports: result.exports ?? {},
+    summary: result.summary ?? null,
+    logs: result.logs,
+    flow_exit: result.flowExit ?? null,
+    respond: result.response ? responseView(result.response) : null,
+    sends: run.sends,
+    duration_ms: Math.round(result.durationMs),
+    failure: result.failure ?? null,
+  };
+}
+
+/** The action a run names: saved (`component_id`), inline (`component_code`, `component_url`) or published. */
+async function resolveAction(
+  context: CoreContext,
+  accountId: string,
+  input: ActionRunInput,
+): Promise<SavedComponent> {
+  let component: SavedComponent;
+  const id = typeof input.id === "string" && input.id !== "" ? input.id : undefined;
+  if (typeof input.component_id === "string" && input.component_id !== "") {
+    component = await getComponent(context, accountId, input.component_id);
+  } else if (id?.startsWith("sc_")) {
+    component = await getComponent(context, accountId, id);
+  } else if (input.component_code !== undefined || input.component_url !== undefined) {
+    component = await saveComponent(context, accountId, input);
+  } else if (typeof input.key === "string" && input.key !== "") {
+    component = (await resolvePublished(context, accountId, input.key)).component;
+  } else if (id !== undefined) {
+    component = (await resolvePublished(context, accountId, id)).component;
+  } else {
+    throw new InvalidInputError(
+      "Pass component_id (sc_…), component_code, component_url or key (a published key, or key@version)",
+    );
+  }
+  if (component.type !== "action") {
+    throw new InvalidInputError(
+      `${component.name} is a source: sources are deployed (sluice deploy), actions are run; set type: "action" to make it an action`,
+      "not_an_action",
+    );
+  }
+  return component;
+}
+
+function stepsOf(steps: unknown): Readonly<Record<string, unknown>> {
+  if (steps === undefined || steps === null) return {};
+  if (typeof steps !== "object" || Array.isArray(steps)) {
+    throw new InvalidInputError("steps must be an object: the results of earlier steps, by step name");
+  }
+  return steps as Record<string, unknown>;
+}
+
+function timeoutSecondsOf(value: unknown): number {
+  if (value === undefined || value === null) return DEFAULT_ACTION_TIMEOUT_SECONDS;
+  const seconds = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
+  if (
+    typeof seconds !== "number" ||
+    !Number.isInteger(seconds) ||
+    seconds < 1 ||
+    seconds > MAX_ACTION_TIMEOUT_SECONDS
+  ) {
+    throw new InvalidInputError(`timeout_seconds must be an integer from 1 to ${MAX_ACTION_TIMEOUT_SECONDS}`);
+  }
+  return seconds;
+}
+
+/** The body as it was given: JSON as the value, text as text, other bytes as base64. */
+function responseView(response: HttpResponse) {
+  const bytes = Buffer.from(response.body);
+  let body: unknown;
+  let encoding: "utf8" | "base64" = "utf8";
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  if (response.isJson) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  } else if (Buffer.from(text, "utf8").equals(bytes)) {
+    body = text;
+  } else {
+    body = bytes.toString("base64");
+    encoding = "base64";
+  }
+  return {
+    status: response.status,
+    headers: response.headers,
+    body,
+    ...(encoding === "base64" ? { body_encoding: encoding } : {}),
+    immediate: response.immediate === true,
+  };
+}
+
+function scrubbed(result: InvocationResult, secrets: readonly string[]): InvocationResult {
+  const failure = result.failure && {
+    ...result.failure,
+    message: maskSecrets(result.failure.message, secrets),
+    ...(result.failure.stack === undefined ? {} : { stack: maskSecrets(result.failure.stack, secrets) }),
+  };
+  return {
+    ...result,
+    ...(failure ? { failure } : {}),
+    logs: result.logs.map((line) => ({ ...line, message: maskSecrets(line.message, secrets) })),
+  };
+}
+
+function scrubReports(reports: SendReport[], secrets: readonly string[]): SendReport[] {
+  const mask = (value: unknown): unknown => {
+    if (typeof value === "string") return maskSecrets(value, secrets);
+    if (Array.isArray(value)) return value.map(mask);
+    if (typeof value === "object" && value !== null) {
+      return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, mask(item)]));
+    }
+    return value;
+  };
+  return reports.map((report) => ({ ...report, input: mask(report.input) as Record<string, unknown> }));
+}

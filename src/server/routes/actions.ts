@@ -1,0 +1,228 @@
+/**
+ * Actions and published components: `POST /v1/actions/run` runs an action once;
+ * `POST /v1/components/publish`, `GET /v1/users/me/published`, `GET /v1/published/{key}` and
+ * `DELETE /v1/published/{key}` publish, list, read and unpublish components by key and version.
+ * The sender of actions' `$.send.*` calls lives here, built from the configuration.
+ */
+import type { FastifyInstance } from "fastify";
+import type { ServerConfig } from "../../config/server-config.js";
+import { type ActionRunInput, actionRunView, runAction } from "../../core/actions.js";
+import type { CoreContext } from "../../core/context.js";
+import { createActionSender } from "../../core/outbound/action-sends.js";
+import { createMailer } from "../../core/outbound/smtp-mailer.js";
+import { createAddressPolicy } from "../../core/outbound/ssrf-guard.js";
+import type { PageRequest } from "../../core/pagination.js";
+import {
+  listPublished,
+  listVersions,
+  type PublishedComponent,
+  type PublishInput,
+  parseRef,
+  publishComponent,
+  resolvePublished,
+  unpublish,
+} from "../../core/published.js";
+import { commonErrors, epochSeconds, errorResponse, pageInfo, pageQuery } from "../schemas.js";
+import { componentView } from "./components.js";
+
+function publishedView(published: PublishedComponent) {
+  const { code: _code, ...component } = componentView(published.component);
+  return {
+    ...component,
+    key: published.key,
+    version: published.version,
+    published_at: epochSeconds(published.publishedAt),
+  };
+}
+
+const publishedSchema = {
+  type: "object",
+  additionalProperties: true,
+  properties: {
+    id: { type: "string", description: "sc_… of the published code" },
+    key: { type: "string" },
+    version: { type: "string" },
+    name: { type: "string" },
+    type: { type: "string", enum: ["source", "action"] },
+    published_at: { type: "integer", description: "epoch seconds" },
+  },
+} as const;
+
+const keyParams = {
+  type: "object",
+  properties: { key: { type: "string", maxLength: 400, description: "a key, or key@version" } },
+  required: ["key"],
+} as const;
+
+const sendReportSchema = {
+  type: "object",
+  additionalProperties: true,
+  properties: {
+    kind: { type: "string", enum: ["http", "email", "emit", "sse", "s3"] },
+    input: { type: "object", additionalProperties: true },
+    outcome: { type: "object", additionalProperties: true },
+  },
+} as const;
+
+const runSchema = {
+  type: "object",
+  additionalProperties: true,
+  properties: {
+    component_id: { type: "string" },
+    ok: { type: "boolean" },
+    exports: { type: "object", additionalProperties: true },
+    summary: { type: ["string", "null"] },
+    logs: { type: "array", items: { type: "object", additionalProperties: true } },
+    flow_exit: { type: ["object", "null"], additionalProperties: true },
+    respond: { type: ["object", "null"], additionalProperties: true },
+    sends: { type: "array", items: sendReportSchema },
+    duration_ms: { type: "integer" },
+    failure: { type: ["object", "null"], additionalProperties: true },
+  },
+} as const;
+
+export function actionRoutes(app: FastifyInstance, context: CoreContext, config: ServerConfig): void {
+  const sender = createActionSender({
+    policy: createAddressPolicy(config.allowedCidrs),
+    mailer: config.smtp ? createMailer(config.smtp) : undefined,
+  });
+  app.addHook("onClose", () => sender.close());
+
+  app.post<{ Body: ActionRunInput }>(
+    "/actions/run",
+    {
+      schema: {
+        summary: "Run an action once: its return value, exports, summary, logs and sends",
+        tags: ["actions"],
+        body: {
+          type: "object",
+          properties: {
+            component_id: { type: "string", description: "a saved component (sc_…)" },
+            component_code: { type: "string", description: "the action's source code" },
+            component_url: { type: "string", description: "an http(s) URL to the code" },
+            filename: { type: "string" },
+            key: { type: "string", description: "a published key (its latest version), or key@version" },
+            id: { type: "string", description: "Pipedream Connect's name: a key, key@version or sc_ id" },
+            configured_props: { type: "object", additionalProperties: true },
+            steps: { type: "object", additionalProperties: true, description: "run({ steps }) receives it" },
+            timeout_seconds: { type: "integer" },
+          },
+        },
+        response: { 200: { type: "object", properties: { data: runSchema } }, ...commonErrors },
+      },
+    },
+    async (request) => ({
+      data: actionRunView(await runAction(context, sender, request.account.id, request.body)),
+    }),
+  );
+
+  app.post<{ Body: PublishInput }>(
+    "/components/publish",
+    {
+      schema: {
+        summary: "Publish a component under its key and version (a new version keeps the older ones)",
+        tags: ["components"],
+        body: {
+          type: "object",
+          properties: {
+            component_code: { type: "string" },
+            component_url: { type: "string" },
+            component_id: { type: "string", description: "a saved component (sc_…)" },
+            filename: { type: "string" },
+          },
+        },
+        response: {
+          200: { type: "object", properties: { data: publishedSchema } },
+          409: errorResponse,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => ({
+      data: publishedView(await publishComponent(context, request.account.id, request.body)),
+    }),
+  );
+
+  app.get<{ Querystring: PageRequest & { key?: string } }>(
+    "/users/me/published",
+    {
+      schema: {
+        summary: "List the account's published components, every version, newest first",
+        tags: ["components"],
+        querystring: {
+          ...pageQuery,
+          properties: { ...pageQuery.properties, key: { type: "string", maxLength: 400 } },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: { page_info: pageInfo, data: { type: "array", items: publishedSchema } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await listPublished(context, request.account.id, request.query);
+      return { page_info: page.pageInfo, data: page.items.map(publishedView) };
+    },
+  );
+
+  app.get<{ Params: { key: string } }>(
+    "/published/:key",
+    {
+      schema: {
+        summary: "Read a published component: key (its latest version) or key@version, with every version",
+        tags: ["components"],
+        params: keyParams,
+        response: { 200: { type: "object", properties: { data: publishedSchema } }, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const published = await resolvePublished(context, request.account.id, request.params.key);
+      const versions = await listVersions(context, request.account.id, parseRef(request.params.key).key);
+      return {
+        data: {
+          ...publishedView(published),
+          code: published.component.code,
+          versions: versions.map((row) => ({
+            version: row.version,
+            component_id: row.component_id,
+            published_at: epochSeconds(Number(row.published_at)),
+          })),
+        },
+      };
+    },
+  );
+
+  app.delete<{ Params: { key: string } }>(
+    "/published/:key",
+    {
+      schema: {
+        summary: "Unpublish every version of a key, or one (key@version)",
+        tags: ["components"],
+        params: keyParams,
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              data: {
+                type: "object",
+                properties: {
+                  key: { type: "string" },
+                  versions: { type: "array", items: { type: "string" } },
+                  deleted: { type: "boolean" },
+                },
+              },
+            },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const versions = await unpublish(context, request.account.id, request.params.key);
+      return { data: { key: parseRef(request.params.key).key, versions, deleted: true } };
+    },
+  );
+}
