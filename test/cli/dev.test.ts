@@ -132,6 +132,32 @@ describe("sluice dev and sluice init", () => {
     expect((await sluice.client.getSource(id)).active).toBe(true);
   });
 
+  it("runs an action on every save and prints its return value, exports and logs", async () => {
+    const folder = tempDir();
+    const file = path.join(folder, "greet.mjs");
+    const action = (greeting: string) => `export default {
+      name: "greet", type: "action", props: { who: { type: "string" } },
+      async run({ $ }) { console.log("greeting " + this.who); $.export("$summary", "${greeting} sent"); return "${greeting}, " + this.who; },
+    };`;
+    fs.writeFileSync(file, action("Hello"));
+    const dev = spawnDev([file, "--prop", "who=Ada"], env, folder);
+    running.push(dev.child);
+    await dev.waitForLine(/^Watching 1 file\(s\): the action runs on every save/, 60_000);
+    await dev.waitForLine(/Hello, Ada/, 30_000);
+    expect(dev.output()).toMatch(/Summary: Hello sent/);
+    expect(dev.output()).toMatch(/\[log\] greeting Ada/);
+
+    const mark = dev.output().length;
+    const saved = Date.now();
+    fs.writeFileSync(file, action("Bonjour"));
+    await dev.waitForLine(/Bonjour, Ada/, 2000, mark);
+    expect(Date.now() - saved).toBeLessThan(2000);
+
+    dev.child.kill("SIGINT");
+    expect(await new Promise((resolve) => dev.child.once("exit", resolve))).toBe(0);
+    expect(dev.output()).toContain("Stopped watching.");
+  });
+
   it("attaches to an existing source with --dc and redeploys to it", async () => {
     const folder = tempDir();
     fs.writeFileSync(path.join(folder, "label.mjs"), `export const label = "attached";`);

@@ -14,6 +14,7 @@ import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
 import { UsageError } from "../output.js";
 import { collectProp, configuredPropsFrom } from "../props.js";
 import { eventLine, logLine } from "../source-output.js";
+import { printRun } from "./run-action.js";
 
 interface DevFlags extends ApiCommandOptions {
   dc?: string;
@@ -42,18 +43,16 @@ export function registerDev(program: Command): void {
     const say = (line: string) => process.stdout.write(`${line}\n`);
 
     const first = await bundleComponentFile(entry);
+    const saved = await client.saveComponent({ component_code: first.code, filename: first.filename });
+    if (saved.type === "action") {
+      if (options.dc)
+        throw new UsageError("--dc attaches to a deployed source; an action is run, not deployed");
+      await developAction(client, entry, first.files, props, say);
+      return;
+    }
     const source = options.dc
-      ? await client.updateSource(options.dc, {
-          component_code: first.code,
-          filename: first.filename,
-          configured_props: props,
-        })
-      : await client.deploySource({
-          component_code: first.code,
-          filename: first.filename,
-          configured_props: props,
-          name: options.name,
-        });
+      ? await client.updateSource(options.dc, { component_id: saved.id, configured_props: props })
+      : await client.deploySource({ component_id: saved.id, configured_props: props, name: options.name });
     say(
       `${options.dc ? "Updated" : "Deployed"} ${source.id} (${source.name_slug})${source.endpoint_url ? `  endpoint: ${source.endpoint_url}` : ""}`,
     );
@@ -89,6 +88,54 @@ export function registerDev(program: Command): void {
     await Promise.allSettled(streams);
     say(`\nStopped watching. ${source.id} is still deployed; delete it with: sluice delete ${source.id}`);
   });
+}
+
+/**
+ * An action is not deployed: it runs once now and again on every save, with the same props, and
+ * each run's return value, exports, summary and logs are printed. (Pipedream cannot do this: its
+ * issue #1437.)
+ */
+async function developAction(
+  client: SluiceClient,
+  entry: string,
+  files: readonly string[],
+  props: Record<string, unknown>,
+  say: (line: string) => void,
+): Promise<void> {
+  const watched = { files };
+  let running: Promise<void> = Promise.resolve();
+  const runOnce = (bundled?: Awaited<ReturnType<typeof bundleComponentFile>>) => {
+    running = running.then(async () => {
+      try {
+        const code = bundled ?? (await bundleComponentFile(entry));
+        watched.files = code.files;
+        watcher.update(code.files);
+        say(`\nRunning ${path.basename(entry)}…`);
+        printRun(
+          await client.runAction({
+            component_code: code.code,
+            filename: code.filename,
+            configured_props: props,
+          }),
+        );
+      } catch (error) {
+        const message =
+          error instanceof ApiError || error instanceof UsageError ? error.message : String(error);
+        say(`Not run: ${message}`);
+        watcher.update(watched.files);
+      }
+    });
+  };
+  const watcher = watchFiles(files, () => runOnce());
+  say(`Watching ${files.length} file(s): the action runs on every save. Ctrl-C to stop.`);
+  runOnce();
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
+  watcher.close();
+  await running;
+  say("\nStopped watching.");
 }
 
 interface FileWatcher {

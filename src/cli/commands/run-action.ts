@@ -66,7 +66,8 @@ async function actionOf(
   return { key: target };
 }
 
-function printRun(result: ActionRunResult): void {
+/** The run as readable lines: return value, exports, summary, sends, logs and any error. */
+export function printRun(result: ActionRunResult): void {
   const out: string[] = [];
   const name = result.component_key
     ? `${result.component_key}@${result.component_version ?? "?"}`
