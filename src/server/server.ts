@@ -47,6 +47,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   let deliveries: DeliveryWorker | undefined;
   try {
     await checkMasterKey(store.db, masterKey);
+    if (store.capabilities.singleProcess) {
+      // Claims left by a previous process that died (SIGKILL, power loss) are taken up now.
+      const released = await store.jobs.releaseAllLeases();
+      if (released > 0)
+        logger.warn({ released }, "released the leases of a previous run that did not stop cleanly");
+    }
     const first = await bootstrapFirstAccount(store.db, config.bootstrapApiKey);
     if (first?.generated) (options.announceFirstKey ?? printFirstKey)(first.apiKey);
     else if (first)

@@ -19,6 +19,8 @@ export interface DialectCapabilities {
   readonly name: "sqlite" | "postgres";
   /** Row locks that concurrent claimers skip (`FOR UPDATE SKIP LOCKED`). SQLite has one writer, so needs none. */
   readonly skipLocked: boolean;
+  /** One server process uses the database (embedded mode holds the data directory's lock). */
+  readonly singleProcess: boolean;
 }
 
 export interface OpenedDialect {
@@ -55,7 +57,7 @@ function openSqlite(dataDir: string): OpenedDialect {
   database.pragma("busy_timeout = 5000");
   return {
     dialect: new SqliteDialect({ database }),
-    capabilities: { name: "sqlite", skipLocked: false },
+    capabilities: { name: "sqlite", skipLocked: false, singleProcess: true },
     onPoolError: () => {},
     release,
   };
@@ -75,7 +77,7 @@ function openPostgres(connectionString: string): OpenedDialect {
   });
   return {
     dialect: new PostgresDialect({ pool }),
-    capabilities: { name: "postgres", skipLocked: true },
+    capabilities: { name: "postgres", skipLocked: true, singleProcess: false },
     // An idle client losing its connection (a database restart) must not crash the process.
     onPoolError: (listener) => pool.on("error", listener),
     release: () => {},

@@ -65,6 +65,12 @@ export interface JobQueue {
   complete(lease: Lease, executor?: Executor): Promise<boolean>;
   /** Releases the job: due again at `retryAt`, or kept as failed for inspection when `retryAt` is null. */
   fail(lease: Lease, outcome: { error: string; retryAt: number | null }): Promise<boolean>;
+  /**
+   * Frees every lease at once. Only for a server that knows no other process can hold one (the
+   * embedded mode at start): the claims of the process that died are taken up at once instead
+   * of when their leases expire. Returns how many were freed.
+   */
+  releaseAllLeases(): Promise<number>;
   /** The earliest due time of a queue's waiting jobs (for sleeping until then), or null if none. */
   nextRunAt(queue: string): Promise<number | null>;
 }
@@ -170,6 +176,15 @@ export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabi
         })
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    async releaseAllLeases() {
+      const result = await db
+        .updateTable("jobs")
+        .set({ lease_token: null, locked_until: null })
+        .where("locked_until", "is not", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
 
     async nextRunAt(queue) {

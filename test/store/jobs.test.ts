@@ -134,6 +134,18 @@ for (const dialect of dialects) {
       expect(new Set([...first, ...second].map((job) => job.payload))).toEqual(new Set([0, 1, 2, 3, 4]));
     });
 
+    it("releasing every lease makes claimed jobs claimable at once, and the old claims lose them", async () => {
+      const queue = freshQueue();
+      await store.jobs.enqueue(store.db, { queue, payload: "held" });
+      const [held] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 3_600_000 });
+      expect(held).toBeDefined();
+      expect(await store.jobs.releaseAllLeases()).toBeGreaterThanOrEqual(1);
+      const [again] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 1000 });
+      expect(again?.id).toBe(held?.id);
+      expect(await store.jobs.complete(held as NonNullable<typeof held>)).toBe(false);
+      expect(await store.jobs.complete(again as NonNullable<typeof again>)).toBe(true);
+    });
+
     it("opening the store again finds the schema migrated and the data intact", async () => {
       const queue = freshQueue();
       await store.jobs.enqueue(store.db, { queue, payload: "kept" });
