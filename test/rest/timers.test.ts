@@ -52,7 +52,10 @@ for (const dialect of dialects) {
       expect(ticks.length).toBeGreaterThanOrEqual(4);
       for (const tick of ticks) {
         expect(tick.interval_seconds).toBe(1);
-        expect(Math.abs((tick.timestamp as number) * 1000 - (tick.started as number))).toBeLessThan(1000);
+        // `timestamp` is the firing time in whole seconds; the run starts just after it.
+        const lag = (tick.started as number) - (tick.timestamp as number) * 1000;
+        expect(lag).toBeGreaterThanOrEqual(0);
+        expect(lag).toBeLessThan(2500);
       }
       // At most one tick a second: 5 s hold 5 (6 if the first came at once).
       expect(ticks.length).toBeLessThanOrEqual(6);
