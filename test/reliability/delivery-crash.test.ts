@@ -133,7 +133,10 @@ for (const dialect of dialects) {
       expect((await stopServerProcess(second.server)).code).toBe(0);
     }, 150_000);
 
-    it.skipIf(dialect.name !== "postgres")(
+    // Several nodes share a database in scale mode only: the test exists for PostgreSQL alone.
+    const onPostgres: typeof it | ((...args: Parameters<typeof it>) => void) =
+      dialect.name === "postgres" ? it : () => {};
+    onPostgres(
       "two server processes on one PostgreSQL database deliver each of 300 events exactly once",
       async () => {
         const total = 300;
