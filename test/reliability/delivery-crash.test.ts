@@ -134,8 +134,9 @@ for (const dialect of dialects) {
     }, 150_000);
 
     // Several nodes share a database in scale mode only: the test exists for PostgreSQL alone.
-    const onPostgres: typeof it | ((...args: Parameters<typeof it>) => void) =
-      dialect.name === "postgres" ? it : () => {};
+    const onPostgres = (name: string, test: () => Promise<void>, timeout: number) => {
+      if (dialect.name === "postgres") it(name, test, timeout);
+    };
     onPostgres(
       "two server processes on one PostgreSQL database deliver each of 300 events exactly once",
       async () => {
