@@ -1,0 +1,69 @@
+/**
+ * Memory of processes read from Linux's /proc: a process's RSS (VmRSS in /proc/<pid>/status)
+ * and PSS (/proc/<pid>/smaps_rollup, which splits shared pages between the processes sharing
+ * them, so PSS adds up honestly across a process tree), and a process's descendants.
+ */
+import fs from "node:fs";
+
+const MB = 1024 * 1024;
+
+/** The kB value of `field` in a /proc file, in bytes; undefined if the file or field is missing. */
+function readKb(file, field) {
+  let text;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text);
+  return match ? Number(match[1]) * 1024 : undefined;
+}
+
+/** { rssMb, pssMb } of one process (pssMb undefined where smaps_rollup is unreadable). */
+export function processMemory(pid) {
+  const rss = readKb(`/proc/${pid}/status`, "VmRSS");
+  const pss = readKb(`/proc/${pid}/smaps_rollup`, "Pss");
+  return { rssMb: rss === undefined ? undefined : rss / MB, pssMb: pss === undefined ? undefined : pss / MB };
+}
+
+/** The parent pid of every live process. */
+function parents() {
+  const map = new Map();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      // The command name (2nd field) is in parentheses and may contain spaces: parse after it.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      map.set(Number(entry), Number(fields[1]));
+    } catch {
+      // The process exited while we looked.
+    }
+  }
+  return map;
+}
+
+/** Every descendant pid of `pid` (children, their children, …). */
+export function descendants(pid) {
+  const parentOf = parents();
+  const found = [];
+  let frontier = [pid];
+  while (frontier.length > 0) {
+    const next = [];
+    for (const [child, parent] of parentOf) if (frontier.includes(parent)) next.push(child);
+    found.push(...next);
+    frontier = next;
+  }
+  return found;
+}
+
+/** The memory of a process and of its descendants, summed, with the count of descendants. */
+export function treeMemory(pid) {
+  const self = processMemory(pid);
+  const children = descendants(pid).map(processMemory);
+  const sum = (key) => children.reduce((total, memory) => total + (memory[key] ?? 0), 0);
+  return {
+    self,
+    children: { count: children.length, rssMb: sum("rssMb"), pssMb: sum("pssMb") },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * The bench's output: figures (each with its method and its baseline from the same run, as a
+ * ratio), the machine they were measured on, bench/results/latest.json, and one row appended to
+ * the table in bench/RESULTS.md (between its row markers).
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ratio, round } from "./stats.mjs";
+
+/**
+ * One reported figure. `better` says which way is good ("higher" or "lower"); `ratio` is always
+ * value ÷ baseline value. `target` (from issue 7) is recorded, never asserted.
+ */
+export function figure({ key, name, value, unit, better, baseline, method, target }) {
+  // A figure that could not be measured (no sample) is null, never NaN or undefined.
+  const entry = { key, name, value: Number.isFinite(value) ? round(value, 2) : null, unit, better, method };
+  if (baseline) {
+    entry.baseline = {
+      ...baseline,
+      value: Number.isFinite(baseline.value) ? round(baseline.value, 3) : null,
+    };
+    entry.ratio = ratio(value, baseline.value);
+  }
+  if (target) entry.target = target;
+  return entry;
+}
+
+function gitIn(cwd, ...args) {
+  try {
+    return execFileSync("git", args, {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+export function machine() {
+  const cpus = os.cpus();
+  return {
+    cpu_model: cpus[0]?.model ?? "unknown",
+    cores: cpus.length,
+    memory_mb: Math.round(os.totalmem() / 1024 / 1024),
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+    load_average: os.loadavg().map((load) => round(load, 2)),
+    note: "The load generator, the receivers and every server under test share this machine's cores.",
+  };
+}
+
+/**
+ * The Sluice that was measured: its folder, and its git commit and whether its tracked files
+ * differ from it (uncommitted changes are measured too), when it is a git checkout.
+ */
+export function measuredTree(root) {
+  const commit = gitIn(root, "rev-parse", "HEAD");
+  return {
+    path: root,
+    git_commit: commit ?? "unknown (not a git checkout)",
+    git_dirty:
+      commit === undefined
+        ? null
+        : (gitIn(root, "status", "--porcelain", "--untracked-files=no") ?? "") !== "",
+  };
+}
+
+export function writeLatest(file, results) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+const ROWS_END = "<!-- bench:rows-end -->";
+
+/** The table's columns: a title and how to print it from the run's figures (by key). */
+const COLUMNS = [
+  ["date", (r) => r.date.slice(0, 16).replace("T", " ")],
+  ["commit", (r) => `${r.measured.git_commit.slice(0, 7)}${r.measured.git_dirty ? "+" : ""}`],
+  ["mode", (r) => [r.mode, r.options.postgres ? "pg" : "", r.options.label ?? ""].filter(Boolean).join(" ")],
+  ["ingest req/s (× bare)", (r) => withRatio(r, "ingest.rps")],
+  ["ingest p99 ms", (r) => value(r, "ingest.p99")],
+  ["ingest custom-resp. req/s", (r) => withRatio(r, "ingest.custom.rps")],
+  [
+    "deliver p99 ms (events/s)",
+    (r) =>
+      `${value(r, "deliver.low.emit_p99")} (100), ${value(r, "deliver.emit_p99")} (${r.scenarios.deliver?.latency?.rate ?? "–"})`,
+  ],
+  ["deliveries/s (× direct)", (r) => withRatio(r, "deliver.max_rate")],
+  ["fan-out 100 ms", (r) => value(r, "deliver.fanout")],
+  ["warm invoke overhead ms", (r) => value(r, "invoke.warm_overhead")],
+  ["cold invoke ms", (r) => value(r, "invoke.cold")],
+  ["deploy cold / warm ms", (r) => `${value(r, "deploy.cold")} / ${value(r, "deploy.warm")}`],
+  ["timer p99 ms (n)", (r) => timers(r)],
+  ["idle RSS MB", (r) => value(r, "memory.idle_rss")],
+  ["MB per runner", (r) => value(r, "memory.per_runner_pss")],
+  ["Node-RED req/s (Sluice ×)", (r) => peer(r)],
+];
+
+function find(results, key) {
+  return results.figures.find((entry) => entry.key === key);
+}
+
+function value(results, key) {
+  const entry = find(results, key);
+  if (entry === undefined) return "–";
+  if (entry.value === null) return "none";
+  return String(round(entry.value, entry.value >= 100 ? 0 : 1));
+}
+
+function withRatio(results, key) {
+  const entry = find(results, key);
+  if (entry === undefined) return "–";
+  return `${value(results, key)} (×${entry.ratio ?? "?"})`;
+}
+
+function timers(results) {
+  const keys = results.figures.filter((entry) => entry.key.startsWith("timers.p99."));
+  if (keys.length === 0) return "–";
+  return keys.map((entry) => `${value(results, entry.key)} (${entry.key.split(".")[2]})`).join(", ");
+}
+
+function peer(results) {
+  const nodeRed = find(results, "peers.node_red.rps");
+  if (nodeRed === undefined) return results.scenarios.peers?.skipped ? "n/a" : "–";
+  return `${value(results, "peers.node_red.rps")} (×${find(results, "peers.sluice_vs_node_red")?.value ?? "?"})`;
+}
+
+/** The table's header and rule lines, with the marker rows are appended before. */
+export function tableHeader() {
+  return `| ${COLUMNS.map(([title]) => title).join(" | ")} |\n|${COLUMNS.map(() => "---").join("|")}|`;
+}
+
+/** Appends the run's row to the table in RESULTS.md, creating the file with its header if needed. */
+export function appendRow(file, results) {
+  const row = `| ${COLUMNS.map(([, cell]) => cell(results)).join(" | ")} |`;
+  let text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+  if (!text.includes(ROWS_END)) {
+    text = `${text}# Benchmark results\n\n${tableHeader()}\n${ROWS_END}\n`;
+  }
+  fs.writeFileSync(file, text.replace(ROWS_END, `${row}\n${ROWS_END}`));
+  return row;
+}

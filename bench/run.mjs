@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: measures Sluice against baselines run in the same process tree and writes
+ * bench/results/latest.json and a row of bench/RESULTS.md. Every server under test is a child
+ * process with its own temporary data directory; all of it is removed at the end.
+ *
+ *   npm run bench                      the full run (several minutes)
+ *   npm run bench -- --quick           under 2 minutes, smaller samples
+ *   npm run bench -- --peers           also install Node-RED in a temp folder and measure it
+ *   npm run bench -- --postgres URL    Sluice on PostgreSQL (a fresh schema per server)
+ *   npm run bench -- --only ingest,invoke   some scenarios only: no RESULTS.md row, and written
+ *                                      to bench/results/only.json.tmp instead of latest.json
+ *   npm run bench -- --sluice DIR      measure another built checkout (such as a clean export of HEAD)
+ *   npm run bench -- --label TEXT      a note for the run's row (what --sluice points at, say)
+ *   npm run bench -- --keep            keep the temporary folder (server logs) for a look
+ *
+ * Targets from issue 7 are recorded next to the figures, never asserted.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { appendRow, machine, measuredTree, writeLatest } from "./lib/report.mjs";
+import { ROOT } from "./lib/sluice.mjs";
+import { round } from "./lib/stats.mjs";
+import { deliver } from "./scenarios/deliver.mjs";
+import { deploy } from "./scenarios/deploy.mjs";
+import { ingest } from "./scenarios/ingest.mjs";
+import { invoke } from "./scenarios/invoke.mjs";
+import { memory } from "./scenarios/memory.mjs";
+import { peers } from "./scenarios/peers.mjs";
+import { timers } from "./scenarios/timers.mjs";
+
+const SCENARIOS = { ingest, deliver, invoke, deploy, memory, timers, peers };
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    peers: { type: "boolean", default: false },
+    postgres: { type: "string" },
+    only: { type: "string" },
+    keep: { type: "boolean", default: false },
+    sluice: { type: "string" },
+    label: { type: "string" },
+  },
+});
+
+const selected = args.only
+  ? args.only.split(",").map((name) => name.trim())
+  : Object.keys(SCENARIOS).filter((name) => name !== "peers" || args.peers);
+for (const name of selected) {
+  if (!(name in SCENARIOS)) throw new Error(`unknown scenario '${name}'; known: ${Object.keys(SCENARIOS)}`);
+}
+
+const sluiceRoot = path.resolve(args.sluice ?? ROOT);
+if (!fs.existsSync(path.join(sluiceRoot, "dist", "cli", "main.js"))) {
+  throw new Error(`${sluiceRoot} has no build: run npm run build there first`);
+}
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-bench-"));
+const log = (line) => process.stdout.write(`${line}\n`);
+const ctx = {
+  quick: args.quick,
+  tmp,
+  log,
+  serverOptions: { tmp, postgres: args.postgres, sluiceRoot },
+  /** Scenario results so far, so that a later scenario (peers) can compare with an earlier one. */
+  done: {},
+};
+
+const started = Date.now();
+const results = {
+  date: new Date().toISOString(),
+  mode: args.quick ? "quick" : "full",
+  options: {
+    peers: args.peers,
+    postgres: args.postgres !== undefined,
+    only: args.only ?? null,
+    label: args.label ?? null,
+  },
+  machine: machine(),
+  measured: measuredTree(sluiceRoot),
+  duration_s: 0,
+  figures: [],
+  scenarios: {},
+};
+log(
+  `Sluice bench (${results.mode}) on ${results.machine.cpu_model}, ${results.machine.cores} cores, node ${process.version}`,
+);
+log("The load generator, receivers and servers share this machine.");
+
+let failed = 0;
+for (const name of selected) {
+  const scenarioStart = Date.now();
+  const loadBefore = os.loadavg()[0];
+  log(`${name}… (load average ${round(loadBefore, 2)})`);
+  try {
+    const outcome = await SCENARIOS[name](ctx);
+    results.figures.push(...outcome.figures);
+    results.scenarios[name] = {
+      ...outcome.details,
+      ...(outcome.skipped ? { skipped: outcome.skipped } : {}),
+    };
+    ctx.done[name] = outcome;
+  } catch (error) {
+    failed++;
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    results.scenarios[name] = { error: message };
+    log(`  FAILED: ${message}`);
+  }
+  log(`  (${round((Date.now() - scenarioStart) / 1000, 1)} s)`);
+}
+results.duration_s = round((Date.now() - started) / 1000, 1);
+
+// A partial run (--only) does not replace the full record: it goes to a git-ignored file.
+const latest = path.join(ROOT, "bench", "results", args.only ? "only.json.tmp" : "latest.json");
+writeLatest(latest, results);
+log(`Wrote ${path.relative(ROOT, latest)} (${results.figures.length} figures, ${results.duration_s} s).`);
+if (!args.only) {
+  const row = appendRow(path.join(ROOT, "bench", "RESULTS.md"), results);
+  log(`Appended to bench/RESULTS.md:\n${row}`);
+}
+if (args.keep) log(`Kept ${tmp}`);
+else fs.rmSync(tmp, { recursive: true, force: true });
+process.exitCode = failed > 0 ? 1 : 0;

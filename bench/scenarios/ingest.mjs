@@ -1,0 +1,133 @@
+/**
+ * ingest: an HTTP source that emits its body, under autocannon (50 connections, 10 s; 3 s in
+ * quick mode), once without and once with customResponse, against a bare node:http server that
+ * parses the JSON and answers 200, under the same load in the same run. In full runs a third
+ * Sluice run at log level warn shows what the default request logging (info) costs.
+ */
+import { hammer } from "../lib/load.mjs";
+import { startBareServer } from "../lib/processes.mjs";
+import { figure } from "../lib/report.mjs";
+import { startSluice } from "../lib/sluice.mjs";
+
+const EMIT_BODY = `export default {
+  name: "ingest",
+  props: { http: { type: "$.interface.http" } },
+  async run(event) {
+    this.$emit(event.body);
+  },
+};`;
+
+const EMIT_AND_RESPOND = `export default {
+  name: "ingest-respond",
+  props: { http: { type: "$.interface.http", customResponse: true } },
+  async run(event) {
+    await this.http.respond({ status: 200, body: { success: true } });
+    this.$emit(event.body);
+  },
+};`;
+
+export async function ingest(ctx) {
+  const load = { connections: 50, seconds: ctx.quick ? 3 : 10 };
+  const method = `autocannon, ${load.connections} connections for ${load.seconds} s after a 1 s warm-up, POST of a 58-byte JSON body, from the bench process on the same machine`;
+
+  const bare = await startBareServer();
+  const baseline = await hammer(bare.url, load).finally(() => bare.stop());
+  ctx.log(`  bare node:http: ${baseline.requests_per_s} req/s, p99 ${baseline.latency_ms.p99} ms`);
+
+  const run = async (code, env = {}) => {
+    const server = await startSluice({ ...ctx.serverOptions, env, label: "ingest" });
+    try {
+      const source = await server.deploy(code);
+      return await hammer(source.endpoint_url, load);
+    } finally {
+      await server.stop();
+    }
+  };
+  const plain = await run(EMIT_BODY);
+  ctx.log(`  sluice: ${plain.requests_per_s} req/s, p99 ${plain.latency_ms.p99} ms`);
+  const custom = await run(EMIT_AND_RESPOND);
+  ctx.log(`  sluice customResponse: ${custom.requests_per_s} req/s, p99 ${custom.latency_ms.p99} ms`);
+  // Full runs only: what the default per-request log lines (level info) cost.
+  const quiet = ctx.quick ? undefined : await run(EMIT_BODY, { SLUICE_LOG_LEVEL: "warn" });
+  if (quiet)
+    ctx.log(`  sluice (log level warn): ${quiet.requests_per_s} req/s, p99 ${quiet.latency_ms.p99} ms`);
+
+  const bareRps = { name: "bare node:http server", value: baseline.requests_per_s, unit: "req/s" };
+  const bareP50 = { name: "bare node:http server p50", value: baseline.latency_ms.p50, unit: "ms" };
+  const bareP99 = { name: "bare node:http server p99", value: baseline.latency_ms.p99, unit: "ms" };
+  const figures = [
+    figure({
+      key: "ingest.rps",
+      name: "ingest throughput (emit body, default response)",
+      value: plain.requests_per_s,
+      unit: "req/s",
+      better: "higher",
+      baseline: bareRps,
+      method,
+      target: "at least 40% of the bare node:http baseline (ratio >= 0.4)",
+    }),
+    figure({
+      key: "ingest.p50",
+      name: "ingest latency p50",
+      value: plain.latency_ms.p50,
+      unit: "ms",
+      better: "lower",
+      baseline: bareP50,
+      method,
+    }),
+    figure({
+      key: "ingest.p99",
+      name: "ingest latency p99",
+      value: plain.latency_ms.p99,
+      unit: "ms",
+      better: "lower",
+      baseline: bareP99,
+      method,
+      target: "at most 20 ms at 50 connections",
+    }),
+    figure({
+      key: "ingest.custom.rps",
+      name: "ingest throughput with customResponse (respond, then emit)",
+      value: custom.requests_per_s,
+      unit: "req/s",
+      better: "higher",
+      baseline: bareRps,
+      method,
+    }),
+    figure({
+      key: "ingest.custom.p50",
+      name: "ingest latency p50 with customResponse",
+      value: custom.latency_ms.p50,
+      unit: "ms",
+      better: "lower",
+      baseline: bareP50,
+      method,
+    }),
+    figure({
+      key: "ingest.custom.p99",
+      name: "ingest latency p99 with customResponse",
+      value: custom.latency_ms.p99,
+      unit: "ms",
+      better: "lower",
+      baseline: bareP99,
+      method,
+    }),
+  ];
+  if (quiet) {
+    figures.push(
+      figure({
+        key: "ingest.quiet.rps",
+        name: "ingest throughput at SLUICE_LOG_LEVEL=warn (no per-request log lines)",
+        value: quiet.requests_per_s,
+        unit: "req/s",
+        better: "higher",
+        baseline: bareRps,
+        method,
+      }),
+    );
+  }
+  return {
+    figures,
+    details: { load, baseline, sluice: plain, custom_response: custom, log_level_warn: quiet ?? null },
+  };
+}
