@@ -57,13 +57,30 @@ export function descendants(pid) {
   return found;
 }
 
-/** The memory of a process and of its descendants, summed, with the count of descendants. */
-export function treeMemory(pid) {
+/** A process's command line, its arguments joined by spaces ("" once it is gone). */
+export function commandLine(pid) {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The memory of a process and of its descendants, summed, with their count; descendants whose
+ * command line `isRunner` accepts are also summed apart (a Sluice server's other child is the
+ * esbuild service its compiler keeps running).
+ */
+export function treeMemory(pid, isRunner = () => true) {
   const self = processMemory(pid);
-  const children = descendants(pid).map(processMemory);
-  const sum = (key) => children.reduce((total, memory) => total + (memory[key] ?? 0), 0);
-  return {
-    self,
-    children: { count: children.length, rssMb: sum("rssMb"), pssMb: sum("pssMb") },
-  };
+  const all = descendants(pid).map((child) => ({
+    ...processMemory(child),
+    runner: isRunner(commandLine(child)),
+  }));
+  const total = (list) => ({
+    count: list.length,
+    rssMb: list.reduce((sum, memory) => sum + (memory.rssMb ?? 0), 0),
+    pssMb: list.reduce((sum, memory) => sum + (memory.pssMb ?? 0), 0),
+  });
+  return { self, children: total(all), runners: total(all.filter((child) => child.runner)) };
 }

@@ -8,7 +8,7 @@ import type { ComponentDefinition } from "../runtime/component-definition.js";
 import { ComponentLoadError } from "../runtime/sandbox/sandbox.js";
 import type { ComponentsTable } from "../store/schema.js";
 import type { CoreContext } from "./context.js";
-import { InvalidInputError, NotFoundError } from "./errors.js";
+import { InvalidInputError, NotFoundError, UnavailableError } from "./errors.js";
 import { newId } from "./ids.js";
 import { type Page, type PageRequest, readPage } from "./pagination.js";
 import { checkDefinition } from "./props.js";
@@ -71,7 +71,11 @@ export async function saveComponent(
     compiled = await context.compiler.compile({ code, filename });
   } catch (error) {
     if (error instanceof CompileError) throw new InvalidInputError(error.message, error.code);
-    throw error;
+    // Not the component's fault: the npm registry or the disk. Say so, rather than a bare 500.
+    throw new UnavailableError(
+      "compile_unavailable",
+      `The component could not be compiled right now: ${(error as Error).message}. Check that the server reaches the npm registry, then try again.`,
+    );
   }
   let definition: ComponentDefinition;
   try {

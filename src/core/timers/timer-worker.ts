@@ -67,7 +67,7 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
       notes.push({
         ts: firedAt,
         level: "warn",
-        message: `timer: ${downtime} tick(s) skipped while Sluice was not running; running once to catch up`,
+        message: `timer: ${downtime} tick(s) missed (Sluice was not running, or its timers fell behind); running once to catch up`,
       });
     }
     if (payload.overrunSkipped) {
