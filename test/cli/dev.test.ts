@@ -209,7 +209,12 @@ describe("sluice dev and sluice init", () => {
       body: JSON.stringify({ n: 1 }),
     });
     expect(await response.json()).toEqual({ received: true, count: 1 });
-    const [event] = (await sluice.client.listEvents(source.id, { expand: "event" })).data;
+    // respond() answers at once; the invocation's events are committed when run has finished.
+    let [event] = (await sluice.client.listEvents(source.id, { expand: "event" })).data;
+    for (let wait = 0; !event && wait < 100; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      [event] = (await sluice.client.listEvents(source.id, { expand: "event" })).data;
+    }
     expect(event?.event).toEqual({ data: { n: 1 }, count: 1 });
     expect(event?.metadata.summary).toBe("hello: event 1");
   });

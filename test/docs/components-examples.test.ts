@@ -46,7 +46,12 @@ describe("docs/components.md examples", () => {
       body: JSON.stringify({ id: 7 }),
     });
     expect(await response.json()).toEqual({ greeting: "hi", count: 1 });
-    const [event] = (await sluice.client.listEvents(source.id, { expand: "event" })).data;
+    // respond() answers at once; the invocation's events are committed when run has finished.
+    let [event] = (await sluice.client.listEvents(source.id, { expand: "event" })).data;
+    for (let wait = 0; !event && wait < 100; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      [event] = (await sluice.client.listEvents(source.id, { expand: "event" })).data;
+    }
     expect(event?.event).toEqual({ id: 7 });
     expect(event?.metadata).toMatchObject({ id: "1", summary: "request 1" });
   });
