@@ -5,8 +5,8 @@
 import type { Executor } from "../store/schema.js";
 import { InvalidInputError } from "./errors.js";
 import { formatSequenceId, parseSequenceId, type SequenceId } from "./event-ids.js";
-import { atOrBefore } from "./invocation-commit.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageInfo } from "./pagination.js";
+import { atOrBefore, idAtRank, type SequencedTable } from "./sequenced-rows.js";
 
 /** Without expand=event, larger events are left out of summaries. */
 export const SUMMARY_EVENT_BYTES = 1024;
@@ -117,20 +117,8 @@ export async function eventsAfter(
 }
 
 /** The newest id of an emitter's events or log lines, or {0,0} when it has none. */
-export async function newestId(
-  db: Executor,
-  table: "events" | "emitter_logs",
-  emitterId: string,
-): Promise<SequenceId> {
-  const row = await db
-    .selectFrom(table)
-    .select(["ms", "seq"])
-    .where("emitter_id", "=", emitterId)
-    .orderBy("ms", "desc")
-    .orderBy("seq", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row ? { ms: Number(row.ms), seq: row.seq } : { ms: 0, seq: 0 };
+export async function newestId(db: Executor, table: SequencedTable, emitterId: string): Promise<SequenceId> {
+  return (await idAtRank(db, table, emitterId, 0)) ?? { ms: 0, seq: 0 };
 }
 
 export const newestEventId = (db: Executor, emitterId: string) => newestId(db, "events", emitterId);

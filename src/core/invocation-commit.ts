@@ -3,13 +3,13 @@
  * deduped), the key-value writes, the dedupe state, the log lines and the retention trim. Either
  * all of it is stored or none of it.
  */
-import type { ExpressionBuilder } from "kysely";
 import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
-import type { Database, Executor } from "../store/schema.js";
+import type { Executor } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
 import { enqueueDeliveries } from "./delivery/enqueue.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
+import { atOrBefore, idAtRank, type SequencedTable } from "./sequenced-rows.js";
 
 /** Log lines kept per emitter. */
 export const MAX_LOG_LINES = 1000;
@@ -174,30 +174,12 @@ export async function commitInvocation(store: Store, request: CommitRequest): Pr
 }
 
 /** Keeps the newest `keep` rows of an emitter in an id-ordered table. */
-async function trim(
-  tx: Executor,
-  table: "events" | "emitter_logs",
-  emitterId: string,
-  keep: number,
-): Promise<void> {
-  const cutoff = await tx
-    .selectFrom(table)
-    .select(["ms", "seq"])
-    .where("emitter_id", "=", emitterId)
-    .orderBy("ms", "desc")
-    .orderBy("seq", "desc")
-    .limit(1)
-    .offset(keep)
-    .executeTakeFirst();
+async function trim(tx: Executor, table: SequencedTable, emitterId: string, keep: number): Promise<void> {
+  const cutoff = await idAtRank(tx, table, emitterId, keep);
   if (!cutoff) return;
   await tx
     .deleteFrom(table)
     .where("emitter_id", "=", emitterId)
-    .where((eb) => atOrBefore(eb, { ms: Number(cutoff.ms), seq: cutoff.seq }))
+    .where((eb) => atOrBefore(eb, cutoff))
     .execute();
-}
-
-/** `(ms, seq) <= id`, written without row values so both dialects read it the same way. */
-export function atOrBefore(eb: ExpressionBuilder<Database, "events" | "emitter_logs">, id: SequenceId) {
-  return eb.or([eb("ms", "<", id.ms), eb.and([eb("ms", "=", id.ms), eb("seq", "<=", id.seq)])]);
 }

@@ -120,27 +120,30 @@ async function checkEnds(db: Executor, accountId: string, input: SubscriptionInp
   const eventName = (input.event_name as string | undefined | null) ?? "";
   if (eventName.length > 200) throw new InvalidInputError("event_name must be at most 200 characters");
 
-  if (!emitterId.startsWith("dc_")) {
-    throw new InvalidInputError(`emitter_id must be a source id (dc_…), got '${emitterId}'`);
-  }
-  const emitter = await db
-    .selectFrom("sources")
-    .select("id")
-    .where("id", "=", emitterId)
-    .where("account_id", "=", accountId)
-    .executeTakeFirst();
-  if (!emitter) throw new NotFoundError("source", emitterId);
-  if (!listenerId.startsWith("wh_")) {
-    throw new InvalidInputError(`listener_id must be a webhook id (wh_…), got '${listenerId}'`);
-  }
-  const listener = await db
-    .selectFrom("webhooks")
-    .select("id")
-    .where("id", "=", listenerId)
-    .where("account_id", "=", accountId)
-    .executeTakeFirst();
-  if (!listener) throw new NotFoundError("webhook", listenerId);
+  await requireOwned(db, accountId, "sources", "source", emitterId, "dc_", "emitter_id");
+  await requireOwned(db, accountId, "webhooks", "webhook", listenerId, "wh_", "listener_id");
   return { emitterId, listenerId, eventName };
+}
+
+/** The id must have the prefix (400) and name a row of the account (404 otherwise, whoever owns it). */
+async function requireOwned(
+  db: Executor,
+  accountId: string,
+  table: "sources" | "webhooks",
+  resource: string,
+  id: string,
+  prefix: string,
+  field: string,
+): Promise<void> {
+  if (!id.startsWith(prefix))
+    throw new InvalidInputError(`${field} must be a ${resource} id (${prefix}…), got '${id}'`);
+  const row = await db
+    .selectFrom(table)
+    .select("id")
+    .where("id", "=", id)
+    .where("account_id", "=", accountId)
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError(resource, id);
 }
 
 async function findSubscription(db: Executor, emitterId: string, listenerId: string, eventName: string) {

@@ -1,0 +1,33 @@
+/**
+ * Queries shared by the two tables whose rows an emitter numbers `<ms>-<seq>` (events and log
+ * lines): comparing ids without row values, and finding the id at a rank from the newest.
+ */
+import type { ExpressionBuilder } from "kysely";
+import type { Database, Executor } from "../store/schema.js";
+import type { SequenceId } from "./event-ids.js";
+
+export type SequencedTable = "events" | "emitter_logs";
+
+/** `(ms, seq) <= id`, written without row values so both dialects read it the same way. */
+export function atOrBefore(eb: ExpressionBuilder<Database, SequencedTable>, id: SequenceId) {
+  return eb.or([eb("ms", "<", id.ms), eb.and([eb("ms", "=", id.ms), eb("seq", "<=", id.seq)])]);
+}
+
+/** The id of the emitter's row `rank` places from the newest (0: the newest), or null. */
+export async function idAtRank(
+  db: Executor,
+  table: SequencedTable,
+  emitterId: string,
+  rank: number,
+): Promise<SequenceId | null> {
+  const row = await db
+    .selectFrom(table)
+    .select(["ms", "seq"])
+    .where("emitter_id", "=", emitterId)
+    .orderBy("ms", "desc")
+    .orderBy("seq", "desc")
+    .limit(1)
+    .offset(rank)
+    .executeTakeFirst();
+  return row ? { ms: Number(row.ms), seq: row.seq } : null;
+}
