@@ -13,6 +13,7 @@ import type { Store } from "../../store/store.js";
 import type { Metrics } from "../metrics.js";
 import type { AddressPolicy } from "../outbound/ssrf-guard.js";
 import type { SecretBox } from "../secret-box.js";
+import { createWakeableSleep } from "../workers/wakeable-sleep.js";
 import { DELIVERIES_TOPIC, DELIVERY_QUEUE, type DeliveryJob } from "./enqueue.js";
 import { RateGate } from "./rate-gate.js";
 import { nextRetryDelayMs, parseRetryAfter } from "./retry-policy.js";
@@ -59,19 +60,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const parked = new Map<string, { job: ClaimedJob; at: number }[]>();
   let running = false;
   let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
   let unsubscribe: (() => void) | undefined;
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
+  const { sleep, wake } = createWakeableSleep();
 
   const excludedGroups = (now: number): string[] => {
     const excluded = [...busy].filter(([, count]) => count >= perWebhook).map(([webhookId]) => webhookId);
@@ -274,7 +265,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         else busy.delete(group);
         inFlight.delete(task);
         if (running) unpark(group);
-        wake?.();
+        wake();
       });
     inFlight.add(task);
   };
@@ -357,13 +348,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     start() {
       if (running) return;
       running = true;
-      unsubscribe = store.notifier.subscribe(DELIVERIES_TOPIC, () => wake?.());
+      unsubscribe = store.notifier.subscribe(DELIVERIES_TOPIC, () => wake());
       loop = run();
     },
     async stop() {
       running = false;
       unsubscribe?.();
-      wake?.();
+      wake();
       await loop;
       await releaseParked(Date.now(), true).catch(onError);
       await Promise.allSettled([...inFlight]);

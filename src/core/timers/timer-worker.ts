@@ -9,6 +9,7 @@ import type { LogLine } from "../../runtime/sandbox/sandbox.js";
 import type { ClaimedJob } from "../../store/jobs.js";
 import type { CoreContext } from "../context.js";
 import { invokeSource, loadRunnable } from "../invoker.js";
+import { createWakeableSleep } from "../workers/wakeable-sleep.js";
 import { nextAfterRun, tickEvent } from "./schedule.js";
 import { enqueueTick, scheduleOf, TIMER_QUEUE, TIMERS_TOPIC, type TickPayload } from "./timers.js";
 
@@ -37,19 +38,9 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
   const inFlight = new Set<Promise<void>>();
   let running = false;
   let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
   let unsubscribe: (() => void) | undefined;
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
+  const { sleep, wake } = createWakeableSleep();
 
   const fire = async (job: ClaimedJob): Promise<void> => {
     const payload = job.payload as TickPayload;
@@ -107,7 +98,7 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
               .catch(onError)
               .finally(() => {
                 inFlight.delete(task);
-                wake?.();
+                wake();
               });
             inFlight.add(task);
           }
@@ -127,13 +118,13 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
     start() {
       if (running) return;
       running = true;
-      unsubscribe = store.notifier.subscribe(TIMERS_TOPIC, () => wake?.());
+      unsubscribe = store.notifier.subscribe(TIMERS_TOPIC, () => wake());
       loop = run();
     },
     async stop() {
       running = false;
       unsubscribe?.();
-      wake?.();
+      wake();
       await loop;
       await Promise.allSettled([...inFlight]);
     },
