@@ -27,6 +27,9 @@ import type {
   SubscriptionParams,
   Webhook,
   WebhookUpdate,
+  Workflow,
+  WorkflowParams,
+  WorkflowRun,
 } from "./types.js";
 
 export interface ClientOptions {
@@ -314,6 +317,62 @@ export class SluiceClient {
       );
     }
     return parsed as T;
+  }
+
+  /** Creates a workflow from its document; a name already used in the account is 409 workflow_exists. */
+  createWorkflow(document: WorkflowParams): Promise<Workflow> {
+    return this.data("POST", "/v1/workflows", { body: document });
+  }
+
+  getWorkflow(id: string): Promise<Workflow> {
+    return this.data("GET", `/v1/workflows/${encodeURIComponent(id)}`);
+  }
+
+  /** Replaces a workflow's document (its p_ id and endpoint stay), and/or sets `active`. */
+  updateWorkflow(id: string, changes: WorkflowParams | { active: boolean }): Promise<Workflow> {
+    return this.data("PUT", `/v1/workflows/${encodeURIComponent(id)}`, { body: changes });
+  }
+
+  /** Deletes a workflow. The route answers 204 with no body; this answers as deleteSource does. */
+  async deleteWorkflow(id: string): Promise<Deleted> {
+    const answer = await this.request<{ data?: Deleted } | undefined>(
+      "DELETE",
+      `/v1/workflows/${encodeURIComponent(id)}`,
+    );
+    return answer?.data ?? { id, deleted: true };
+  }
+
+  listWorkflows(page: PageParams = {}): Promise<PageOf<Workflow>> {
+    return this.request("GET", "/v1/users/me/workflows", { query: { ...page } });
+  }
+
+  /** Queues a manual run with `event` as its trigger event. */
+  runWorkflow(id: string, event?: unknown): Promise<WorkflowRun> {
+    return this.data("POST", `/v1/workflows/${encodeURIComponent(id)}/runs`, { body: { event } });
+  }
+
+  /** A workflow's runs, newest first. */
+  listWorkflowRuns(id: string, page: PageParams = {}): Promise<PageOf<WorkflowRun>> {
+    return this.request("GET", `/v1/workflows/${encodeURIComponent(id)}/runs`, { query: { ...page } });
+  }
+
+  getWorkflowRun(runId: string): Promise<WorkflowRun> {
+    return this.data("GET", `/v1/workflow_runs/${encodeURIComponent(runId)}`);
+  }
+
+  /** Queues a new run with the same trigger event; it has `replay_of` set. */
+  replayWorkflowRun(runId: string): Promise<WorkflowRun> {
+    return this.data("POST", `/v1/workflow_runs/${encodeURIComponent(runId)}/replay`, { body: {} });
+  }
+
+  /** The events a workflow emitted (`$.send.emit`, and `$errors` for failed runs). */
+  listWorkflowEvents(
+    id: string,
+    query: PageParams & { expand?: "event"; event_name?: string } = {},
+  ): Promise<PageOf<EventSummary>> {
+    return this.request("GET", `/v1/workflows/${encodeURIComponent(id)}/event_summaries`, {
+      query: { ...query },
+    });
   }
 
   /** Publishes a component under its key and version; the same key and version with other code is a 409. */

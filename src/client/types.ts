@@ -293,3 +293,5 @@ export interface ActionRunResult {
 
 /** A saved component as lists show it: without its code. */
 export type ComponentSummary = Omit<Component, "code">;
+
+export type * from "./workflow-types.js";
