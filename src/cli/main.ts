@@ -14,6 +14,7 @@ import { registerServer } from "./commands/server.js";
 import { registerSources } from "./commands/sources.js";
 import { registerSubscriptions } from "./commands/subscriptions.js";
 import { registerWebhooks } from "./commands/webhooks.js";
+import { registerWorkflows } from "./commands/workflows.js";
 import { reportFailure } from "./output.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
@@ -37,6 +38,7 @@ registerDeliveries(program);
 registerAccounts(program);
 registerPublish(program); // after registerSources: it adds `list published` to `list`
 registerRunAction(program);
+registerWorkflows(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,235 @@
+/**
+ * `sluice workflows …`: deploy a workflow document (YAML or JSON; deploying the same name again
+ * updates it, keeping its p_ id and endpoint), list, read and delete workflows, list their runs,
+ * run one by hand and replay a run. `WF` is a workflow's `p_` id or its name.
+ */
+import type { Command } from "commander";
+import { ApiError, type SluiceClient } from "../../client/client.js";
+import type { Workflow, WorkflowParams, WorkflowRun } from "../../client/types.js";
+import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
+import { printJson, printList, printRecord, UsageError } from "../output.js";
+import { withSpinner } from "../terminal.js";
+import { workflowChanges } from "../workflow-changes.js";
+import { readWorkflowFile } from "../workflow-document.js";
+import { runColumns, runText, workflowColumns, workflowRecord } from "../workflow-output.js";
+import { workflowRequest } from "../workflow-request.js";
+import { isFinished, waitForRun } from "../workflow-run-wait.js";
+import { findWorkflowByName, workflowIdOf } from "../workflow-target.js";
+import { parseCount } from "./subscriptions.js";
+
+interface PageFlags extends ApiCommandOptions {
+  limit: string;
+  after?: string;
+}
+
+interface RunFlags extends ApiCommandOptions {
+  event?: string;
+  wait: boolean;
+  waitTimeout: string;
+}
+
+export function registerWorkflows(program: Command): void {
+  const workflows = program.command("workflows").description("deploy and run multi-step workflows");
+
+  apiOptions(
+    workflows
+      .command("deploy <file>")
+      .description("deploy a workflow document (YAML or JSON); the same name again updates it"),
+  ).action(async (file: string, options: ApiCommandOptions) => {
+    const document = readWorkflowFile(file);
+    const { client } = clientFor(options);
+    const body = await withSpinner("Bundling the workflow's files", () => workflowRequest(client, document));
+    const { workflow, note } = await withSpinner("Deploying", () => deploy(client, body, file));
+    if (options.json) {
+      printJson(workflow);
+      process.stderr.write(`${note}\n`);
+    } else {
+      printRecord(options, workflowRecord(workflow), note);
+    }
+  });
+
+  apiOptions(
+    pageOptions(workflows.command("list").description("list the account's workflows, newest first"), "100"),
+  ).action(async (options: PageFlags) => {
+    const { client } = clientFor(options);
+    const page = await client.listWorkflows({ limit: parseCount(options.limit), after: options.after });
+    printList(
+      options,
+      page.data,
+      workflowColumns,
+      "No workflows yet. Deploy one with: sluice workflows deploy FILE",
+    );
+    nextPageHint(options, page.page_info, "sluice workflows list");
+  });
+
+  apiOptions(workflows.command("get <workflow>").description("show a workflow (by p_ id or name)")).action(
+    async (ref: string, options: ApiCommandOptions) => {
+      const { client } = clientFor(options);
+      const workflow = await client.getWorkflow(await workflowIdOf(client, ref));
+      printRecord(options, options.json ? workflow : workflowRecord(workflow));
+    },
+  );
+
+  apiOptions(
+    pageOptions(
+      workflows.command("runs <workflow>").description("list a workflow's runs, newest first"),
+      "20",
+    ),
+  ).action(async (ref: string, options: PageFlags) => {
+    const { client } = clientFor(options);
+    const id = await workflowIdOf(client, ref);
+    const page = await client.listWorkflowRuns(id, {
+      limit: parseCount(options.limit),
+      after: options.after,
+    });
+    printList(
+      options,
+      page.data,
+      runColumns,
+      `No runs of ${ref} yet. Run it with: sluice workflows run ${ref}`,
+    );
+    nextPageHint(options, page.page_info, `sluice workflows runs ${ref}`);
+  });
+
+  apiOptions(
+    waitOptions(
+      workflows
+        .command("run <workflow>")
+        .description("run a workflow now, by hand, and print each step's result")
+        .option("--event <json>", "the trigger event, as JSON (steps.trigger.event); default {}"),
+    ),
+  ).action(async (ref: string, options: RunFlags) => {
+    const event = parseEvent(options.event);
+    const timeout = waitSeconds(options.waitTimeout);
+    const { client } = clientFor(options);
+    const run = await client.runWorkflow(await workflowIdOf(client, ref), event);
+    await finish(client, run, options, timeout);
+  });
+
+  apiOptions(
+    waitOptions(
+      workflows.command("replay <run>").description("run a workflow again with a run's trigger event"),
+    ),
+  ).action(async (runId: string, options: RunFlags) => {
+    const timeout = waitSeconds(options.waitTimeout);
+    const { client } = clientFor(options);
+    await finish(client, await client.replayWorkflowRun(runId), options, timeout);
+  });
+
+  apiOptions(
+    workflows.command("delete <workflow>").description("delete a workflow (by p_ id or name)"),
+  ).action(async (ref: string, options: ApiCommandOptions) => {
+    const { client } = clientFor(options);
+    const deleted = await client.deleteWorkflow(await workflowIdOf(client, ref));
+    if (options.json) printJson(deleted);
+    else process.stdout.write(`Deleted workflow ${deleted.id}\n`);
+  });
+}
+
+/** Creates the workflow, or updates the one of the same name; says which and what changed. */
+async function deploy(
+  client: SluiceClient,
+  body: WorkflowParams,
+  file: string,
+): Promise<{ workflow: Workflow; note: string }> {
+  try {
+    let existing = await findWorkflowByName(client, body.name);
+    if (!existing) {
+      try {
+        const workflow = await client.createWorkflow(body);
+        return {
+          workflow,
+          note: `Created workflow ${workflow.name} (${workflow.id})${endpointNote(workflow)}`,
+        };
+      } catch (error) {
+        // Created by someone else since the lookup: update it like any other redeploy.
+        if (!(error instanceof ApiError && error.code === "workflow_exists")) throw error;
+        existing = await findWorkflowByName(client, body.name);
+        if (!existing) throw error;
+      }
+    }
+    const workflow = await client.updateWorkflow(existing.id, body);
+    const changes = workflowChanges(existing, workflow);
+    const what = changes.length === 0 ? "no changes" : changes.join("; ");
+    return {
+      workflow,
+      note: `Updated workflow ${workflow.name} (${workflow.id}): ${what}${endpointNote(workflow)}`,
+    };
+  } catch (error) {
+    // The server's word on the document (a bad trigger, an unknown prop) is about this file.
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
+      throw new ApiError(error.status, error.code, `${file}: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/** Prints a run, after waiting for it to end unless --no-wait; a failed run fails the command. */
+async function finish(
+  client: SluiceClient,
+  queued: WorkflowRun,
+  options: RunFlags,
+  timeoutSeconds: number,
+): Promise<void> {
+  const run = options.wait
+    ? await withSpinner(`Running ${queued.id}`, () => waitForRun(client, queued, timeoutSeconds))
+    : queued;
+  if (options.json) printJson(run);
+  else if (options.wait) process.stdout.write(runText(run));
+  else process.stdout.write(`Queued run ${run.id}. See it with: sluice workflows runs ${run.workflow_id}\n`);
+  if (run.status === "error") process.exitCode = 1;
+  if (options.wait && !isFinished(run)) {
+    process.stderr.write(`Run ${run.id} is still ${run.status} after ${timeoutSeconds} s\n`);
+    process.exitCode = 1;
+  }
+}
+
+function pageOptions(command: Command, defaultLimit: string): Command {
+  return command
+    .option("-n, --limit <count>", "how many (1-100)", defaultLimit)
+    .option("--after <cursor>", "page after this id");
+}
+
+function waitOptions(command: Command): Command {
+  return command
+    .option("--no-wait", "print the queued run and return at once")
+    .option("--wait-timeout <seconds>", "how long to wait for the run to end", "60");
+}
+
+function nextPageHint(
+  options: PageFlags,
+  info: { total_count: number; count: number; end_cursor: string | null },
+  command: string,
+): void {
+  if (
+    !options.json &&
+    info.total_count > info.count &&
+    info.count === Number(options.limit) &&
+    info.end_cursor
+  ) {
+    process.stderr.write(
+      `Showing ${info.count} of ${info.total_count}; the next page: ${command} --after ${info.end_cursor}\n`,
+    );
+  }
+}
+
+function parseEvent(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--event takes JSON, such as '{"id": 7}': ${(error as Error).message}`);
+  }
+}
+
+function waitSeconds(text: string): number {
+  const seconds = Number(text);
+  if (!/^\d+$/.test(text.trim()) || seconds < 1) {
+    throw new UsageError(`--wait-timeout takes whole seconds (at least 1), got '${text}'`);
+  }
+  return seconds;
+}
+
+function endpointNote(workflow: Workflow): string {
+  return workflow.endpoint_url ? `\nRequests to ${workflow.endpoint_url} run it.` : "";
+}

@@ -1,0 +1,102 @@
+/** How workflows and their runs print: table columns, and one run step by step. */
+import type { Workflow, WorkflowRun, WorkflowRunStep } from "../client/types.js";
+import { type Column, formatTime } from "./output.js";
+import { triggerLabel } from "./workflow-changes.js";
+
+export const workflowColumns: readonly Column<Workflow>[] = [
+  ["id", (workflow) => workflow.id],
+  ["name", (workflow) => workflow.name],
+  ["trigger", (workflow) => triggerLabel(workflow)],
+  ["steps", (workflow) => workflow.steps.map((step) => step.name).join(", ")],
+  ["active", (workflow) => workflow.active],
+  ["endpoint_url", (workflow) => workflow.endpoint_url],
+  ["updated", (workflow) => formatTime(workflow.updated_at)],
+];
+
+export const runColumns: readonly Column<WorkflowRun>[] = [
+  ["id", (run) => run.id],
+  ["status", (run) => run.status],
+  ["created", (run) => formatTime(Math.floor(run.created_at_ms / 1000))],
+  ["duration", (run) => duration(run.duration_ms)],
+  ["steps", (run) => run.steps.map((step) => `${step.name}:${step.status}`).join(" ")],
+  ["outcome", (run) => outcome(run)],
+];
+
+/** The workflow as a key/value table shows it. */
+export function workflowRecord(workflow: Workflow): object {
+  return {
+    id: workflow.id,
+    name: workflow.name,
+    active: workflow.active,
+    trigger: triggerLabel(workflow),
+    endpoint_url: workflow.endpoint_url,
+    steps: workflow.steps.map((step) => `${step.name} (${componentOf(step)})`).join(", "),
+    concurrency: workflow.concurrency,
+    retries: workflow.retries,
+    timeout_seconds: workflow.timeout_seconds,
+    updated_at: formatTime(workflow.updated_at),
+  };
+}
+
+/** A run as readable lines: its outcome, then each step's result, logs and error. */
+export function runText(run: WorkflowRun): string {
+  const out: string[] = [];
+  const replay = run.replay_of ? `, a replay of ${run.replay_of}` : "";
+  const attempts = run.attempts > 1 ? `, ${run.attempts} attempts` : "";
+  out.push(
+    `Run ${run.id} of ${run.workflow_id}: ${run.status} in ${duration(run.duration_ms)}${attempts}${replay}`,
+  );
+  for (const step of run.steps) out.push(...stepLines(step));
+  if (run.error) out.push(`Failed at step ${run.error.step}: ${run.error.message}`);
+  if (run.exit) out.push(`Exited at step ${run.exit.step}: ${run.exit.reason ?? "(no reason)"}`);
+  return `${out.join("\n")}\n`;
+}
+
+function stepLines(step: WorkflowRunStep): string[] {
+  const lines = [
+    `- ${step.name}: ${step.status}${step.status === "skipped" ? "" : ` in ${duration(step.duration_ms)}`}`,
+  ];
+  if (step.status === "skipped") return lines;
+  if (step.summary) lines.push(indent(`Summary: ${step.summary}`));
+  if (step.status === "success" && step.return_value !== undefined && step.return_value !== null) {
+    lines.push(indent("Return value:"), indent(pretty(step.return_value), 4));
+  }
+  const exported = Object.entries(step.exports ?? {});
+  if (exported.length > 0) {
+    lines.push(indent("Exports:"));
+    for (const [name, value] of exported) lines.push(indent(`${name}: ${pretty(value)}`, 4));
+  }
+  if (step.flow_exit) lines.push(indent(`Flow exit: ${step.flow_exit.reason ?? "(no reason)"}`));
+  if (step.logs.length > 0) {
+    lines.push(indent("Logs:"));
+    for (const log of step.logs) lines.push(indent(`[${log.level}] ${log.message}`, 4));
+  }
+  if (step.error) lines.push(indent("Error:"), indent(step.error.stack ?? step.error.message, 4));
+  return lines;
+}
+
+function outcome(run: WorkflowRun): string {
+  if (run.error) return `${run.error.step}: ${run.error.message}`;
+  if (run.exit) return `exit at ${run.exit.step}${run.exit.reason ? `: ${run.exit.reason}` : ""}`;
+  return run.replay_of ? `replay of ${run.replay_of}` : "";
+}
+
+function componentOf(step: Workflow["steps"][number]): string {
+  return step.component_key ? `${step.component_key}@${step.component_version ?? "?"}` : step.component_id;
+}
+
+function duration(ms: number | null | undefined): string {
+  return ms === null || ms === undefined ? "-" : `${Math.round(ms)} ms`;
+}
+
+function pretty(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value, null, 2);
+}
+
+function indent(text: string, spaces = 2): string {
+  const pad = " ".repeat(spaces);
+  return text
+    .split("\n")
+    .map((line) => pad + line)
+    .join("\n");
+}
