@@ -1,0 +1,4 @@
+// actions/money.mjs
+export function lineCents(item) {
+  return item.cents * item.qty;
+}
