@@ -2,6 +2,7 @@
 import type { Compiler } from "../runtime/compile/compiler.js";
 import type { Sandbox } from "../runtime/sandbox/sandbox.js";
 import type { Store } from "../store/store.js";
+import type { ActionSender } from "./outbound/action-sends.js";
 import type { CodeFetcher } from "./outbound/fetch-code.js";
 import type { SecretBox } from "./secret-box.js";
 
@@ -11,6 +12,8 @@ export interface CoreContext {
   readonly compiler: Compiler;
   readonly sandbox: Sandbox;
   readonly fetchCode: CodeFetcher;
+  /** Performs actions' queued `$.send.*` calls (HTTP through the SSRF guard, email over SMTP). */
+  readonly sender: ActionSender;
   /** Public URL of the server, for source endpoint URLs. */
   readonly baseUrl: string;
 }

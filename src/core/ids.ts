@@ -7,7 +7,7 @@ import { monotonicFactory } from "ulid";
 
 const nextUlid = monotonicFactory();
 
-export type IdPrefix = "u" | "key" | "wh" | "job" | "sc" | "dc" | "inv" | "sub" | "dlv";
+export type IdPrefix = "u" | "key" | "wh" | "job" | "sc" | "dc" | "inv" | "sub" | "dlv" | "p" | "wr";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${nextUlid().toLowerCase()}`;

@@ -4,26 +4,14 @@
  * all of it is stored or none of it.
  */
 import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
-import type { Executor } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
-import { enqueueDeliveries } from "./delivery/enqueue.js";
-import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
-import { atOrBefore, idAtRank, type SequencedTable } from "./sequenced-rows.js";
+import { appendEvents, type StoredEvent, trimRows } from "./emitter-events.js";
+import { nextSequenceId, type SequenceId } from "./event-ids.js";
 
 /** Log lines kept per emitter. */
 export const MAX_LOG_LINES = 1000;
 const INSERT_CHUNK = 200;
-
-export interface StoredEvent {
-  readonly id: string;
-  readonly ms: number;
-  readonly seq: number;
-  readonly channel: string | null;
-  readonly eventKey: string | null;
-  readonly summary: string | null;
-  readonly payload: unknown;
-}
 
 export interface CommitRequest {
   readonly emitterId: string;
@@ -40,6 +28,8 @@ export interface CommitOutcome {
   readonly logLines: number;
   /** Deliveries created for subscribed webhooks. */
   readonly deliveries: number;
+  /** Runs queued for linked workflows. */
+  readonly runs: number;
 }
 
 export async function commitInvocation(store: Store, request: CommitRequest): Promise<CommitOutcome> {
@@ -61,48 +51,26 @@ export async function commitInvocation(store: Store, request: CommitRequest): Pr
     if (store.capabilities.skipLocked) query = query.forUpdate();
     const emitter = await query.executeTakeFirst();
     // Deleted while it ran: nothing of it is kept.
-    if (!emitter) return { events: [], logLines: 0, deliveries: 0 };
+    if (!emitter) return { events: [], logLines: 0, deliveries: 0, runs: 0 };
 
     const now = Date.now();
     const previous = emitter.dedupe_state === null ? null : (JSON.parse(emitter.dedupe_state) as DedupeState);
     const dedupe = applyDedupe(request.dedupe, previous, orderByTs(result.emits, now));
 
-    let lastEvent: SequenceId = { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq };
-    const events: StoredEvent[] = dedupe.accepted.map((emit) => {
-      lastEvent = nextSequenceId(lastEvent, now);
-      return {
-        id: formatSequenceId(lastEvent),
-        ...lastEvent,
+    const appended = await appendEvents(
+      tx,
+      store.jobs,
+      { id: request.emitterId, accountId: request.accountId },
+      { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
+      dedupe.accepted.map((emit) => ({
         channel: emit.meta.name === undefined || emit.meta.name === "" ? null : String(emit.meta.name),
         eventKey: emit.meta.id === undefined ? null : String(emit.meta.id),
         summary: emit.meta.summary === undefined ? null : String(emit.meta.summary),
         payload: emit.event ?? null,
-      };
-    });
-    for (let start = 0; start < events.length; start += INSERT_CHUNK) {
-      await tx
-        .insertInto("events")
-        .values(
-          events.slice(start, start + INSERT_CHUNK).map((event) => ({
-            emitter_id: request.emitterId,
-            ms: event.ms,
-            seq: event.seq,
-            account_id: request.accountId,
-            channel: event.channel,
-            event_key: event.eventKey,
-            summary: event.summary,
-            payload: JSON.stringify(event.payload),
-          })),
-        )
-        .execute();
-    }
-
-    const deliveries = await enqueueDeliveries(
-      tx,
-      store.jobs,
-      { id: request.emitterId, accountId: request.accountId },
-      events,
+      })),
+      now,
     );
+    const { events, last: lastEvent, deliveries, runs } = appended;
 
     for (const [key, value] of Object.entries(result.dbWrites)) {
       const text = JSON.stringify(value ?? null);
@@ -167,19 +135,8 @@ export async function commitInvocation(store: Store, request: CommitRequest): Pr
       .where("id", "=", request.emitterId)
       .execute();
 
-    if (eventCount > emitter.max_events) await trim(tx, "events", request.emitterId, emitter.max_events);
-    if (logCount > MAX_LOG_LINES) await trim(tx, "emitter_logs", request.emitterId, MAX_LOG_LINES);
-    return { events, logLines: logRows.length, deliveries };
+    if (eventCount > emitter.max_events) await trimRows(tx, "events", request.emitterId, emitter.max_events);
+    if (logCount > MAX_LOG_LINES) await trimRows(tx, "emitter_logs", request.emitterId, MAX_LOG_LINES);
+    return { events, logLines: logRows.length, deliveries, runs };
   });
-}
-
-/** Keeps the newest `keep` rows of an emitter in an id-ordered table. */
-async function trim(tx: Executor, table: SequencedTable, emitterId: string, keep: number): Promise<void> {
-  const cutoff = await idAtRank(tx, table, emitterId, keep);
-  if (!cutoff) return;
-  await tx
-    .deleteFrom(table)
-    .where("emitter_id", "=", emitterId)
-    .where((eb) => atOrBefore(eb, cutoff))
-    .execute();
 }

@@ -8,9 +8,11 @@ import type { HttpResponse, InvocationResult, LogLine } from "../runtime/sandbox
 import { loadBundle } from "./components.js";
 import type { CoreContext } from "./context.js";
 import { DELIVERIES_TOPIC } from "./delivery/enqueue.js";
+import type { StoredEvent } from "./emitter-events.js";
 import { newId } from "./ids.js";
-import { commitInvocation, type StoredEvent } from "./invocation-commit.js";
+import { commitInvocation } from "./invocation-commit.js";
 import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
+import { WORKFLOW_RUNS_TOPIC } from "./workflows/run-queue.js";
 
 /** Everything an invocation needs of a source, read in one query. */
 export interface RunnableSource {
@@ -158,6 +160,7 @@ async function runInvocation(
   if (committed.events.length > 0) context.store.notifier.publish(emitsTopic(source.id));
   if (committed.deliveries > 0) context.store.notifier.publish(DELIVERIES_TOPIC);
   if (committed.logLines > 0) context.store.notifier.publish(logsTopic(source.id));
+  if (committed.runs > 0) context.store.notifier.publish(WORKFLOW_RUNS_TOPIC);
   return { invocationId, result, events: committed.events };
 }
 

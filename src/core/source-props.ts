@@ -42,6 +42,13 @@ export function unsealProps(stored: Values, secrets: SecretBox): Values {
   return values;
 }
 
+/** Stored values with the sealed (secret) ones masked. */
+export function maskSealed(stored: Values): Values {
+  return Object.fromEntries(
+    Object.entries(stored).map(([name, value]) => [name, isSealed(value) ? SECRET_MASK : value]),
+  );
+}
+
 /** Stored values as an API response shows them: secrets masked, HTTP interfaces with their URL. */
 export function viewProps(
   definition: ComponentDefinition,

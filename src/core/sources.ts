@@ -357,7 +357,7 @@ function hasHttpInterface(definition: ComponentDefinition): boolean {
 }
 
 /** Unguessable: 128 random bits. */
-function newEndpointId(): string {
+export function newEndpointId(): string {
   return randomBytes(16).toString("hex");
 }
 

@@ -1,6 +1,7 @@
 /**
- * Subscriptions join an emitter (a `dc_` source, later a `p_` workflow) to a listener (a `wh_`
- * webhook) of the same account, optionally for one channel. Subscribing twice returns the
+ * Subscriptions join an emitter (a `dc_` source or a `p_` workflow) to a listener (a `wh_`
+ * webhook) of the same account, optionally for one channel. (A workflow's trigger link is a
+ * subscription too, with the workflow as the listener; those are made by the workflow itself.) Subscribing twice returns the
  * existing subscription; deleting either end removes its subscriptions.
  */
 import type { Executor, SubscriptionsTable } from "../store/schema.js";
@@ -87,7 +88,12 @@ export function listSubscriptions(
   accountId: string,
   page: PageRequest,
 ): Promise<Page<Subscription>> {
-  const owned = () => db.selectFrom("subscriptions").where("account_id", "=", accountId);
+  // A workflow's link to its trigger source is the workflow's own, not a subscription to a webhook.
+  const owned = () =>
+    db
+      .selectFrom("subscriptions")
+      .where("account_id", "=", accountId)
+      .where("listener_id", "not like", "p_%");
   return readPage(page, {
     async rows(cursor, order, limit) {
       let query = owned().selectAll();
@@ -112,7 +118,11 @@ export async function removeSubscriptionsOf(db: Executor, id: string): Promise<v
 }
 
 async function checkEnds(db: Executor, accountId: string, input: SubscriptionInput) {
-  const emitterId = requireId(input.emitter_id, "emitter_id", "the source (dc_…) whose events to deliver");
+  const emitterId = requireId(
+    input.emitter_id,
+    "emitter_id",
+    "the source (dc_…) or workflow (p_…) whose events to deliver",
+  );
   const listenerId = requireId(input.listener_id, "listener_id", "the webhook (wh_…) to deliver them to");
   if (input.event_name !== undefined && input.event_name !== null && typeof input.event_name !== "string") {
     throw new InvalidInputError("event_name must be a string: the channel to subscribe to");
@@ -120,7 +130,11 @@ async function checkEnds(db: Executor, accountId: string, input: SubscriptionInp
   const eventName = (input.event_name as string | undefined | null) ?? "";
   if (eventName.length > 200) throw new InvalidInputError("event_name must be at most 200 characters");
 
-  await requireOwned(db, accountId, "sources", "source", emitterId, "dc_", "emitter_id");
+  if (emitterId.startsWith("p_")) {
+    await requireOwned(db, accountId, "workflows", "workflow", emitterId, "p_", "emitter_id");
+  } else {
+    await requireOwned(db, accountId, "sources", "source", emitterId, "dc_", "emitter_id");
+  }
   await requireOwned(db, accountId, "webhooks", "webhook", listenerId, "wh_", "listener_id");
   return { emitterId, listenerId, eventName };
 }
@@ -129,7 +143,7 @@ async function checkEnds(db: Executor, accountId: string, input: SubscriptionInp
 async function requireOwned(
   db: Executor,
   accountId: string,
-  table: "sources" | "webhooks",
+  table: "sources" | "webhooks" | "workflows",
   resource: string,
   id: string,
   prefix: string,

@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import type { ServerConfig } from "../config/server-config.js";
 import type { CoreContext } from "../core/context.js";
 import type { Metrics } from "../core/metrics.js";
+import type { WorkflowRunner } from "../core/workflows/run-worker.js";
 import { endpointRoutes } from "./endpoints.js";
 import { installAuth } from "./plugins/auth.js";
 import { installErrorHandling, sendError } from "./plugins/errors.js";
@@ -23,6 +24,7 @@ import { healthRoutes } from "./routes/health.js";
 import { sourceRoutes } from "./routes/sources.js";
 import { subscriptionRoutes } from "./routes/subscriptions.js";
 import { webhookRoutes } from "./routes/webhooks.js";
+import { workflowRoutes } from "./routes/workflows.js";
 import { sseRoutes } from "./sse.js";
 
 export interface AppDependencies {
@@ -30,9 +32,16 @@ export interface AppDependencies {
   readonly core: CoreContext;
   readonly metrics: Metrics;
   readonly logger: Logger;
+  readonly workflows: WorkflowRunner;
 }
 
-export async function buildApp({ config, core, metrics, logger }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  core,
+  metrics,
+  logger,
+  workflows,
+}: AppDependencies): Promise<FastifyInstance> {
   const { store, secrets } = core;
   const app = Fastify({
     loggerInstance: logger,
@@ -88,7 +97,8 @@ export async function buildApp({ config, core, metrics, logger }: AppDependencie
       eventRoutes(v1, core);
       subscriptionRoutes(v1, store.db);
       deliveryRoutes(v1, store);
-      actionRoutes(v1, core, config);
+      actionRoutes(v1, core);
+      workflowRoutes(v1, core);
     },
     { prefix: "/v1" },
   );
@@ -96,6 +106,6 @@ export async function buildApp({ config, core, metrics, logger }: AppDependencie
     installNulGuard(streams);
     sseRoutes(streams, core);
   });
-  endpointRoutes(app, core, config.endpointBodyLimitBytes);
+  endpointRoutes(app, core, workflows, config.endpointBodyLimitBytes);
   return app;
 }

@@ -9,6 +9,10 @@ import { validateHeaderName, validateHeaderValue } from "node:http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreContext } from "../core/context.js";
 import { invokeSource, loadRunnable } from "../core/invoker.js";
+import type { AttemptOutcome } from "../core/workflows/run-executor.js";
+import type { WorkflowRunner } from "../core/workflows/run-worker.js";
+import { queueHttpRun } from "../core/workflows/runs.js";
+import { type Workflow, workflowAtEndpoint } from "../core/workflows/workflows.js";
 import type { HttpResponse, InvocationResult } from "../runtime/sandbox/sandbox.js";
 import { sendError } from "./plugins/errors.js";
 
@@ -21,7 +25,12 @@ export interface HttpEvent {
   body?: unknown;
 }
 
-export function endpointRoutes(app: FastifyInstance, context: CoreContext, bodyLimitBytes: number): void {
+export function endpointRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  runner: WorkflowRunner,
+  bodyLimitBytes: number,
+): void {
   app.register(async (endpoints) => {
     // Sources take any content: the body arrives as bytes and is parsed for the event below.
     endpoints.removeAllContentTypeParsers();
@@ -47,20 +56,26 @@ export function endpointRoutes(app: FastifyInstance, context: CoreContext, bodyL
       bodyLimit: bodyLimitBytes,
       schema: { hide: true },
     };
-    endpoints.all("/e/:endpointId", options, (request, reply) => handle(context, request, reply));
-    endpoints.all("/e/:endpointId/*", options, (request, reply) => handle(context, request, reply));
+    endpoints.all("/e/:endpointId", options, (request, reply) => handle(context, runner, request, reply));
+    endpoints.all("/e/:endpointId/*", options, (request, reply) => handle(context, runner, request, reply));
   });
 }
 
 async function handle(
   context: CoreContext,
+  runner: WorkflowRunner,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const { endpointId } = request.params as { endpointId: string };
-  const source = /^[0-9a-f]{32}$/.test(endpointId) ? await loadRunnable(context, { endpointId }) : null;
+  const wellFormed = /^[0-9a-f]{32}$/.test(endpointId);
+  const source = wellFormed ? await loadRunnable(context, { endpointId }) : null;
+  if (!source && wellFormed) {
+    const workflow = await workflowAtEndpoint(context, endpointId);
+    if (workflow?.active) return handleWorkflow(context, runner, workflow, request, reply, endpointId);
+  }
   if (!source?.active) {
-    return sendError(reply, 404, "not_found", "No active source listens at this endpoint");
+    return sendError(reply, 404, "not_found", "No active source or workflow listens at this endpoint");
   }
   const event = httpEvent(request, endpointId);
   const customResponse = source.definition.props.some(
@@ -91,10 +106,67 @@ async function handle(
   return sendRunFailure(reply, first);
 }
 
-function sendHttpResponse(reply: FastifyReply, response: HttpResponse): FastifyReply {
+/**
+ * An HTTP-triggered workflow. Without customResponse the run is queued and the caller gets 200 at
+ * once. With it, the run starts here at once and the caller gets the response a step gives with
+ * `$.respond()`: when it is given with `immediate: true`, else when the run ends.
+ */
+async function handleWorkflow(
+  context: CoreContext,
+  runner: WorkflowRunner,
+  workflow: Workflow,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  endpointId: string,
+): Promise<FastifyReply> {
+  const { trigger } = workflow.document.trigger;
+  const customResponse = trigger.type === "http" && trigger.customResponse;
+  const runTrigger = { event: httpEvent(request, endpointId), context: { trigger: "http" } };
+  const { runId, lease } = await queueHttpRun(context, workflow, runTrigger, customResponse);
+  reply.header("x-sluice-run-id", runId);
+  if (!lease) return reply.status(200).send({ success: true });
+
+  let respondNow: (response: HttpResponse) => void = () => {};
+  const immediate = new Promise<HttpResponse>((resolve) => {
+    respondNow = resolve;
+  });
+  const run = runner.runClaimed(lease, runId, workflow.id, {
+    onRespond: (response) => {
+      if (response.immediate) respondNow(response);
+    },
+  });
+  const first = await Promise.race([immediate, run]);
+  if (first !== null && "isJson" in first) {
+    run.catch((error: unknown) => request.log.error({ err: error }, "workflow run failed after $.respond()"));
+    return sendHttpResponse(reply, first, "the workflow's $.respond()");
+  }
+  return sendRunOutcome(reply, first);
+}
+
+function sendRunOutcome(reply: FastifyReply, outcome: AttemptOutcome | null): FastifyReply {
+  if (outcome?.response) return sendHttpResponse(reply, outcome.response, "the workflow's $.respond()");
+  if (outcome === null) return sendError(reply, 502, "no_response", "The workflow was deleted while it ran");
+  if (outcome.error) {
+    const { step, reason, message } = outcome.error;
+    if (reason === "timeout") return sendError(reply, 504, "workflow_timeout", `Step '${step}' ${message}`);
+    return sendError(reply, 500, "workflow_error", `Step '${step}' failed (${reason}): ${message}`);
+  }
+  return sendError(
+    reply,
+    502,
+    "no_response",
+    `The workflow ${outcome.status === "exited" ? "exited" : "finished"} without calling $.respond(), and its HTTP trigger has customResponse: true`,
+  );
+}
+
+function sendHttpResponse(
+  reply: FastifyReply,
+  response: HttpResponse,
+  from = "The source's respond()",
+): FastifyReply {
   const problem = unsendable(response);
   if (problem !== undefined) {
-    return sendError(reply, 502, "invalid_response", `The source's respond() cannot be sent: ${problem}`);
+    return sendError(reply, 502, "invalid_response", `${from} cannot be sent: ${problem}`);
   }
   reply.status(response.status);
   for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);

@@ -10,10 +10,13 @@ import { bootstrapFirstAccount } from "../core/accounts.js";
 import type { CoreContext } from "../core/context.js";
 import { createDeliveryWorker, type DeliveryWorker } from "../core/delivery/delivery-worker.js";
 import { createMetrics } from "../core/metrics.js";
+import { type ActionSender, createActionSender } from "../core/outbound/action-sends.js";
 import { createCodeFetcher } from "../core/outbound/fetch-code.js";
+import { createMailer } from "../core/outbound/smtp-mailer.js";
 import { createAddressPolicy, createGuardedAgent } from "../core/outbound/ssrf-guard.js";
 import { checkMasterKey, createSecretBox, loadMasterKey } from "../core/secret-box.js";
 import { createTimerWorker, type TimerWorker } from "../core/timers/timer-worker.js";
+import { createWorkflowRunner, type WorkflowRunner } from "../core/workflows/run-worker.js";
 import { createCompiler } from "../runtime/compile/esbuild-compiler.js";
 import { createSandbox } from "../runtime/sandbox/runner-pool.js";
 import type { Sandbox } from "../runtime/sandbox/sandbox.js";
@@ -45,6 +48,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   let sandbox: Sandbox | undefined;
   let timers: TimerWorker | undefined;
   let deliveries: DeliveryWorker | undefined;
+  let workflows: WorkflowRunner | undefined;
+  let sender: ActionSender | undefined;
   try {
     await checkMasterKey(store.db, masterKey);
     if (store.capabilities.singleProcess) {
@@ -64,19 +69,25 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       maxRunners: config.maxRunners,
       logger: logger.child({ component: "sandbox" }),
     });
+    sender = createActionSender({ policy, mailer: config.smtp ? createMailer(config.smtp) : undefined });
     const core: CoreContext = {
       store,
       secrets: createSecretBox(masterKey),
       compiler: createCompiler({ dataDir: config.dataDir }),
       sandbox,
       fetchCode: createCodeFetcher(policy),
+      sender,
       // With port 0 the public URL is known only once listening.
       get baseUrl() {
         return publicUrl;
       },
     };
     const metrics = createMetrics(store);
-    app = await buildApp({ config, core, metrics, logger });
+    workflows = createWorkflowRunner(core, {
+      retryScheduleSeconds: config.retryScheduleSeconds,
+      onError: (error) => logger.error({ err: error }, "workflow runner"),
+    });
+    app = await buildApp({ config, core, metrics, logger, workflows });
     deliveries = createDeliveryWorker({
       store,
       secrets: core.secrets,
@@ -91,6 +102,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     if (/:0$/.test(config.baseUrl)) publicUrl = url;
     timers.start();
     deliveries.start();
+    workflows.start();
     logger.info(
       { url, database: config.databaseUrl === undefined ? `sqlite:${config.dataDir}` : "postgres" },
       "Sluice is listening",
@@ -99,6 +111,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const runners = sandbox;
     const ticking = timers;
     const delivering = deliveries;
+    const running = workflows;
+    const sending = sender;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -109,6 +123,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
           await listening.close();
           await ticking.stop();
           await delivering.stop();
+          await running.stop();
+          await sending.close();
           await runners.close();
           await store.close();
         })();
@@ -119,6 +135,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     await app?.close();
     await timers?.stop();
     await deliveries?.stop();
+    await workflows?.stop();
+    await sender?.close();
     await sandbox?.close();
     await store.close();
     throw error;

@@ -22,6 +22,11 @@ export interface NewJob {
   readonly uniqueKey?: string;
   /** The group the job belongs to (a webhook, say), for claimers that limit work per group. */
   readonly groupKey?: string;
+  /**
+   * Enqueue the job already claimed by the caller, who starts on it at once (an HTTP request
+   * waiting for its result, say). If the caller dies, the lease expires and a worker takes it up.
+   */
+  readonly claim?: { readonly leaseToken: string; readonly leaseMs: number };
 }
 
 /** Proof of a claim: complete, fail and extend succeed only while the claim still holds the job. */
@@ -92,7 +97,9 @@ export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabi
           payload: JSON.stringify(job.payload ?? null),
           state: "queued",
           run_at: job.runAt ?? now,
-          attempts: 0,
+          attempts: job.claim ? 1 : 0,
+          lease_token: job.claim?.leaseToken ?? null,
+          locked_until: job.claim ? now + job.claim.leaseMs : null,
           created_at: now,
         })
         .onConflict((conflict) => conflict.column("unique_key").doNothing())

@@ -199,6 +199,50 @@ export interface PublishedComponentsTable {
   published_at: number;
 }
 
+export interface WorkflowsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  active: number;
+  /** JSON: the normalized document (steps pinned to saved components, secret values sealed). */
+  document: string;
+  trigger_type: string;
+  endpoint_id: string | null;
+  trigger_source_id: string | null;
+  owns_trigger_source: Generated<number>;
+  concurrency: number;
+  retries: number;
+  timeout_seconds: number;
+  expressions_bundle: string | null;
+  expressions_hash: string | null;
+  max_events: number;
+  last_event_ms: Generated<number>;
+  last_event_seq: Generated<number>;
+  event_count: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export type WorkflowRunStatus = "queued" | "running" | "success" | "error" | "exited";
+
+export interface WorkflowRunsTable {
+  id: string;
+  workflow_id: string;
+  account_id: string;
+  status: WorkflowRunStatus;
+  /** JSON: { event, context }. */
+  trigger: string;
+  /** JSON: the step records of the latest attempt. */
+  steps: string;
+  error: string | null;
+  exit: string | null;
+  attempts: Generated<number>;
+  replay_of: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -214,6 +258,8 @@ export interface Database {
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   published_components: PublishedComponentsTable;
+  workflows: WorkflowsTable;
+  workflow_runs: WorkflowRunsTable;
 }
 
 /** A database handle or an open transaction: store operations accept either. */

@@ -6,8 +6,8 @@
 
 import type { JobQueue } from "../../store/jobs.js";
 import type { Executor } from "../../store/schema.js";
+import type { StoredEvent } from "../emitter-events.js";
 import { newId } from "../ids.js";
-import type { StoredEvent } from "../invocation-commit.js";
 
 export const DELIVERY_QUEUE = "delivery";
 export const DELIVERIES_TOPIC = "deliveries";
@@ -101,8 +101,12 @@ export async function enqueueDeliveries(
   return rows.length;
 }
 
+/**
+ * A subscription to every channel ("") receives every channel but the reserved ones, whose
+ * names start with `$` (a workflow's `$errors`): those go only to subscriptions that name them.
+ */
 function matches(filter: string, channel: string | null): boolean {
-  if (filter === "") return true;
+  if (filter === "") return channel === null || !channel.startsWith("$");
   if (filter === DEFAULT_CHANNEL) return channel === null;
   return filter === channel;
 }

@@ -2,15 +2,11 @@
  * Actions and published components: `POST /v1/actions/run` runs an action once;
  * `POST /v1/components/publish`, `GET /v1/users/me/published`, `GET /v1/published/{key}` and
  * `DELETE /v1/published/{key}` publish, list, read and unpublish components by key and version.
- * The sender of actions' `$.send.*` calls lives here, built from the configuration.
+ * The sends of actions' `$.send.*` calls go through the context's sender.
  */
 import type { FastifyInstance } from "fastify";
-import type { ServerConfig } from "../../config/server-config.js";
 import { type ActionRunInput, actionRunView, runAction } from "../../core/actions.js";
 import type { CoreContext } from "../../core/context.js";
-import { createActionSender } from "../../core/outbound/action-sends.js";
-import { createMailer } from "../../core/outbound/smtp-mailer.js";
-import { createAddressPolicy } from "../../core/outbound/ssrf-guard.js";
 import type { PageRequest } from "../../core/pagination.js";
 import {
   listPublished,
@@ -81,12 +77,8 @@ const runSchema = {
   },
 } as const;
 
-export function actionRoutes(app: FastifyInstance, context: CoreContext, config: ServerConfig): void {
-  const sender = createActionSender({
-    policy: createAddressPolicy(config.allowedCidrs),
-    mailer: config.smtp ? createMailer(config.smtp) : undefined,
-  });
-  app.addHook("onClose", () => sender.close());
+export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
+  const { sender } = context;
 
   app.post<{ Body: ActionRunInput }>(
     "/actions/run",

@@ -5,6 +5,7 @@ import * as componentsAndSources from "./0002-components-and-sources.js";
 import * as subscriptionsAndDeliveries from "./0003-subscriptions-and-deliveries.js";
 import * as emitterCounts from "./0005-emitter-counts.js";
 import * as publishedComponents from "./0006-published-components.js";
+import * as workflows from "./0007-workflows.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   "0003-subscriptions-and-deliveries": subscriptionsAndDeliveries,
   "0005-emitter-counts": emitterCounts,
   "0006-published-components": publishedComponents,
+  "0007-workflows": workflows,
 };

@@ -1,0 +1,97 @@
+/**
+ * Appending events to an emitter (a source or a workflow) inside the caller's transaction: ids
+ * that rise strictly per emitter, the rows, the fan-out to what listens (a delivery per subscribed
+ * webhook, a run per linked workflow), and the retention trim. Either all of it commits or none.
+ */
+import type { JobQueue } from "../store/jobs.js";
+import type { Executor } from "../store/schema.js";
+import { enqueueDeliveries } from "./delivery/enqueue.js";
+import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
+import { atOrBefore, idAtRank, type SequencedTable } from "./sequenced-rows.js";
+import { enqueueTriggeredRuns } from "./workflows/run-queue.js";
+
+const INSERT_CHUNK = 200;
+
+export interface StoredEvent {
+  readonly id: string;
+  readonly ms: number;
+  readonly seq: number;
+  readonly channel: string | null;
+  readonly eventKey: string | null;
+  readonly summary: string | null;
+  readonly payload: unknown;
+}
+
+export interface NewEvent {
+  readonly payload: unknown;
+  readonly channel: string | null;
+  readonly eventKey: string | null;
+  readonly summary: string | null;
+}
+
+export interface Emitter {
+  readonly id: string;
+  readonly accountId: string;
+}
+
+export interface AppendOutcome {
+  readonly events: StoredEvent[];
+  /** The emitter's last event id after the append. */
+  readonly last: SequenceId;
+  /** Deliveries created for subscribed webhooks. */
+  readonly deliveries: number;
+  /** Runs queued for linked workflows. */
+  readonly runs: number;
+}
+
+/** Stores `items` after `last` (the emitter's last id, read under its row lock) and fans them out. */
+export async function appendEvents(
+  tx: Executor,
+  jobs: JobQueue,
+  emitter: Emitter,
+  last: SequenceId,
+  items: readonly NewEvent[],
+  now: number,
+): Promise<AppendOutcome> {
+  let cursor = last;
+  const events: StoredEvent[] = items.map((item) => {
+    cursor = nextSequenceId(cursor, now);
+    return { id: formatSequenceId(cursor), ...cursor, ...item };
+  });
+  for (let start = 0; start < events.length; start += INSERT_CHUNK) {
+    await tx
+      .insertInto("events")
+      .values(
+        events.slice(start, start + INSERT_CHUNK).map((event) => ({
+          emitter_id: emitter.id,
+          ms: event.ms,
+          seq: event.seq,
+          account_id: emitter.accountId,
+          channel: event.channel,
+          event_key: event.eventKey,
+          summary: event.summary,
+          payload: JSON.stringify(event.payload),
+        })),
+      )
+      .execute();
+  }
+  const deliveries = await enqueueDeliveries(tx, jobs, emitter, events);
+  const runs = emitter.id.startsWith("dc_") ? await enqueueTriggeredRuns(tx, jobs, emitter, events) : 0;
+  return { events, last: cursor, deliveries, runs };
+}
+
+/** Keeps the newest `keep` rows of an emitter in an id-ordered table. */
+export async function trimRows(
+  tx: Executor,
+  table: SequencedTable,
+  emitterId: string,
+  keep: number,
+): Promise<void> {
+  const cutoff = await idAtRank(tx, table, emitterId, keep);
+  if (!cutoff) return;
+  await tx
+    .deleteFrom(table)
+    .where("emitter_id", "=", emitterId)
+    .where((eb) => atOrBefore(eb, cutoff))
+    .execute();
+}

@@ -1,0 +1,332 @@
+/**
+ * One attempt of a workflow run, from its queued row to its record: the steps in order, each
+ * with its props evaluated in the sandbox against the steps before it, then the run's sends, its
+ * emitted events (and, for a failed run, its error on `$errors`) and its final record committed
+ * in one transaction with the completion of its job. A step that throws fails the run and the
+ * later steps do not run; `$.flow.exit()` ends it after the step that called it.
+ */
+import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/sandbox/sandbox.js";
+import type { Lease } from "../../store/jobs.js";
+import type { WorkflowRunStatus } from "../../store/schema.js";
+import { invokeAction } from "../actions.js";
+import { getComponent, type SavedComponent } from "../components.js";
+import type { CoreContext } from "../context.js";
+import { DELIVERIES_TOPIC } from "../delivery/enqueue.js";
+import { appendEvents, type NewEvent, trimRows } from "../emitter-events.js";
+import { SluiceError } from "../errors.js";
+import { emitsTopic } from "../invoker.js";
+import type { SendReport } from "../outbound/action-sends.js";
+import { configureProps } from "../props.js";
+import { unsealProps } from "../source-props.js";
+import { fillHoles } from "./expressions.js";
+import { type RunError, type RunExit, type StepRecord, storeSteps, toRunRecord } from "./run-record.js";
+import type { StoredStep } from "./steps.js";
+import { expressionsRunnerId, loadWorkflow, type Workflow } from "./workflows.js";
+
+/** The channel of failed runs' errors. */
+export const ERRORS_CHANNEL = "$errors";
+/** Runs kept per workflow; older ones are removed as new ones finish. */
+export const MAX_RUNS_KEPT = 1000;
+const EXPRESSIONS_TIMEOUT_MS = 10_000;
+
+export interface RunHooks {
+  /** Called as soon as a step calls `$.respond()`. */
+  readonly onRespond?: (response: HttpResponse) => void;
+}
+
+export interface AttemptOutcome {
+  readonly runId: string;
+  readonly status: WorkflowRunStatus;
+  /** The last response a step gave with `$.respond()`, if any. */
+  readonly response: HttpResponse | null;
+  readonly error: RunError | null;
+  /** Set when the run failed and will be tried again then. */
+  readonly retryAt: number | null;
+}
+
+export interface AttemptOptions {
+  /** Seconds between attempts of a failed run (the last repeats). */
+  readonly retryScheduleSeconds: readonly number[];
+}
+
+/** Runs one attempt of the run the claimed job names. Null when the run or workflow is gone. */
+export async function runAttempt(
+  context: CoreContext,
+  lease: Lease,
+  runId: string,
+  options: AttemptOptions,
+  hooks: RunHooks = {},
+): Promise<AttemptOutcome | null> {
+  const { store } = context;
+  const row = await store.db
+    .selectFrom("workflow_runs")
+    .selectAll()
+    .where("id", "=", runId)
+    .executeTakeFirst();
+  const workflow = row ? await loadWorkflow(context, row.workflow_id) : null;
+  if (!row || !workflow) {
+    await store.jobs.complete(lease);
+    return null;
+  }
+  const run = toRunRecord(row);
+  const startedAt = Date.now();
+  const attempts = run.attempts + 1;
+  await store.db
+    .updateTable("workflow_runs")
+    .set({ status: "running", attempts, started_at: run.startedAt ?? startedAt })
+    .where("id", "=", runId)
+    .execute();
+
+  const steps: StepRecord[] = [];
+  const view: Record<string, unknown> = { trigger: run.trigger };
+  const sends: QueuedSend[] = [];
+  let response: HttpResponse | null = null;
+  let error: RunError | null = null;
+  let exit: RunExit | null = null;
+  const onRespond = (given: HttpResponse) => {
+    response = given;
+    hooks.onRespond?.(given);
+  };
+
+  for (const [index, step] of workflow.document.steps.entries()) {
+    const began = Date.now();
+    const result = await runStep(context, workflow, step, index, view, onRespond);
+    const record = stepRecord(step.name, began, result);
+    steps.push(record);
+    if (!result.ok) {
+      error = {
+        step: step.name,
+        reason: result.failure?.reason ?? "error",
+        message: result.failure?.message ?? "the step failed",
+        stack: result.failure?.stack ?? null,
+      };
+      break;
+    }
+    view[step.name] = { ...(result.exports ?? {}), $return_value: result.returnValue ?? null };
+    sends.push(...(result.sends ?? []));
+    if (result.flowExit) {
+      exit = { step: step.name, reason: result.flowExit.reason };
+      break;
+    }
+  }
+
+  const status: WorkflowRunStatus = error ? "error" : exit ? "exited" : "success";
+  const retryAt =
+    error && attempts <= workflow.retries
+      ? Date.now() + retryDelayMs(options.retryScheduleSeconds, attempts)
+      : null;
+  const reports: SendReport[] = error
+    ? context.sender.skip(sends, "not sent: the run failed")
+    : await context.sender.perform(sends.filter((send) => send.kind !== "emit"));
+  const events: NewEvent[] = error
+    ? retryAt === null
+      ? [errorEvent(workflow, runId, run.trigger, error)]
+      : []
+    : sends.filter((send) => send.kind === "emit").map(emittedEvent);
+  if (!error) {
+    for (const send of sends) {
+      if (send.kind === "emit")
+        reports.push({ kind: "emit", input: send.params, outcome: { ok: true, recorded: true } });
+    }
+  }
+
+  const committed = await store.db.transaction().execute(async (tx) => {
+    let deliveries = 0;
+    if (events.length > 0) {
+      let query = tx
+        .selectFrom("workflows")
+        .select(["last_event_ms", "last_event_seq", "event_count", "max_events"])
+        .where("id", "=", workflow.id);
+      if (store.capabilities.skipLocked) query = query.forUpdate();
+      const emitter = await query.executeTakeFirst();
+      if (emitter) {
+        const now = Date.now();
+        const appended = await appendEvents(
+          tx,
+          store.jobs,
+          { id: workflow.id, accountId: workflow.accountId },
+          { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
+          events,
+          now,
+        );
+        deliveries = appended.deliveries;
+        const count = emitter.event_count + appended.events.length;
+        await tx
+          .updateTable("workflows")
+          .set({
+            last_event_ms: appended.last.ms,
+            last_event_seq: appended.last.seq,
+            event_count: Math.min(count, emitter.max_events),
+          })
+          .where("id", "=", workflow.id)
+          .execute();
+        if (count > emitter.max_events) await trimRows(tx, "events", workflow.id, emitter.max_events);
+      }
+    }
+    await tx
+      .updateTable("workflow_runs")
+      .set({
+        status: retryAt === null ? status : "queued",
+        steps: storeSteps(steps, reports),
+        error: error === null ? null : JSON.stringify(error),
+        exit: exit === null ? null : JSON.stringify(exit),
+        finished_at: retryAt === null ? Date.now() : null,
+      })
+      .where("id", "=", runId)
+      .execute();
+    if (retryAt === null) {
+      await store.jobs.complete(lease, tx);
+      await trimRuns(tx, workflow.id);
+    }
+    return { deliveries };
+  });
+  if (retryAt !== null) {
+    await store.jobs.fail(lease, { error: `${error?.step}: ${error?.message}`, retryAt });
+  }
+  if (events.length > 0) store.notifier.publish(emitsTopic(workflow.id));
+  if (committed.deliveries > 0) store.notifier.publish(DELIVERIES_TOPIC);
+  return { runId, status, response, error, retryAt };
+}
+
+/** One step: its props (expressions evaluated, then checked against the component), then its run. */
+async function runStep(
+  context: CoreContext,
+  workflow: Workflow,
+  step: StoredStep,
+  index: number,
+  view: Readonly<Record<string, unknown>>,
+  onRespond: (response: HttpResponse) => void,
+): Promise<InvocationResult> {
+  const began = Date.now();
+  let component: SavedComponent;
+  let values: Record<string, unknown>;
+  try {
+    component = await getComponent(context, workflow.accountId, step.componentId);
+    let props = unsealProps(step.props, context.secrets);
+    if (step.holes.length > 0) {
+      const evaluated = await evaluateHoles(context, workflow, index, view);
+      if (!evaluated.ok) return evaluated.result;
+      props = fillHoles(props, step.holes, evaluated.values);
+    }
+    values = configureProps(component.definition, props);
+  } catch (error) {
+    if (!(error instanceof SluiceError)) throw error;
+    return failed(`props: ${error.message}`, began);
+  }
+  return invokeAction(context, {
+    component,
+    values,
+    steps: view,
+    timeoutMs: (step.timeoutSeconds ?? workflow.timeoutSeconds) * 1000,
+    onRespond,
+  });
+}
+
+async function evaluateHoles(
+  context: CoreContext,
+  workflow: Workflow,
+  index: number,
+  view: Readonly<Record<string, unknown>>,
+): Promise<{ ok: true; values: unknown[] } | { ok: false; result: InvocationResult }> {
+  const bundle = workflow.expressionsBundle;
+  if (bundle === null || workflow.expressionsHash === null) return { ok: true, values: [] };
+  const result = await context.sandbox.invoke(
+    { componentId: expressionsRunnerId(workflow.id), bundleHash: workflow.expressionsHash, bundle },
+    {
+      method: "run",
+      props: { step: { kind: "value", value: index } },
+      db: {},
+      steps: view,
+      timeoutMs: EXPRESSIONS_TIMEOUT_MS,
+    },
+  );
+  if (!result.ok) {
+    const message = `props: evaluating the expressions failed (${result.failure?.reason ?? "error"}): ${result.failure?.message ?? ""}`;
+    return {
+      ok: false,
+      result: { ...result, failure: { reason: result.failure?.reason ?? "error", message } },
+    };
+  }
+  return { ok: true, values: Array.isArray(result.returnValue) ? result.returnValue : [] };
+}
+
+function failed(message: string, began: number): InvocationResult {
+  return {
+    ok: false,
+    failure: { reason: "error", message },
+    emits: [],
+    dbWrites: {},
+    logs: [],
+    durationMs: Date.now() - began,
+  };
+}
+
+function stepRecord(name: string, began: number, result: InvocationResult): StepRecord {
+  return {
+    name,
+    status: !result.ok ? "error" : result.flowExit ? "exited" : "success",
+    started_at_ms: began,
+    duration_ms: Math.round(result.durationMs),
+    return_value: result.returnValue ?? null,
+    exports: result.exports ?? {},
+    summary: result.summary ?? null,
+    logs: result.logs,
+    error: result.failure
+      ? {
+          reason: result.failure.reason,
+          message: result.failure.message,
+          stack: result.failure.stack ?? null,
+        }
+      : null,
+    flow_exit: result.flowExit ?? null,
+  };
+}
+
+function emittedEvent(send: QueuedSend): NewEvent {
+  const { raw_event: payload, name, summary, id } = send.params as Record<string, unknown>;
+  return {
+    payload: payload ?? null,
+    channel: typeof name === "string" && name !== "" ? name : null,
+    eventKey: id === undefined || id === null ? null : String(id),
+    summary: typeof summary === "string" ? summary : null,
+  };
+}
+
+function errorEvent(workflow: Workflow, runId: string, trigger: unknown, error: RunError): NewEvent {
+  return {
+    payload: {
+      workflow_id: workflow.id,
+      workflow_name: workflow.name,
+      run_id: runId,
+      step: error.step,
+      error: { reason: error.reason, message: error.message, stack: error.stack },
+      trigger,
+    },
+    channel: ERRORS_CHANNEL,
+    eventKey: runId,
+    summary: `${error.step}: ${error.message}`.slice(0, 500),
+  };
+}
+
+function retryDelayMs(schedule: readonly number[], attempt: number): number {
+  const seconds = schedule[Math.min(attempt, schedule.length - 1)] ?? 60;
+  return Math.max(0, seconds * 1000);
+}
+
+async function trimRuns(tx: Parameters<typeof trimRows>[0], workflowId: string): Promise<void> {
+  const cutoff = await tx
+    .selectFrom("workflow_runs")
+    .select("id")
+    .where("workflow_id", "=", workflowId)
+    .orderBy("id", "desc")
+    .limit(1)
+    .offset(MAX_RUNS_KEPT)
+    .executeTakeFirst();
+  if (cutoff) {
+    await tx
+      .deleteFrom("workflow_runs")
+      .where("workflow_id", "=", workflowId)
+      .where("id", "<=", cutoff.id)
+      .execute();
+  }
+}

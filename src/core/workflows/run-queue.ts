@@ -1,0 +1,107 @@
+/**
+ * Queuing workflow runs. A run is a row of workflow_runs (its record) and a job of the
+ * `workflow_run` queue (the work), written in the same transaction as what caused it: the
+ * source event that triggered it, the HTTP request, the manual run or the replay. So a trigger
+ * that committed always has its run, across crashes.
+ */
+import type { JobQueue } from "../../store/jobs.js";
+import type { Executor } from "../../store/schema.js";
+import type { StoredEvent } from "../emitter-events.js";
+import { newId } from "../ids.js";
+
+export const WORKFLOW_RUN_QUEUE = "workflow_run";
+export const WORKFLOW_RUNS_TOPIC = "workflow_runs";
+
+export interface RunJob {
+  readonly runId: string;
+}
+
+/** What `steps.trigger` holds: the event, and where it came from. */
+export interface RunTrigger {
+  readonly event: unknown;
+  readonly context: Record<string, unknown>;
+}
+
+export interface NewRun {
+  readonly workflowId: string;
+  readonly accountId: string;
+  readonly trigger: RunTrigger;
+  readonly replayOf?: string;
+  /** The caller runs it at once, holding this lease (an HTTP-triggered run). */
+  readonly claim?: { readonly leaseToken: string; readonly leaseMs: number };
+}
+
+/** Records a queued run and its job; returns the run id and the job id. */
+export async function queueRun(
+  tx: Executor,
+  jobs: JobQueue,
+  run: NewRun,
+): Promise<{ runId: string; jobId: string }> {
+  const runId = newId("wr");
+  const now = Date.now();
+  await tx
+    .insertInto("workflow_runs")
+    .values({
+      id: runId,
+      workflow_id: run.workflowId,
+      account_id: run.accountId,
+      status: "queued",
+      trigger: JSON.stringify({
+        event: run.trigger.event ?? null,
+        context: {
+          ...run.trigger.context,
+          id: runId,
+          workflow_id: run.workflowId,
+          ts: new Date(now).toISOString(),
+        },
+      }),
+      steps: "[]",
+      error: null,
+      exit: null,
+      replay_of: run.replayOf ?? null,
+      created_at: now,
+      started_at: null,
+      finished_at: null,
+    })
+    .execute();
+  const jobId = await jobs.enqueue(tx, {
+    queue: WORKFLOW_RUN_QUEUE,
+    payload: { runId } satisfies RunJob,
+    groupKey: run.workflowId,
+    ...(run.claim ? { claim: run.claim } : {}),
+  });
+  return { runId, jobId: jobId ?? "" };
+}
+
+/** Inside a source's commit: one run per event and active workflow linked to the source. */
+export async function enqueueTriggeredRuns(
+  tx: Executor,
+  jobs: JobQueue,
+  source: { readonly id: string; readonly accountId: string },
+  events: readonly StoredEvent[],
+): Promise<number> {
+  if (events.length === 0) return 0;
+  const links = await tx
+    .selectFrom("subscriptions")
+    .innerJoin("workflows", "workflows.id", "subscriptions.listener_id")
+    .select(["workflows.id", "subscriptions.event_name"])
+    .where("subscriptions.emitter_id", "=", source.id)
+    .where("workflows.active", "=", 1)
+    .execute();
+  let runs = 0;
+  for (const event of events) {
+    for (const link of links) {
+      if (link.event_name !== "" && link.event_name !== event.channel) continue;
+      await queueRun(tx, jobs, {
+        workflowId: link.id,
+        accountId: source.accountId,
+        trigger: {
+          event: event.payload,
+          context: { emitter_id: source.id, event_id: event.id, channel: event.channel },
+        },
+      });
+      runs++;
+    }
+  }
+  return runs;
+}

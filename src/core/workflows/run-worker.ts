@@ -1,0 +1,164 @@
+/**
+ * The workflow run worker: claims queued runs (jobs of the `workflow_run` queue, grouped by
+ * workflow) and runs them, at most `concurrency` at once per workflow on this node, in the order
+ * they were queued. An HTTP-triggered run that waits for its response skips the queue: its job is
+ * enqueued already claimed and run here at once, through the same per-workflow slots. Claims are
+ * leases renewed while a run goes on; a node that dies lets them expire and another takes over.
+ */
+import type { ClaimedJob, Lease } from "../../store/jobs.js";
+import type { CoreContext } from "../context.js";
+import { createWakeableSleep } from "../workers/wakeable-sleep.js";
+import { type AttemptOptions, type AttemptOutcome, type RunHooks, runAttempt } from "./run-executor.js";
+import { type RunJob, WORKFLOW_RUN_QUEUE, WORKFLOW_RUNS_TOPIC } from "./run-queue.js";
+
+export const RUN_LEASE_MS = 60_000;
+const HEARTBEAT_MS = 20_000;
+
+export interface WorkflowRunner {
+  start(): void;
+  /** Stops claiming, and waits for the runs in flight. */
+  stop(): Promise<void>;
+  /** Runs a run whose job the caller enqueued already claimed, here and now (once a slot is free). */
+  runClaimed(
+    lease: Lease,
+    runId: string,
+    workflowId: string,
+    hooks: RunHooks,
+  ): Promise<AttemptOutcome | null>;
+}
+
+export interface WorkflowRunnerOptions extends AttemptOptions {
+  /** Runs at once on this node, all workflows together. */
+  readonly concurrency?: number;
+  readonly pollMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+export function createWorkflowRunner(context: CoreContext, options: WorkflowRunnerOptions): WorkflowRunner {
+  const { store } = context;
+  const concurrency = options.concurrency ?? 16;
+  const pollMs = options.pollMs ?? 1000;
+  const onError = options.onError ?? (() => {});
+  const slots = createSlots();
+  const inFlight = new Set<Promise<unknown>>();
+  const { sleep, wake } = createWakeableSleep();
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let unsubscribe: (() => void) | undefined;
+
+  const limitOf = async (workflowId: string): Promise<number> => {
+    const row = await store.db
+      .selectFrom("workflows")
+      .select("concurrency")
+      .where("id", "=", workflowId)
+      .executeTakeFirst();
+    return row?.concurrency ?? 1;
+  };
+
+  /** Holds the lease while the run waits for its slot and runs; releases the slot after. */
+  const execute = async (lease: Lease, runId: string, workflowId: string, hooks: RunHooks) => {
+    const heartbeat = setInterval(() => {
+      store.jobs.extendLease(lease, RUN_LEASE_MS).catch(onError);
+    }, HEARTBEAT_MS);
+    try {
+      const release = await slots.acquire(workflowId, await limitOf(workflowId));
+      try {
+        return await runAttempt(context, lease, runId, options, hooks);
+      } finally {
+        release();
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+  };
+
+  const track = <T>(task: Promise<T>): Promise<T> => {
+    inFlight.add(task);
+    const done = () => {
+      inFlight.delete(task);
+      wake();
+    };
+    task.then(done, done);
+    return task;
+  };
+
+  const claimed = (job: ClaimedJob) => {
+    const { runId } = job.payload as RunJob;
+    track(execute(job, runId, job.groupKey ?? "", {}).catch(onError));
+  };
+
+  const run = async () => {
+    while (running) {
+      try {
+        const free = concurrency - inFlight.size;
+        if (free > 0) {
+          const jobs = await store.jobs.claimDue({
+            queue: WORKFLOW_RUN_QUEUE,
+            limit: free,
+            leaseMs: RUN_LEASE_MS,
+            excludeGroups: slots.full(),
+          });
+          for (const job of jobs) claimed(job);
+          if (jobs.length === free) continue;
+        }
+        const next = await store.jobs.nextRunAt(WORKFLOW_RUN_QUEUE);
+        const delay = next === null ? pollMs : Math.max(0, Math.min(pollMs, next - Date.now()));
+        if (delay > 0 || inFlight.size >= concurrency) await sleep(Math.max(delay, 1));
+      } catch (error) {
+        onError(error);
+        await sleep(pollMs);
+      }
+    }
+  };
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      unsubscribe = store.notifier.subscribe(WORKFLOW_RUNS_TOPIC, () => wake());
+      loop = run();
+    },
+    async stop() {
+      running = false;
+      unsubscribe?.();
+      wake();
+      await loop;
+      await Promise.allSettled([...inFlight]);
+    },
+    runClaimed(lease, runId, workflowId, hooks) {
+      return track(execute(lease, runId, workflowId, hooks));
+    },
+  };
+}
+
+/** Per workflow: runs going on, their limit, and the runs waiting for a slot (first come, first served). */
+function createSlots() {
+  const groups = new Map<string, { active: number; limit: number; waiting: (() => void)[] }>();
+  return {
+    acquire(group: string, limit: number): Promise<() => void> {
+      let entry = groups.get(group);
+      if (!entry) {
+        entry = { active: 0, limit, waiting: [] };
+        groups.set(group, entry);
+      }
+      entry.limit = limit;
+      const slot = entry;
+      const release = () => {
+        const next = slot.waiting.shift();
+        if (next) next();
+        else if (--slot.active === 0) groups.delete(group);
+      };
+      if (slot.active < slot.limit) {
+        slot.active++;
+        return Promise.resolve(release);
+      }
+      return new Promise((resolve) => slot.waiting.push(() => resolve(release)));
+    },
+    /** Workflows with no free slot: left out of the next claim. */
+    full(): string[] {
+      return [...groups]
+        .filter(([, entry]) => entry.active + entry.waiting.length >= entry.limit)
+        .map(([group]) => group);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Starting runs and reading them back: a manual run, a replay (the same trigger event, run again
+ * by the workflow as it is now), an HTTP request to the workflow's endpoint; the runs of a
+ * workflow, newest first; one run.
+ */
+import { randomUUID } from "node:crypto";
+import type { CoreContext } from "../context.js";
+import { ConflictError, NotFoundError } from "../errors.js";
+import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { queueRun, type RunTrigger, WORKFLOW_RUNS_TOPIC } from "./run-queue.js";
+import { type RunRecord, toRunRecord } from "./run-record.js";
+import { RUN_LEASE_MS } from "./run-worker.js";
+import { getWorkflow, type Workflow } from "./workflows.js";
+
+/** Queues a run of the workflow for `event` (a manual run). */
+export async function startRun(
+  context: CoreContext,
+  accountId: string,
+  workflowId: string,
+  event: unknown,
+): Promise<RunRecord> {
+  const workflow = await getWorkflow(context, accountId, workflowId);
+  if (!workflow.active) {
+    throw new ConflictError(
+      "workflow_inactive",
+      `Workflow ${workflow.id} is paused; resume it with PUT {"active": true}`,
+    );
+  }
+  return queued(context, workflow, { event: event ?? null, context: { trigger: "manual" } });
+}
+
+/** Queues a new run with the trigger event of run `runId`, `replay_of` pointing at it. */
+export async function replayRun(context: CoreContext, accountId: string, runId: string): Promise<RunRecord> {
+  const original = await getRun(context, accountId, runId);
+  const workflow = await getWorkflow(context, accountId, original.workflowId);
+  const { id: _id, ts: _ts, ...origin } = original.trigger.context;
+  return queued(
+    context,
+    workflow,
+    { event: original.trigger.event, context: { ...origin, replay_of: original.id } },
+    original.id,
+  );
+}
+
+/**
+ * Queues the run of an HTTP request. When the caller waits for the response, the run's job is
+ * claimed for this node at once: the returned lease goes to `WorkflowRunner.runClaimed`.
+ */
+export async function queueHttpRun(
+  context: CoreContext,
+  workflow: Workflow,
+  trigger: RunTrigger,
+  claim: boolean,
+): Promise<{ runId: string; lease: { id: string; leaseToken: string } | null }> {
+  const leaseToken = randomUUID();
+  const { runId, jobId } = await context.store.db.transaction().execute((tx) =>
+    queueRun(tx, context.store.jobs, {
+      workflowId: workflow.id,
+      accountId: workflow.accountId,
+      trigger,
+      ...(claim ? { claim: { leaseToken, leaseMs: RUN_LEASE_MS } } : {}),
+    }),
+  );
+  if (!claim) context.store.notifier.publish(WORKFLOW_RUNS_TOPIC);
+  return { runId, lease: claim ? { id: jobId, leaseToken } : null };
+}
+
+async function queued(
+  context: CoreContext,
+  workflow: Workflow,
+  trigger: RunTrigger,
+  replayOf?: string,
+): Promise<RunRecord> {
+  const { runId } = await context.store.db.transaction().execute((tx) =>
+    queueRun(tx, context.store.jobs, {
+      workflowId: workflow.id,
+      accountId: workflow.accountId,
+      trigger,
+      ...(replayOf === undefined ? {} : { replayOf }),
+    }),
+  );
+  context.store.notifier.publish(WORKFLOW_RUNS_TOPIC);
+  return getRun(context, workflow.accountId, runId);
+}
+
+export async function getRun(context: CoreContext, accountId: string, runId: string): Promise<RunRecord> {
+  const row = await context.store.db
+    .selectFrom("workflow_runs")
+    .selectAll()
+    .where("id", "=", runId)
+    .where("account_id", "=", accountId)
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError("workflow run", runId);
+  return toRunRecord(row);
+}
+
+export async function listRuns(
+  context: CoreContext,
+  accountId: string,
+  workflowId: string,
+  page: PageRequest,
+): Promise<Page<RunRecord>> {
+  const workflow = await getWorkflow(context, accountId, workflowId);
+  const runs = () => context.store.db.selectFrom("workflow_runs").where("workflow_id", "=", workflow.id);
+  return readPage(page, {
+    async rows(cursor, order, limit) {
+      let query = runs().selectAll();
+      if (cursor) query = query.where("id", cursor.op, cursor.id);
+      return (await query.orderBy("id", order).limit(limit).execute()).map(toRunRecord);
+    },
+    async count() {
+      const row = await runs()
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+  });
+}

@@ -1,0 +1,314 @@
+/**
+ * Workflows (`p_…`): deploy, update, pause, delete, read and list. A deploy checks the document,
+ * pins every step to a saved component, compiles the steps' expressions, sets up the trigger and
+ * stores it all as one row. Names are unique per account, so a client can deploy "the same
+ * workflow again" by name.
+ */
+
+import type { Selectable } from "kysely";
+import type { WorkflowsTable } from "../../store/schema.js";
+import type { CoreContext } from "../context.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
+import { newId } from "../ids.js";
+import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { maskSealed } from "../source-props.js";
+import { DEFAULT_MAX_EVENTS } from "../sources.js";
+import { removeSubscriptionsOf } from "../subscriptions.js";
+import { parseDocument, type WorkflowSpec } from "./document.js";
+import { WORKFLOW_RUN_QUEUE } from "./run-queue.js";
+import { prepareSteps, type StoredStep } from "./steps.js";
+import { linkTrigger, retireTrigger, setTriggerActive, setUpTrigger, type TriggerState } from "./trigger.js";
+
+export interface StoredDocument {
+  readonly trigger: TriggerState;
+  readonly steps: readonly StoredStep[];
+}
+
+export interface Workflow {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly active: boolean;
+  readonly document: StoredDocument;
+  readonly endpointId: string | null;
+  readonly concurrency: number;
+  readonly retries: number;
+  readonly timeoutSeconds: number;
+  readonly expressionsBundle: string | null;
+  readonly expressionsHash: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export function workflowView(context: CoreContext, workflow: Workflow) {
+  const { trigger } = workflow.document;
+  return {
+    id: workflow.id,
+    owner_id: workflow.accountId,
+    name: workflow.name,
+    active: workflow.active,
+    trigger: triggerView(trigger),
+    endpoint_url: workflow.endpointId === null ? null : `${context.baseUrl}/e/${workflow.endpointId}`,
+    concurrency: workflow.concurrency,
+    retries: workflow.retries,
+    timeout_seconds: workflow.timeoutSeconds,
+    steps: workflow.document.steps.map((step) => ({
+      name: step.name,
+      component_id: step.componentId,
+      component_key: step.componentKey,
+      component_version: step.componentVersion,
+      props: maskSealed(step.props),
+      ...(step.timeoutSeconds === null ? {} : { timeout_seconds: step.timeoutSeconds }),
+    })),
+    created_at: Math.floor(workflow.createdAt / 1000),
+    updated_at: Math.floor(workflow.updatedAt / 1000),
+  };
+}
+
+function triggerView(state: TriggerState) {
+  const { trigger } = state;
+  switch (trigger.type) {
+    case "none":
+      return { type: "none" };
+    case "http":
+      return { type: "http", custom_response: trigger.customResponse };
+    case "timer":
+      return {
+        type: "timer",
+        ...(trigger.schedule.intervalSeconds === undefined
+          ? {}
+          : { interval_seconds: trigger.schedule.intervalSeconds }),
+        ...(trigger.schedule.cron === undefined ? {} : { cron: trigger.schedule.cron }),
+        ...(trigger.schedule.timezone === undefined ? {} : { timezone: trigger.schedule.timezone }),
+        source_id: state.sourceId,
+      };
+    case "source":
+      return { type: "source", source_id: trigger.sourceId, event_name: trigger.eventName };
+    case "uses":
+      return { type: "uses", source_id: state.sourceId, component_id: trigger.componentId };
+  }
+}
+
+export async function createWorkflow(
+  context: CoreContext,
+  accountId: string,
+  input: unknown,
+): Promise<Workflow> {
+  const spec = parseDocument(input);
+  await checkNameFree(context, accountId, spec.name, null);
+  const prepared = await prepareSteps(context, accountId, spec.steps);
+  const id = newId("p");
+  const trigger = await setUpTrigger(context, accountId, { id, name: spec.name }, spec.trigger, null);
+  const now = Date.now();
+  const active = spec.active ?? true;
+  try {
+    await context.store.db.transaction().execute(async (tx) => {
+      await tx
+        .insertInto("workflows")
+        .values({
+          id,
+          account_id: accountId,
+          name: spec.name,
+          active: active ? 1 : 0,
+          document: JSON.stringify({ trigger, steps: prepared.steps } satisfies StoredDocument),
+          trigger_type: trigger.trigger.type,
+          endpoint_id: trigger.endpointId,
+          trigger_source_id: trigger.sourceId,
+          owns_trigger_source: trigger.ownsSource ? 1 : 0,
+          concurrency: spec.concurrency,
+          retries: spec.retries,
+          timeout_seconds: spec.timeoutSeconds,
+          expressions_bundle: prepared.evaluator?.code ?? null,
+          expressions_hash: prepared.evaluator?.hash ?? null,
+          max_events: DEFAULT_MAX_EVENTS,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await linkTrigger(tx, accountId, id, trigger);
+    });
+  } catch (error) {
+    await retireTrigger(context, accountId, trigger, null);
+    // Two deploys of one name at once: the unique index lets one in.
+    await checkNameFree(context, accountId, spec.name, null);
+    throw error;
+  }
+  if (!active) await setTriggerActive(context, accountId, trigger, false);
+  return getWorkflow(context, accountId, id);
+}
+
+/** `PUT`: a whole document replaces the workflow; `active` alone pauses or resumes it. */
+export async function updateWorkflow(
+  context: CoreContext,
+  accountId: string,
+  id: string,
+  input: unknown,
+): Promise<Workflow> {
+  const current = await getWorkflow(context, accountId, id);
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new InvalidInputError(
+      "The body must be a workflow document, or { active: true | false }",
+      "invalid_workflow",
+    );
+  }
+  const body = input as Record<string, unknown>;
+  const keys = Object.keys(body);
+  if (keys.length === 1 && keys[0] === "active") {
+    if (typeof body.active !== "boolean")
+      throw new InvalidInputError("active must be true or false", "invalid_workflow");
+    await setActive(context, current, body.active);
+    return getWorkflow(context, accountId, id);
+  }
+  const spec: WorkflowSpec = parseDocument(body);
+  if (spec.name !== current.name) await checkNameFree(context, accountId, spec.name, current.id);
+  const prepared = await prepareSteps(context, accountId, spec.steps);
+  const old = current.document.trigger;
+  const trigger = await setUpTrigger(context, accountId, { id, name: spec.name }, spec.trigger, old);
+  const active = spec.active ?? current.active;
+  await context.store.db.transaction().execute(async (tx) => {
+    await tx
+      .updateTable("workflows")
+      .set({
+        name: spec.name,
+        active: active ? 1 : 0,
+        document: JSON.stringify({ trigger, steps: prepared.steps } satisfies StoredDocument),
+        trigger_type: trigger.trigger.type,
+        endpoint_id: trigger.endpointId,
+        trigger_source_id: trigger.sourceId,
+        owns_trigger_source: trigger.ownsSource ? 1 : 0,
+        concurrency: spec.concurrency,
+        retries: spec.retries,
+        timeout_seconds: spec.timeoutSeconds,
+        expressions_bundle: prepared.evaluator?.code ?? null,
+        expressions_hash: prepared.evaluator?.hash ?? null,
+        updated_at: Date.now(),
+      })
+      .where("id", "=", id)
+      .execute();
+    if (trigger !== old) await linkTrigger(tx, accountId, id, trigger);
+  });
+  if (trigger !== old) await retireTrigger(context, accountId, old, trigger);
+  await setTriggerActive(context, accountId, trigger, active);
+  return getWorkflow(context, accountId, id);
+}
+
+async function setActive(context: CoreContext, workflow: Workflow, active: boolean): Promise<void> {
+  await context.store.db
+    .updateTable("workflows")
+    .set({ active: active ? 1 : 0, updated_at: Date.now() })
+    .where("id", "=", workflow.id)
+    .execute();
+  await setTriggerActive(context, workflow.accountId, workflow.document.trigger, active);
+}
+
+/** Deletes the workflow with its runs, events, subscriptions, queued runs and owned trigger source. */
+export async function deleteWorkflow(context: CoreContext, accountId: string, id: string): Promise<void> {
+  const workflow = await getWorkflow(context, accountId, id);
+  await context.store.db.transaction().execute(async (tx) => {
+    await removeSubscriptionsOf(tx, workflow.id);
+    await tx
+      .deleteFrom("jobs")
+      .where("queue", "=", WORKFLOW_RUN_QUEUE)
+      .where("group_key", "=", workflow.id)
+      .execute();
+    await tx.deleteFrom("workflow_runs").where("workflow_id", "=", workflow.id).execute();
+    await tx.deleteFrom("events").where("emitter_id", "=", workflow.id).execute();
+    await tx.deleteFrom("workflows").where("id", "=", workflow.id).execute();
+  });
+  await retireTrigger(context, accountId, workflow.document.trigger, null);
+  await context.sandbox.evict(expressionsRunnerId(workflow.id));
+}
+
+export async function getWorkflow(context: CoreContext, accountId: string, id: string): Promise<Workflow> {
+  const row = await context.store.db
+    .selectFrom("workflows")
+    .selectAll()
+    .where("id", "=", id)
+    .where("account_id", "=", accountId)
+    .executeTakeFirst();
+  if (!row) throw new NotFoundError("workflow", id);
+  return toWorkflow(row);
+}
+
+/** The workflow that listens at an HTTP endpoint, whoever owns it; null when none does. */
+export async function workflowAtEndpoint(context: CoreContext, endpointId: string): Promise<Workflow | null> {
+  const row = await context.store.db
+    .selectFrom("workflows")
+    .selectAll()
+    .where("endpoint_id", "=", endpointId)
+    .executeTakeFirst();
+  return row ? toWorkflow(row) : null;
+}
+
+export async function loadWorkflow(context: CoreContext, id: string): Promise<Workflow | null> {
+  const row = await context.store.db
+    .selectFrom("workflows")
+    .selectAll()
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row ? toWorkflow(row) : null;
+}
+
+export function listWorkflows(
+  context: CoreContext,
+  accountId: string,
+  page: PageRequest,
+): Promise<Page<Workflow>> {
+  const owned = () => context.store.db.selectFrom("workflows").where("account_id", "=", accountId);
+  return readPage(page, {
+    async rows(cursor, order, limit) {
+      let query = owned().selectAll();
+      if (cursor) query = query.where("id", cursor.op, cursor.id);
+      return (await query.orderBy("id", order).limit(limit).execute()).map(toWorkflow);
+    },
+    async count() {
+      const row = await owned()
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+  });
+}
+
+/** The sandbox runner of a workflow's expression evaluator. */
+export function expressionsRunnerId(workflowId: string): string {
+  return `${workflowId}-expressions`;
+}
+
+async function checkNameFree(
+  context: CoreContext,
+  accountId: string,
+  name: string,
+  except: string | null,
+): Promise<void> {
+  const row = await context.store.db
+    .selectFrom("workflows")
+    .select("id")
+    .where("account_id", "=", accountId)
+    .where("name", "=", name)
+    .executeTakeFirst();
+  if (row && row.id !== except) {
+    throw new ConflictError(
+      "workflow_exists",
+      `A workflow named '${name}' exists (${row.id}); update it with PUT /v1/workflows/${row.id}, or choose another name`,
+    );
+  }
+}
+
+function toWorkflow(row: Selectable<WorkflowsTable>): Workflow {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    active: row.active === 1,
+    document: JSON.parse(row.document) as StoredDocument,
+    endpointId: row.endpoint_id,
+    concurrency: row.concurrency,
+    retries: row.retries,
+    timeoutSeconds: row.timeout_seconds,
+    expressionsBundle: row.expressions_bundle,
+    expressionsHash: row.expressions_hash,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}

@@ -1,0 +1,234 @@
+/**
+ * /v1/workflows and /v1/workflow_runs: deploy, update, pause, delete, read and list workflows;
+ * start a run by hand; list a workflow's runs, read one, replay one; a workflow's events.
+ */
+import type { FastifyInstance } from "fastify";
+import type { CoreContext } from "../../core/context.js";
+import { type EventQuery, listEventSummaries } from "../../core/events.js";
+import type { PageRequest } from "../../core/pagination.js";
+import { runView } from "../../core/workflows/run-record.js";
+import { getRun, listRuns, replayRun, startRun } from "../../core/workflows/runs.js";
+import {
+  createWorkflow,
+  deleteWorkflow,
+  getWorkflow,
+  listWorkflows,
+  updateWorkflow,
+  workflowView,
+} from "../../core/workflows/workflows.js";
+import { commonErrors, deletedResponse, errorResponse, idParams, pageInfo, pageQuery } from "../schemas.js";
+
+const workflowSchema = {
+  type: "object",
+  additionalProperties: true,
+  properties: {
+    id: { type: "string", description: "p_…" },
+    name: { type: "string" },
+    active: { type: "boolean" },
+    trigger: { type: "object", additionalProperties: true },
+    endpoint_url: { type: ["string", "null"] },
+    steps: { type: "array", items: { type: "object", additionalProperties: true } },
+  },
+} as const;
+
+const runSchema = {
+  type: "object",
+  additionalProperties: true,
+  properties: {
+    id: { type: "string", description: "wr_…" },
+    workflow_id: { type: "string" },
+    status: { type: "string", enum: ["queued", "running", "success", "error", "exited"] },
+  },
+} as const;
+
+const documentBody = {
+  type: "object",
+  additionalProperties: true,
+  description: "The workflow document: name, trigger, concurrency, retries, timeout_seconds, active, steps",
+} as const;
+
+const one = {
+  200: { type: "object", properties: { data: workflowSchema } },
+  409: errorResponse,
+  ...commonErrors,
+} as const;
+const oneRun = { 200: { type: "object", properties: { data: runSchema } }, ...commonErrors } as const;
+const queuedRun = {
+  202: { type: "object", properties: { data: runSchema } },
+  409: errorResponse,
+  ...commonErrors,
+} as const;
+
+export function workflowRoutes(app: FastifyInstance, context: CoreContext): void {
+  app.post<{ Body: unknown }>(
+    "/workflows",
+    { schema: { summary: "Deploy a workflow", tags: ["workflows"], body: documentBody, response: one } },
+    async (request) => ({
+      data: workflowView(context, await createWorkflow(context, request.account.id, request.body)),
+    }),
+  );
+
+  app.put<{ Params: { id: string }; Body: unknown }>(
+    "/workflows/:id",
+    {
+      schema: {
+        summary: "Replace a workflow's document, or pause and resume it with { active }",
+        tags: ["workflows"],
+        params: idParams,
+        body: documentBody,
+        response: one,
+      },
+    },
+    async (request) => ({
+      data: workflowView(
+        context,
+        await updateWorkflow(context, request.account.id, request.params.id, request.body),
+      ),
+    }),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    "/workflows/:id",
+    {
+      schema: {
+        summary: "Delete a workflow, its runs and its events",
+        tags: ["workflows"],
+        params: idParams,
+        response: { 200: deletedResponse, ...commonErrors },
+      },
+    },
+    async (request) => {
+      await deleteWorkflow(context, request.account.id, request.params.id);
+      return { data: { id: request.params.id, deleted: true } };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/workflows/:id",
+    { schema: { summary: "Read a workflow", tags: ["workflows"], params: idParams, response: one } },
+    async (request) => ({
+      data: workflowView(context, await getWorkflow(context, request.account.id, request.params.id)),
+    }),
+  );
+
+  app.get<{ Querystring: PageRequest }>(
+    "/users/me/workflows",
+    {
+      schema: {
+        summary: "List the account's workflows, newest first",
+        tags: ["workflows"],
+        querystring: pageQuery,
+        response: {
+          200: {
+            type: "object",
+            properties: { page_info: pageInfo, data: { type: "array", items: workflowSchema } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await listWorkflows(context, request.account.id, request.query);
+      return {
+        page_info: page.pageInfo,
+        data: page.items.map((workflow) => workflowView(context, workflow)),
+      };
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { event?: unknown } | undefined }>(
+    "/workflows/:id/runs",
+    {
+      schema: {
+        summary: "Run a workflow now with an event of your choosing (queued)",
+        tags: ["workflows"],
+        params: idParams,
+        body: { type: ["object", "null"], properties: { event: {} } },
+        response: queuedRun,
+      },
+    },
+    async (request, reply) => {
+      const run = await startRun(context, request.account.id, request.params.id, request.body?.event);
+      return reply.status(202).send({ data: runView(run) });
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: PageRequest }>(
+    "/workflows/:id/runs",
+    {
+      schema: {
+        summary: "A workflow's runs, newest first",
+        tags: ["workflows"],
+        params: idParams,
+        querystring: pageQuery,
+        response: {
+          200: {
+            type: "object",
+            properties: { page_info: pageInfo, data: { type: "array", items: runSchema } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await listRuns(context, request.account.id, request.params.id, request.query);
+      return { page_info: page.pageInfo, data: page.items.map(runView) };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/workflow_runs/:id",
+    { schema: { summary: "Read a workflow run", tags: ["workflows"], params: idParams, response: oneRun } },
+    async (request) => ({ data: runView(await getRun(context, request.account.id, request.params.id)) }),
+  );
+
+  app.post<{ Params: { id: string } }>(
+    "/workflow_runs/:id/replay",
+    {
+      schema: {
+        summary: "Run a workflow again with a past run's trigger event (queued)",
+        tags: ["workflows"],
+        params: idParams,
+        response: queuedRun,
+      },
+    },
+    async (request, reply) => {
+      const run = await replayRun(context, request.account.id, request.params.id);
+      return reply.status(202).send({ data: runView(run) });
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: EventQuery }>(
+    "/workflows/:id/event_summaries",
+    {
+      schema: {
+        summary: "A workflow's events ($.send.emit, and $errors for failed runs), newest first",
+        tags: ["workflows"],
+        params: idParams,
+        querystring: {
+          type: "object",
+          properties: {
+            ...pageQuery.properties,
+            expand: { type: "string", enum: ["event"] },
+            event_name: { type: "string", maxLength: 200 },
+          },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              page_info: pageInfo,
+              data: { type: "array", items: { type: "object", additionalProperties: true } },
+            },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const workflow = await getWorkflow(context, request.account.id, request.params.id);
+      const page = await listEventSummaries(context.store.db, workflow.id, request.query);
+      return { page_info: page.pageInfo, data: page.items };
+    },
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * Workflows (`p_…`) and their runs (`wr_…`). A workflow is also an emitter: its events live in
+ * the events table under its id, sequenced by the counters on its row, as a source's are.
+ */
+import type { Kysely } from "kysely";
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable("workflows")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .addColumn("name", "text", (col) => col.notNull())
+    .addColumn("active", "integer", (col) => col.notNull())
+    // JSON: the normalized document (steps pinned to saved components, secret values sealed).
+    .addColumn("document", "text", (col) => col.notNull())
+    .addColumn("trigger_type", "text", (col) => col.notNull())
+    .addColumn("endpoint_id", "text", (col) => col.unique())
+    // The source whose events run the workflow (trigger source or uses); owned when the workflow made it.
+    .addColumn("trigger_source_id", "text")
+    .addColumn("owns_trigger_source", "integer", (col) => col.notNull().defaultTo(0))
+    .addColumn("concurrency", "integer", (col) => col.notNull())
+    .addColumn("retries", "integer", (col) => col.notNull())
+    .addColumn("timeout_seconds", "integer", (col) => col.notNull())
+    // The compiled evaluator of the steps' {{ expressions }}, or null when there are none.
+    .addColumn("expressions_bundle", "text")
+    .addColumn("expressions_hash", "text")
+    .addColumn("max_events", "integer", (col) => col.notNull())
+    .addColumn("last_event_ms", "bigint", (col) => col.notNull().defaultTo(0))
+    .addColumn("last_event_seq", "integer", (col) => col.notNull().defaultTo(0))
+    .addColumn("event_count", "integer", (col) => col.notNull().defaultTo(0))
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .addUniqueConstraint("workflows_account_name", ["account_id", "name"])
+    .execute();
+
+  await db.schema
+    .createTable("workflow_runs")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("workflow_id", "text", (col) => col.notNull())
+    .addColumn("account_id", "text", (col) => col.notNull())
+    .addColumn("status", "text", (col) => col.notNull())
+    // JSON: { event, context }.
+    .addColumn("trigger", "text", (col) => col.notNull())
+    // JSON: the step records of the latest attempt.
+    .addColumn("steps", "text", (col) => col.notNull())
+    .addColumn("error", "text")
+    .addColumn("exit", "text")
+    .addColumn("attempts", "integer", (col) => col.notNull().defaultTo(0))
+    .addColumn("replay_of", "text")
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("started_at", "bigint")
+    .addColumn("finished_at", "bigint")
+    .execute();
+  await db.schema
+    .createIndex("workflow_runs_workflow")
+    .on("workflow_runs")
+    .columns(["workflow_id", "id"])
+    .execute();
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see up().
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable("workflow_runs").execute();
+  await db.schema.dropTable("workflows").execute();
+}

@@ -1,0 +1,532 @@
+/**
+ * Workflows over REST, with real runs in the sandbox: an HTTP-triggered three-step workflow with
+ * expressions and `$.respond`, `$.flow.exit`, a failing step whose `$errors` event reaches a
+ * subscribed webhook, an action importing a pinned npm package, replay, `$.send.emit` events,
+ * the trigger kinds (manual, http, source, timer, uses), retries, updates and isolation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SluiceClient } from "../../src/client/client.js";
+import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { type Recorder, startRecorder } from "../support/recorder.js";
+import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
+import { DeliveryApi, deployEmitter, emit, verifyDelivery, waitUntil } from "../support/webhook-delivery.js";
+
+const NETWORK_TIMEOUT = 120_000;
+
+interface WorkflowView {
+  id: string;
+  name: string;
+  active: boolean;
+  endpoint_url: string | null;
+  trigger: Record<string, unknown>;
+  steps: { name: string; component_id: string; props: Record<string, unknown> }[];
+}
+
+interface StepView {
+  name: string;
+  status: string;
+  return_value: unknown;
+  exports: Record<string, unknown>;
+  summary: string | null;
+  logs: { message: string }[];
+  error: { message: string; stack: string | null } | null;
+  flow_exit: { reason: string | null } | null;
+}
+
+interface RunView {
+  id: string;
+  workflow_id: string;
+  status: string;
+  trigger: { event: unknown; context: Record<string, unknown> };
+  steps: StepView[];
+  error: { step: string; message: string; stack: string | null } | null;
+  exit: { step: string; reason: string | null } | null;
+  attempts: number;
+  replay_of: string | null;
+}
+
+/** An inline action step: `body` is the code of `run({ steps, $ })`. */
+function code(body: string, props = "{}", imports = ""): string {
+  return `${imports}
+export default { name: "step", type: "action", props: ${props}, async run({ steps, $ }) { ${body} } };`;
+}
+
+const deploy = (client: SluiceClient, document: unknown) =>
+  client.data<WorkflowView>("POST", "/v1/workflows", { body: document });
+const getRun = (client: SluiceClient, id: string) => client.data<RunView>("GET", `/v1/workflow_runs/${id}`);
+
+async function finished(client: SluiceClient, runId: string, timeoutMs = 30_000): Promise<RunView> {
+  return waitUntil(
+    `run ${runId} to finish`,
+    async () => {
+      const run = await getRun(client, runId);
+      return run.status === "queued" || run.status === "running" ? undefined : run;
+    },
+    timeoutMs,
+  );
+}
+
+async function runs(client: SluiceClient, workflowId: string): Promise<RunView[]> {
+  const page = await client.request<{ data: RunView[] }>("GET", `/v1/workflows/${workflowId}/runs`, {
+    query: { limit: 100 },
+  });
+  return page.data;
+}
+
+for (const dialect of dialects) {
+  describe.skipIf(!isAvailable(dialect))(`workflows API on ${dialect.name}`, () => {
+    let database: TestDatabase;
+    let sluice: TestServer;
+    let client: SluiceClient;
+    let receiver: Recorder;
+
+    beforeAll(async () => {
+      database = await dialect.create();
+      sluice = await startTestServer(database, {
+        env: { SLUICE_ALLOWED_CIDRS: "127.0.0.0/8", SLUICE_RETRY_SCHEDULE: "0,0.2,0.2" },
+      });
+      client = sluice.client;
+      receiver = await startRecorder();
+    });
+    afterAll(async () => {
+      await sluice?.close();
+      await receiver?.close();
+      await database?.cleanup();
+    });
+
+    it("runs a three-step HTTP-triggered workflow with expressions and answers with $.respond", async () => {
+      const workflow = await deploy(client, {
+        name: "order-flow",
+        trigger: { http: { customResponse: true } },
+        steps: [
+          {
+            name: "enrich",
+            code: code(
+              `$.export("$summary", "enriched " + this.order.id);
+               return { ...this.order, total: this.order.items.reduce((sum, item) => sum + item.price, 0) };`,
+              `{ order: { type: "object" } }`,
+            ),
+            props: { order: "{{steps.trigger.event.body}}" },
+          },
+          {
+            name: "label",
+            code: code(
+              `$.export("kind", typeof this.total); return this.greeting;`,
+              `{ greeting: { type: "string" }, total: { type: "integer" } }`,
+            ),
+            props: {
+              greeting: "Order {{steps.enrich.$return_value.id}} costs {{steps.enrich.$return_value.total}}",
+              total: "{{ steps.enrich.$return_value.total }}",
+            },
+          },
+          {
+            name: "reply",
+            code: code(
+              `await $.respond({ status: 201, headers: { "x-order": String(steps.enrich.$return_value.id) },
+                 body: { message: steps.label.$return_value, kind: steps.label.kind } });`,
+            ),
+          },
+        ],
+      });
+      expect(workflow.id).toMatch(/^p_/);
+      expect(workflow.endpoint_url).toMatch(/\/e\/[0-9a-f]{32}$/);
+
+      const response = await fetch(`${workflow.endpoint_url}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id: 42, items: [{ price: 3 }, { price: 4 }] }),
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      expect(response.headers.get("x-order")).toBe("42");
+      // The exactly-one expression kept its type (a number), the mixed one became text.
+      expect(await response.json()).toEqual({ message: "Order 42 costs 7", kind: "number" });
+
+      const runId = response.headers.get("x-sluice-run-id") as string;
+      const run = await finished(client, runId);
+      expect(run.status).toBe("success");
+      expect(run.trigger.event).toMatchObject({ method: "POST", body: { id: 42 } });
+      expect(run.steps.map((step) => [step.name, step.status])).toEqual([
+        ["enrich", "success"],
+        ["label", "success"],
+        ["reply", "success"],
+      ]);
+      expect(run.steps[0]?.summary).toBe("enriched 42");
+      expect(run.steps[0]?.return_value).toMatchObject({ id: 42, total: 7 });
+      expect(run.steps[1]?.exports).toEqual({ kind: "number" });
+    });
+
+    it("answers a clear 5xx when a workflow promised a response and gave none, and 200 at once without customResponse", async () => {
+      const silent = await deploy(client, {
+        name: "silent",
+        trigger: { http: { customResponse: true } },
+        steps: [{ name: "noop", code: code("return 1;") }],
+      });
+      const answer = await rawRequest(`${silent.endpoint_url}`, { method: "POST" });
+      expect(answer.status).toBe(502);
+      expect(answer.body).toMatchObject({ error: { code: "no_response" } });
+
+      const plain = await deploy(client, {
+        name: "plain-http",
+        trigger: { http: {} },
+        steps: [{ name: "work", code: code("return steps.trigger.event.query;") }],
+      });
+      const response = await fetch(`${plain.endpoint_url}/hook?x=1`);
+      expect(response.status).toBe(200);
+      const run = await finished(client, response.headers.get("x-sluice-run-id") as string);
+      expect(run.steps[0]?.return_value).toEqual({ x: "1" });
+    });
+
+    it("ends the whole workflow at $.flow.exit, with the reason recorded", async () => {
+      const workflow = await deploy(client, {
+        name: "exits",
+        steps: [
+          {
+            name: "check",
+            code: code(`if (steps.trigger.event.skip) return $.flow.exit("nothing to do"); return "go";`),
+          },
+          { name: "after", code: code(`return "ran";`) },
+        ],
+      });
+      const started = await client.request<{ data: RunView }>("POST", `/v1/workflows/${workflow.id}/runs`, {
+        body: { event: { skip: true } },
+      });
+      const run = await finished(client, started.data.id);
+      expect(run.status).toBe("exited");
+      expect(run.exit).toEqual({ step: "check", reason: "nothing to do" });
+      expect(run.steps.map((step) => step.name)).toEqual(["check"]);
+
+      const goes = await client.request<{ data: RunView }>("POST", `/v1/workflows/${workflow.id}/runs`, {
+        body: { event: { skip: false } },
+      });
+      const full = await finished(client, goes.data.id);
+      expect(full.status).toBe("success");
+      expect(full.steps.map((step) => step.return_value)).toEqual(["go", "ran"]);
+    });
+
+    it("fails the run at a throwing step, skips the rest, and delivers its $errors event to a subscribed webhook", async () => {
+      const api = new DeliveryApi(client);
+      const errors = await startRecorder();
+      try {
+        const workflow = await deploy(client, {
+          name: "fails",
+          steps: [
+            { name: "first", code: code(`return "ok";`) },
+            {
+              name: "boom",
+              code: code(`throw new Error("card declined for " + steps.trigger.event.order);`),
+            },
+            { name: "never", code: code(`return "should not run";`) },
+          ],
+        });
+        const webhook = await api.createWebhook({ url: errors.url, name: "errors" });
+        await client.data("POST", "/v1/subscriptions", {
+          body: { emitter_id: workflow.id, listener_id: webhook.id, event_name: "$errors" },
+        });
+        const started = await client.request<{ data: RunView }>("POST", `/v1/workflows/${workflow.id}/runs`, {
+          body: { event: { order: 7 } },
+        });
+        const run = await finished(client, started.data.id);
+        expect(run.status).toBe("error");
+        expect(run.steps.map((step) => [step.name, step.status])).toEqual([
+          ["first", "success"],
+          ["boom", "error"],
+        ]);
+        expect(run.error).toMatchObject({ step: "boom", message: "card declined for 7" });
+        expect(run.steps[1]?.error?.stack).toContain("card declined for 7");
+
+        const [delivery] = await errors.waitFor(1, 15_000);
+        const payload = verifyDelivery(delivery as never, webhook.signing_secret) as unknown as Record<
+          string,
+          unknown
+        >;
+        expect(payload).toMatchObject({
+          workflow_id: workflow.id,
+          run_id: run.id,
+          step: "boom",
+          error: { message: "card declined for 7" },
+        });
+        expect(delivery?.headers["x-sluice-channel"]).toBe("$errors");
+
+        const events = await client.request<{ data: { metadata: { name: string } }[] }>(
+          "GET",
+          `/v1/workflows/${workflow.id}/event_summaries`,
+        );
+        expect(events.data.map((event) => event.metadata.name)).toEqual(["$errors"]);
+      } finally {
+        await errors.close();
+      }
+    });
+
+    it(
+      "runs an action that imports an npm package at a pinned version",
+      async () => {
+        const workflow = await deploy(client, {
+          name: "pinned",
+          steps: [
+            {
+              name: "lodash",
+              code: code(
+                `return { version: _.VERSION, chunks: _.chunk(this.items, 2) };`,
+                `{ items: { type: "any" } }`,
+                `import _ from "lodash@4.17.20";`,
+              ),
+              props: { items: "{{steps.trigger.event.items}}" },
+            },
+          ],
+        });
+        const started = await client.request<{ data: RunView }>("POST", `/v1/workflows/${workflow.id}/runs`, {
+          body: { event: { items: [1, 2, 3] } },
+        });
+        const run = await finished(client, started.data.id);
+        expect(run.steps[0]?.return_value, JSON.stringify(run)).toEqual({
+          version: "4.17.20",
+          chunks: [[1, 2], [3]],
+        });
+      },
+      NETWORK_TIMEOUT,
+    );
+
+    it("replays a run with its trigger event against the workflow as it is now", async () => {
+      const document = (greeting: string) => ({
+        name: "replayed",
+        steps: [{ name: "greet", code: code(`return "${greeting} " + steps.trigger.event.who;`) }],
+      });
+      const workflow = await deploy(client, document("hello"));
+      const started = await client.request<{ data: RunView }>("POST", `/v1/workflows/${workflow.id}/runs`, {
+        body: { event: { who: "ada" } },
+      });
+      const original = await finished(client, started.data.id);
+      expect(original.steps[0]?.return_value).toBe("hello ada");
+
+      const updated = await client.data<WorkflowView>("PUT", `/v1/workflows/${workflow.id}`, {
+        body: document("bonjour"),
+      });
+      expect(updated.id).toBe(workflow.id);
+      const replay = await client.request<{ data: RunView }>(
+        "POST",
+        `/v1/workflow_runs/${original.id}/replay`,
+      );
+      expect(replay.data.replay_of).toBe(original.id);
+      const again = await finished(client, replay.data.id);
+      expect(again.trigger.event).toEqual({ who: "ada" });
+      expect(again.steps[0]?.return_value).toBe("bonjour ada");
+      expect((await runs(client, workflow.id)).map((run) => run.id)).toEqual([again.id, original.id]);
+    });
+
+    it("stores $.send.emit events, lists them, and delivers them to a webhook subscribed to the workflow", async () => {
+      const api = new DeliveryApi(client);
+      const webhook = await api.createWebhook({ url: receiver.url, name: "emits" });
+      const workflow = await deploy(client, {
+        name: "emitter-flow",
+        steps: [
+          {
+            name: "send",
+            code: code(`$.send.emit({ raw_event: { doubled: steps.trigger.event.n * 2 } });
+                        $.send.emit({ raw_event: { note: "side" }, name: "notes" });`),
+          },
+        ],
+      });
+      await client.data("POST", "/v1/subscriptions", {
+        body: { emitter_id: workflow.id, listener_id: webhook.id },
+      });
+      const started = await client.request<{ data: RunView }>("POST", `/v1/workflows/${workflow.id}/runs`, {
+        body: { event: { n: 21 } },
+      });
+      await finished(client, started.data.id);
+      const events = await client.request<{
+        data: { event: unknown; metadata: { name: string; emitter_id: string } }[];
+      }>("GET", `/v1/workflows/${workflow.id}/event_summaries`);
+      expect(events.data.map((event) => [event.metadata.name, event.event])).toEqual([
+        ["notes", { note: "side" }],
+        ["", { doubled: 42 }],
+      ]);
+      const delivered = await receiver.waitFor(2, 15_000);
+      const bodies = delivered.map((request) => verifyDelivery(request, webhook.signing_secret) as unknown);
+      expect(bodies).toEqual(expect.arrayContaining([{ doubled: 42 }, { note: "side" }]));
+    });
+
+    it("runs when its source emits (a source trigger, with a channel filter)", async () => {
+      const source = await deployEmitter(client, "orders-source");
+      const workflow = await deploy(client, {
+        name: "on-source",
+        trigger: { source: source.id, event_name: "paid" },
+        steps: [{ name: "see", code: code(`return steps.trigger.event.tag;`) }],
+      });
+      expect(workflow.trigger).toMatchObject({ type: "source", source_id: source.id, event_name: "paid" });
+      await emit(source, { tag: "ignored" });
+      await emit(source, { tag: "paid-1", channel: "paid" });
+      const [run] = await waitUntil("a run of the source trigger", async () => {
+        const list = await runs(client, workflow.id);
+        return list.length > 0 && list.every((item) => item.status === "success") ? list : undefined;
+      });
+      expect(run?.steps[0]?.return_value).toBe("paid-1");
+      expect(run?.trigger.context).toMatchObject({ emitter_id: source.id, channel: "paid" });
+      // Only the event on the channel ran it.
+      expect(await runs(client, workflow.id)).toHaveLength(1);
+    });
+
+    it("runs on a timer, and a uses trigger deploys a source for the workflow", async () => {
+      const timed = await deploy(client, {
+        name: "ticking",
+        trigger: { timer: { intervalSeconds: 1 } },
+        steps: [{ name: "tick", code: code(`return typeof steps.trigger.event.timestamp;`) }],
+      });
+      expect(timed.trigger).toMatchObject({ type: "timer", interval_seconds: 1 });
+      const [tick] = await waitUntil(
+        "a timer run",
+        async () => {
+          const list = (await runs(client, timed.id)).filter((run) => run.status === "success");
+          return list.length > 0 ? list : undefined;
+        },
+        20_000,
+      );
+      expect(tick?.steps[0]?.return_value).toBe("number");
+
+      const used = await deploy(client, {
+        name: "uses-source",
+        trigger: {
+          code: `export default { name: "poller", props: { http: { type: "$.interface.http" }, prefix: { type: "string" } },
+                   async run(event) { this.$emit({ text: this.prefix + event.body.text }); } };`,
+          props: { prefix: ">> " },
+        },
+        steps: [{ name: "echo", code: code(`return steps.trigger.event.text;`) }],
+      });
+      const sourceId = used.trigger.source_id as string;
+      expect(sourceId).toMatch(/^dc_/);
+      const source = await client.data<{ endpoint_url: string }>("GET", `/v1/sources/${sourceId}`);
+      await emit({ id: sourceId, endpointUrl: source.endpoint_url }, { text: "hi" } as never);
+      const [run] = await waitUntil("a run of the uses trigger", async () => {
+        const list = (await runs(client, used.id)).filter((item) => item.status === "success");
+        return list.length > 0 ? list : undefined;
+      });
+      expect(run?.steps[0]?.return_value).toBe(">> hi");
+
+      // Deleting the workflow deletes the sources it deployed for itself.
+      await client.data("DELETE", `/v1/workflows/${used.id}`);
+      await client.data("DELETE", `/v1/workflows/${timed.id}`);
+      const gone = await rawRequest(`${sluice.url}/v1/sources/${sourceId}`, { apiKey: sluice.apiKey });
+      expect(gone.status).toBe(404);
+      expect(
+        (await rawRequest(`${sluice.url}/v1/workflows/${timed.id}`, { apiKey: sluice.apiKey })).status,
+      ).toBe(404);
+    });
+
+    it("retries a failed run as configured, recording the attempts", async () => {
+      const workflow = await deploy(client, {
+        name: "flaky",
+        retries: 2,
+        steps: [{ name: "always", code: code(`throw new Error("down");`) }],
+      });
+      const started = await client.request<{ data: RunView }>(
+        "POST",
+        `/v1/workflows/${workflow.id}/runs`,
+        {},
+      );
+      const run = await finished(client, started.data.id);
+      expect(run.status).toBe("error");
+      expect(run.attempts).toBe(3);
+      // One $errors event, for the final failure only.
+      const events = await client.request<{ data: unknown[] }>(
+        "GET",
+        `/v1/workflows/${workflow.id}/event_summaries`,
+      );
+      expect(events.data).toHaveLength(1);
+    });
+
+    it("refuses bad documents with errors that name the step and field", async () => {
+      const refuse = async (document: unknown, code: string, message: RegExp) => {
+        const response = await rawRequest(`${sluice.url}/v1/workflows`, {
+          method: "POST",
+          apiKey: sluice.apiKey,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(document),
+        });
+        expect(response.status, response.text).toBe(400);
+        expect(response.body).toMatchObject({ error: { code } });
+        expect((response.body as { error: { message: string } }).error.message).toMatch(message);
+      };
+      await refuse({ name: "x" }, "invalid_workflow", /steps is required/);
+      await refuse({ name: "x", steps: [{ name: "a b", code: "x" }] }, "invalid_workflow", /identifier/);
+      await refuse(
+        {
+          name: "x",
+          steps: [{ name: "a", code: code("return 1;"), props: { nope: "{{ steps.trigger.event }}" } }],
+        },
+        "invalid_prop",
+        /step 'a'.*nope/,
+      );
+      await refuse(
+        {
+          name: "x",
+          steps: [
+            { name: "a", code: code("return 1;", `{ v: { type: "string" } }`), props: { v: "{{ steps. }}" } },
+          ],
+        },
+        "invalid_expression",
+        /step 'a', prop v/,
+      );
+      await refuse(
+        { name: "x", steps: [{ name: "a", uses: "./actions/a.mjs" }] },
+        "invalid_workflow",
+        /file path/,
+      );
+      await refuse(
+        { name: "x", trigger: { source: "dc_nope" }, steps: [{ name: "a", code: code("") }] },
+        "unknown_source",
+        /dc_nope/,
+      );
+      await refuse(
+        {
+          name: "x",
+          steps: [{ name: "a", code: `export default { name: "a source", props: {}, async run() {} }` }],
+        },
+        "not_an_action",
+        /step 'a'/,
+      );
+
+      await deploy(client, { name: "taken", steps: [{ name: "a", code: code("return 1;") }] });
+      const conflict = await rawRequest(`${sluice.url}/v1/workflows`, {
+        method: "POST",
+        apiKey: sluice.apiKey,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "taken", steps: [{ name: "a", code: code("return 2;") }] }),
+      });
+      expect(conflict.status).toBe(409);
+      expect(conflict.body).toMatchObject({ error: { code: "workflow_exists" } });
+    });
+
+    it("pauses a workflow (its endpoint stops answering) and hides workflows and runs from other accounts", async () => {
+      const workflow = await deploy(client, {
+        name: "private",
+        trigger: { http: {} },
+        steps: [{ name: "a", code: code("return 1;") }],
+      });
+      const paused = await client.data<WorkflowView>("PUT", `/v1/workflows/${workflow.id}`, {
+        body: { active: false },
+      });
+      expect(paused.active).toBe(false);
+      expect((await rawRequest(`${workflow.endpoint_url}`, { method: "POST" })).status).toBe(404);
+      await client.data("PUT", `/v1/workflows/${workflow.id}`, { body: { active: true } });
+      const response = await fetch(`${workflow.endpoint_url}`, { method: "POST" });
+      const runId = response.headers.get("x-sluice-run-id") as string;
+      await finished(client, runId);
+
+      const other = await sluice.newAccount("other");
+      for (const path of [
+        `/v1/workflows/${workflow.id}`,
+        `/v1/workflows/${workflow.id}/runs`,
+        `/v1/workflow_runs/${runId}`,
+        `/v1/workflows/${workflow.id}/event_summaries`,
+      ]) {
+        expect((await rawRequest(`${sluice.url}${path}`, { apiKey: other.apiKey })).status, path).toBe(404);
+      }
+      const replay = await rawRequest(`${sluice.url}/v1/workflow_runs/${runId}/replay`, {
+        method: "POST",
+        apiKey: other.apiKey,
+      });
+      expect(replay.status).toBe(404);
+      const list = await other.client.request<{ data: unknown[] }>("GET", "/v1/users/me/workflows");
+      expect(list.data).toEqual([]);
+    });
+  });
+}
