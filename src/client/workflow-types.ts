@@ -1,4 +1,5 @@
 /** Workflows and their runs as they appear on the wire (`/v1/workflows`, `/v1/workflow_runs`). */
+import type { ActionSendReport } from "./types.js";
 
 /** `trigger` in a workflow document: what starts a run; absent or null for manual runs only. */
 export type WorkflowTriggerParams =
@@ -12,6 +13,8 @@ export interface WorkflowSourceTriggerParams {
   /** A published key or an `sc_` id (not a file path: the CLI bundles files into `code`). */
   uses?: string;
   code?: string;
+  /** The file `code` came from, for the server's messages (`.ts` for TypeScript to compile). */
+  filename?: string;
   key?: string;
   component_id?: string;
   props?: Record<string, unknown>;
@@ -22,6 +25,8 @@ export interface WorkflowStepParams {
   name: string;
   /** An action's source code. */
   code?: string;
+  /** The file `code` came from, for the server's messages (`.ts` for TypeScript to compile). */
+  filename?: string;
   /** A published key: `key` (the latest version) or `key@version`. */
   key?: string;
   component_id?: string;
@@ -48,7 +53,7 @@ export interface WorkflowParams {
 
 export type WorkflowTrigger =
   | { type: "http"; custom_response: boolean }
-  | { type: "timer"; interval_seconds?: number; cron?: string; timezone?: string }
+  | { type: "timer"; interval_seconds?: number; cron?: string; timezone?: string; source_id: string }
   | { type: "source"; source_id: string; event_name: string | null }
   | { type: "uses"; source_id: string; component_id: string }
   | { type: "none" };
@@ -59,10 +64,13 @@ export interface WorkflowStep {
   component_key: string | null;
   component_version: string | null;
   props: Record<string, unknown>;
+  /** Only when the step sets its own. */
+  timeout_seconds?: number;
 }
 
 export interface Workflow {
   id: string;
+  owner_id: string;
   name: string;
   active: boolean;
   trigger: WorkflowTrigger;
@@ -78,15 +86,18 @@ export interface Workflow {
 
 export type WorkflowRunStatus = "queued" | "running" | "success" | "error" | "exited";
 
+/** A step that ran; the steps after a failed or exiting one do not run and are not listed. */
 export interface WorkflowRunStep {
   name: string;
-  status: "success" | "error" | "exited" | "skipped";
-  duration_ms: number | null;
+  status: "success" | "error" | "exited";
+  started_at_ms: number;
+  duration_ms: number;
   return_value: unknown;
   exports: Record<string, unknown>;
   summary: string | null;
   logs: { ts: number; level: string; message: string }[];
-  error: { message: string; stack?: string; reason?: string } | null;
+  /** `reason`: error, timeout, crash, out_of_memory, exit, load_error, expression… */
+  error: { reason: string; message: string; stack: string | null } | null;
   flow_exit: { reason: string | null } | null;
 }
 
@@ -96,7 +107,9 @@ export interface WorkflowRun {
   status: WorkflowRunStatus;
   trigger: { event: unknown; context: unknown };
   steps: WorkflowRunStep[];
-  error: { step: string; message: string; stack?: string } | null;
+  /** What the run's `$.send.*` calls became, as for a single action run. */
+  sends: ActionSendReport[];
+  error: { step: string; reason: string; message: string; stack: string | null } | null;
   exit: { step: string; reason: string | null } | null;
   attempts: number;
   /** The run this one replays, if it is a replay. */
