@@ -1,5 +1,5 @@
 /** How workflows and their runs print: table columns, and one run step by step. */
-import type { Workflow, WorkflowRun, WorkflowRunStep } from "../client/types.js";
+import type { ActionSendReport, Workflow, WorkflowRun, WorkflowRunStep } from "../client/types.js";
 import { type Column, formatTime } from "./output.js";
 import { triggerLabel } from "./workflow-changes.js";
 
@@ -47,19 +47,22 @@ export function runText(run: WorkflowRun): string {
     `Run ${run.id} of ${run.workflow_id}: ${run.status} in ${duration(run.duration_ms)}${attempts}${replay}`,
   );
   for (const step of run.steps) out.push(...stepLines(step));
+  if (run.sends.length > 0) {
+    out.push("Sends:");
+    for (const send of run.sends) out.push(indent(sendLine(send)));
+  }
   if (run.error) out.push(`Failed at step ${run.error.step}: ${run.error.message}`);
   if (run.exit) out.push(`Exited at step ${run.exit.step}: ${run.exit.reason ?? "(no reason)"}`);
   return `${out.join("\n")}\n`;
 }
 
 function stepLines(step: WorkflowRunStep): string[] {
-  const lines = [
-    `- ${step.name}: ${step.status}${step.status === "skipped" ? "" : ` in ${duration(step.duration_ms)}`}`,
-  ];
-  if (step.status === "skipped") return lines;
+  const lines = [`- ${step.name}: ${step.status} in ${duration(step.duration_ms)}`];
   if (step.summary) lines.push(indent(`Summary: ${step.summary}`));
   if (step.status === "success" && step.return_value !== undefined && step.return_value !== null) {
-    lines.push(indent("Return value:"), indent(pretty(step.return_value), 4));
+    const text = pretty(step.return_value);
+    if (text.includes("\n")) lines.push(indent("Return value:"), indent(text, 4));
+    else lines.push(indent(`Return value: ${text}`));
   }
   const exported = Object.entries(step.exports ?? {});
   if (exported.length > 0) {
@@ -73,6 +76,20 @@ function stepLines(step: WorkflowRunStep): string[] {
   }
   if (step.error) lines.push(indent("Error:"), indent(step.error.stack ?? step.error.message, 4));
   return lines;
+}
+
+/** One `$.send.*` call and what became of it: `http POST https://…: sent (200)`. */
+function sendLine(send: ActionSendReport): string {
+  const { input, outcome: result } = send;
+  const target =
+    typeof input.url === "string"
+      ? ` ${String(input.method ?? "")} ${input.url}`
+      : typeof input.channel === "string"
+        ? ` ${input.channel}`
+        : "";
+  if (!result.ok) return `${send.kind}${target}: failed: ${result.error ?? `status ${result.status}`}`;
+  if (result.status !== undefined) return `${send.kind}${target}: sent (${result.status})`;
+  return `${send.kind}${target}: ${result.recorded ? "recorded" : "sent"}`;
 }
 
 function outcome(run: WorkflowRun): string {
@@ -89,8 +106,11 @@ function duration(ms: number | null | undefined): string {
   return ms === null || ms === undefined ? "-" : `${Math.round(ms)} ms`;
 }
 
+/** Text as it is; JSON on one line when it is short, else indented. */
 function pretty(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value, null, 2);
+  if (typeof value === "string") return value;
+  const line = JSON.stringify(value);
+  return line.length <= 100 ? line : JSON.stringify(value, null, 2);
 }
 
 function indent(text: string, spaces = 2): string {

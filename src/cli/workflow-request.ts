@@ -2,7 +2,7 @@
  * A workflow document made into the body of `POST /v1/workflows`: each `uses:` of a step or of the
  * trigger becomes what the API takes. A file path (`./actions/enrich.mjs`, `/abs/x.mjs`,
  * `enrich.ts`) is resolved against the document's folder and bundled (its relative imports; npm
- * imports stay for the server) into `code`; an `sc_` id becomes `component_id`; anything else is a
+ * imports stay for the server) into `code`, with its `filename` for the server's messages; an `sc_` id becomes `component_id`; anything else is a
  * published `key` (`key` or `key@version`). A trigger's `source:` may name a source instead of its
  * `dc_` id. The rest of the document is sent as written, for the server to check.
  */
@@ -16,7 +16,7 @@ import { isRecord, type WorkflowFile } from "./workflow-document.js";
 
 const FILE_PATH = /^[./]|\.[cm]?[jt]s$/i;
 
-type ComponentRef = { code: string } | { component_id: string } | { key: string };
+type ComponentRef = { code: string; filename: string } | { component_id: string } | { key: string };
 
 export async function workflowRequest(client: SluiceClient, workflow: WorkflowFile): Promise<WorkflowParams> {
   const { document } = workflow;
@@ -70,7 +70,8 @@ async function componentRef(workflow: WorkflowFile, uses: unknown, context: stri
     throw new UsageError(`${context}: ${uses} is a directory; give the component's file`);
   if (!stat?.isFile()) throw new UsageError(`${context}: no such file ${uses} (looked for ${file})`);
   try {
-    return { code: (await bundleComponentFile(file)).code };
+    const bundled = await bundleComponentFile(file);
+    return { code: bundled.code, filename: bundled.filename };
   } catch (error) {
     if (error instanceof UsageError)
       throw new UsageError(`${context}: ${uses} cannot be bundled: ${error.message}`);

@@ -1,7 +1,7 @@
 /**
  * `sluice workflows …`: deploy a workflow document (YAML or JSON; deploying the same name again
- * updates it, keeping its p_ id and endpoint), list, read and delete workflows, list their runs,
- * run one by hand and replay a run. `WF` is a workflow's `p_` id or its name.
+ * updates it, keeping its p_ id and endpoint), list, read, pause, resume and delete workflows, list
+ * their runs, run one by hand and replay a run. `WF` is a workflow's `p_` id or its name.
  */
 import type { Command } from "commander";
 import { ApiError, type SluiceClient } from "../../client/client.js";
@@ -96,7 +96,7 @@ export function registerWorkflows(program: Command): void {
       workflows
         .command("run <workflow>")
         .description("run a workflow now, by hand, and print each step's result")
-        .option("--event <json>", "the trigger event, as JSON (steps.trigger.event); default {}"),
+        .option("--event <json>", "the trigger event, as JSON (steps.trigger.event); default null"),
     ),
   ).action(async (ref: string, options: RunFlags) => {
     const event = parseEvent(options.event);
@@ -115,6 +115,23 @@ export function registerWorkflows(program: Command): void {
     const { client } = clientFor(options);
     await finish(client, await client.replayWorkflowRun(runId), options, timeout);
   });
+
+  for (const [verb, active, description] of [
+    ["pause", false, "stop a workflow's trigger from starting runs (its endpoint answers 404)"],
+    ["resume", true, "let a paused workflow's trigger start runs again"],
+  ] as const) {
+    apiOptions(workflows.command(`${verb} <workflow>`).description(description)).action(
+      async (ref: string, options: ApiCommandOptions) => {
+        const { client } = clientFor(options);
+        const workflow = await client.updateWorkflow(await workflowIdOf(client, ref), { active });
+        if (options.json) printJson(workflow);
+        else
+          process.stdout.write(
+            `Workflow ${workflow.name} (${workflow.id}) is ${active ? "active" : "paused"}\n`,
+          );
+      },
+    );
+  }
 
   apiOptions(
     workflows.command("delete <workflow>").description("delete a workflow (by p_ id or name)"),
