@@ -37,7 +37,7 @@ steps:
       lines: "{{steps.trigger.event.lines}}"
   - name: label
     code: |
-      export default { type: "action", props: { text: { type: "string" } },
+      export default { name: "Label", type: "action", props: { text: { type: "string" } },
         async run() { return this.text; } };
     props:
       text: "total={{steps.total.$return_value.total}}"
@@ -97,19 +97,19 @@ describe("sluice workflows", () => {
     expect(run.stdout).toContain("total=500");
   });
 
-  it("a run whose step throws exits with 1 and shows the step's error; later steps are skipped", async () => {
+  it("a run whose step throws exits with 1 and shows the step's error; later steps do not run", async () => {
     const run = await sluice("workflows", "run", id, "--event", '{"lines": "oops"}');
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("- total: error");
     expect(run.stdout).toContain("TypeError: lines must be a list");
-    expect(run.stdout).toContain("- label: skipped");
-    expect(run.stdout).toContain("Failed at step total: lines must be a list");
+    expect(run.stdout).not.toContain("- label");
+    expect(run.stdout).toContain("Failed at step total: TypeError: lines must be a list");
   });
 
   it("runs lists the runs newest first with each step's status; --limit and --json", async () => {
     const table = await sluice("workflows", "runs", "calc");
     expect(table.code).toBe(0);
-    expect(table.stdout).toContain("total:error label:skipped");
+    expect(table.stdout).toMatch(/total:error +│ total: TypeError: lines must be a list/);
     expect(table.stdout).toContain("total:success label:success");
     const listed = await sluice("workflows", "runs", "calc", "--json", "--limit", "1");
     const runs = JSON.parse(listed.stdout) as WorkflowRun[];
@@ -158,6 +158,15 @@ describe("sluice workflows", () => {
     const table = await sluice("workflows", "list");
     expect(table.stdout).toContain("total, label");
     expect(table.stdout).toContain("manual");
+  });
+
+  it("pause stops manual runs with the API's reason; resume allows them again", async () => {
+    expect((await sluice("workflows", "pause", "calc")).stdout).toBe(`Workflow calc (${id}) is paused\n`);
+    const refused = await sluice("workflows", "run", "calc");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("(workflow_inactive)");
+    const resumed = await sluice("workflows", "resume", "calc", "--json");
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ id, active: true });
   });
 
   it("delete by name removes it; then its name is unknown", async () => {
@@ -224,7 +233,7 @@ describe("sluice workflows deploy refuses a broken document, naming the file and
     expect(absent).toMatchObject({ code: 1, stderr: `Error: No such file: ${file("flows/absent.yaml")}\n` });
     const refused = await deployText(
       "flows/refused.yaml",
-      "name: refused\ntrigger: { timer: { intervalSeconds: -5 } }\nsteps:\n  - name: a\n    code: |\n      export default { type: 'action', async run() {} }\n",
+      "name: refused\ntrigger: { timer: { intervalSeconds: -5 } }\nsteps:\n  - name: a\n    code: |\n      export default { name: 'A', type: 'action', async run() {} }\n",
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(

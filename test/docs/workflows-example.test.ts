@@ -89,6 +89,6 @@ describe("docs/workflows.md, the complete example", () => {
     expect(success?.steps.map((step) => step.status)).toEqual(["success", "success", "success"]);
     expect(success?.steps[1]?.summary).toBe("2 lines, 2520 cents");
     expect(exited).toMatchObject({ status: "exited", exit: { step: "check", reason: "no items" } });
-    expect(exited?.steps.map((step) => step.status)).toEqual(["exited", "skipped", "skipped"]);
+    expect(exited?.steps.map((step) => [step.name, step.status])).toEqual([["check", "exited"]]);
   });
 });
