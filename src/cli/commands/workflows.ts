@@ -247,6 +247,12 @@ function waitSeconds(text: string): number {
   return seconds;
 }
 
+/** Where the trigger listens: the workflow's endpoint, or the source deployed for it. */
 function endpointNote(workflow: Workflow): string {
-  return workflow.endpoint_url ? `\nRequests to ${workflow.endpoint_url} run it.` : "";
+  if (workflow.endpoint_url) return `\nRequests to ${workflow.endpoint_url} run it.`;
+  const { trigger } = workflow;
+  if (trigger.type === "uses") {
+    return `\nIts trigger is source ${trigger.source_id}; see its endpoint or schedule with: sluice describe ${trigger.source_id}`;
+  }
+  return "";
 }
