@@ -40,6 +40,11 @@ export interface ActionStep {
   readonly timeoutMs: number;
   /** Called as soon as the action calls `$.respond()`. */
   readonly onRespond?: (response: HttpResponse) => void;
+  /**
+   * The runner to use, when not the component's own (runs of one component share a runner and so
+   * are serialized: a workflow running N at once gives each of its N slots a runner).
+   */
+  readonly runnerId?: string;
 }
 
 export interface ActionRun {
@@ -58,7 +63,7 @@ export async function invokeAction(context: CoreContext, step: ActionStep): Prom
   const { component } = step;
   const raw = await context.sandbox.invoke(
     {
-      componentId: component.id,
+      componentId: step.runnerId ?? component.id,
       bundleHash: component.bundleHash,
       bundle: () => loadBundle(context, component.id),
     },

@@ -189,8 +189,29 @@ export async function updateSource(
   return getSource(context, accountId, current.id);
 }
 
-export async function deleteSource(context: CoreContext, accountId: string, ref: string): Promise<string> {
+/**
+ * Deletes the source. A source a workflow deployed as its trigger goes with the workflow: only
+ * that workflow (`byWorkflow`) may delete it.
+ */
+export async function deleteSource(
+  context: CoreContext,
+  accountId: string,
+  ref: string,
+  byWorkflow?: string,
+): Promise<string> {
   const source = await getSource(context, accountId, ref);
+  const owner = await context.store.db
+    .selectFrom("workflows")
+    .select("id")
+    .where("trigger_source_id", "=", source.id)
+    .where("owns_trigger_source", "=", 1)
+    .executeTakeFirst();
+  if (owner && owner.id !== byWorkflow) {
+    throw new ConflictError(
+      "source_owned_by_workflow",
+      `Source ${source.id} is the trigger of workflow ${owner.id}; change the workflow's trigger or delete the workflow`,
+    );
+  }
   await cancelTicks(context.store.db, source.id);
   if (source.active) await runHookLogged(context, source.id, "deactivate");
   await removeSource(context, source.id);

@@ -1,6 +1,6 @@
 /**
  * Server-sent events: `/sse/dc/{id}/emits` streams a source's events and `/observations` its log
- * lines, each item in the REST shape with its id as the SSE id. A client that reconnects with
+ * lines; `/sse/p/{id}/emits` a workflow's events, each item in the REST shape with its id as the SSE id. A client that reconnects with
  * Last-Event-ID gets what it missed first. Wake-ups only say "something new"; the stream reads
  * what is new from the database, so nothing is skipped or sent twice. A comment every 15 s keeps
  * proxies from closing an idle stream.
@@ -12,6 +12,7 @@ import { parseSequenceId, type SequenceId } from "../core/event-ids.js";
 import { eventsAfter, logsAfter, newestEventId, newestLogId } from "../core/events.js";
 import { emitsTopic, logsTopic } from "../core/invoker.js";
 import { getSource } from "../core/sources.js";
+import { getWorkflow } from "../core/workflows/workflows.js";
 import type { Executor } from "../store/schema.js";
 import { idParams } from "./schemas.js";
 
@@ -24,10 +25,30 @@ interface StreamKind {
   readonly after: (db: Executor, id: string, after: SequenceId, limit: number) => Promise<{ id: string }[]>;
 }
 
-const STREAMS: Record<"emits" | "observations", StreamKind> = {
-  emits: { topic: emitsTopic, newest: newestEventId, after: eventsAfter },
-  observations: { topic: logsTopic, newest: newestLogId, after: logsAfter },
-};
+const emits: StreamKind = { topic: emitsTopic, newest: newestEventId, after: eventsAfter };
+const observations: StreamKind = { topic: logsTopic, newest: newestLogId, after: logsAfter };
+
+/** The streams, each with the emitter it belongs to (another account's is not found). */
+const STREAMS: readonly {
+  readonly path: string;
+  readonly summary: string;
+  readonly kind: StreamKind;
+  readonly owned: (context: CoreContext, accountId: string, id: string) => Promise<{ id: string }>;
+}[] = [
+  { path: "/sse/dc/:id/emits", summary: "Stream a source's events (SSE)", kind: emits, owned: getSource },
+  {
+    path: "/sse/dc/:id/observations",
+    summary: "Stream a source's log lines (SSE)",
+    kind: observations,
+    owned: getSource,
+  },
+  {
+    path: "/sse/p/:id/emits",
+    summary: "Stream a workflow's events: $.send.emit, $.send.sse ($sse:<channel>) and $errors (SSE)",
+    kind: emits,
+    owned: getWorkflow,
+  },
+];
 
 export function sseRoutes(app: FastifyInstance, context: CoreContext): void {
   const open = new Set<ServerResponse>();
@@ -36,12 +57,12 @@ export function sseRoutes(app: FastifyInstance, context: CoreContext): void {
     for (const response of open) response.end();
   });
 
-  for (const [name, kind] of Object.entries(STREAMS)) {
+  for (const { path, summary, kind, owned } of STREAMS) {
     app.get<{ Params: { id: string } }>(
-      `/sse/dc/:id/${name}`,
-      { schema: { summary: `Stream a source's ${name} (SSE)`, tags: ["events"], params: idParams } },
+      path,
+      { schema: { summary, tags: ["events"], params: idParams } },
       async (request, reply) => {
-        const source = await getSource(context, request.account.id, request.params.id);
+        const source = await owned(context, request.account.id, request.params.id);
         const resumeFrom = request.headers["last-event-id"];
         let cursor =
           typeof resumeFrom === "string" && resumeFrom !== ""

@@ -313,7 +313,7 @@ for (const dialect of dialects) {
       expect((await runs(client, workflow.id)).map((run) => run.id)).toEqual([again.id, original.id]);
     });
 
-    it("stores $.send.emit events, lists them, and delivers them to a webhook subscribed to the workflow", async () => {
+    it("stores $.send.emit and $.send.sse events, lists them, and delivers emits to a webhook subscribed to the workflow", async () => {
       const api = new DeliveryApi(client);
       const webhook = await api.createWebhook({ url: receiver.url, name: "emits" });
       const workflow = await deploy(client, {
@@ -322,13 +322,29 @@ for (const dialect of dialects) {
           {
             name: "send",
             code: code(`$.send.emit({ raw_event: { doubled: steps.trigger.event.n * 2 } });
-                        $.send.emit({ raw_event: { note: "side" }, name: "notes" });`),
+                        $.send.emit({ raw_event: { note: "side" }, name: "notes" });
+                        $.send.sse({ channel: "updates", payload: { live: true } });`),
           },
         ],
       });
       await client.data("POST", "/v1/subscriptions", {
         body: { emitter_id: workflow.id, listener_id: webhook.id },
       });
+      const streamed: { metadata: { name: string } }[] = [];
+      const stop = new AbortController();
+      let opened: () => void = () => {};
+      const open = new Promise<void>((resolve) => {
+        opened = resolve;
+      });
+      const following = client
+        .follow<{ id: string; metadata: { name: string } }>(
+          `/sse/p/${workflow.id}/emits`,
+          (item) => streamed.push(item),
+          stop.signal,
+          { onOpen: () => opened() },
+        )
+        .catch(() => {});
+      await open;
       const started = await client.request<{ data: RunView }>("POST", `/v1/workflows/${workflow.id}/runs`, {
         body: { event: { n: 21 } },
       });
@@ -337,10 +353,18 @@ for (const dialect of dialects) {
         data: { event: unknown; metadata: { name: string; emitter_id: string } }[];
       }>("GET", `/v1/workflows/${workflow.id}/event_summaries`);
       expect(events.data.map((event) => [event.metadata.name, event.event])).toEqual([
+        ["$sse:updates", { live: true }],
         ["notes", { note: "side" }],
         ["", { doubled: 42 }],
       ]);
+      await waitUntil("the workflow's events on its SSE stream", () => streamed.length === 3);
+      stop.abort();
+      await following;
+      expect(streamed.map((item) => item.metadata.name)).toEqual(["", "notes", "$sse:updates"]);
       const delivered = await receiver.waitFor(2, 15_000);
+      // The $sse: channel is reserved: a subscription to every channel does not receive it.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.requests).toHaveLength(2);
       const bodies = delivered.map((request) => verifyDelivery(request, webhook.signing_secret) as unknown);
       expect(bodies).toEqual(expect.arrayContaining([{ doubled: 42 }, { note: "side" }]));
     });
@@ -401,6 +425,13 @@ for (const dialect of dialects) {
       });
       expect(run?.steps[0]?.return_value).toBe(">> hi");
 
+      // The source belongs to the workflow: it goes when the workflow goes, not on its own.
+      const refused = await rawRequest(`${sluice.url}/v1/sources/${sourceId}`, {
+        method: "DELETE",
+        apiKey: sluice.apiKey,
+      });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ error: { code: "source_owned_by_workflow" } });
       // Deleting the workflow deletes the sources it deployed for itself.
       await client.data("DELETE", `/v1/workflows/${used.id}`);
       await client.data("DELETE", `/v1/workflows/${timed.id}`);
@@ -409,6 +440,43 @@ for (const dialect of dialects) {
       expect(
         (await rawRequest(`${sluice.url}/v1/workflows/${timed.id}`, { apiKey: sluice.apiKey })).status,
       ).toBe(404);
+    });
+
+    it("runs at most `concurrency` runs of a workflow at once, in the order they came", async () => {
+      const timed = async (concurrency: number) => {
+        const workflow = await deploy(client, {
+          name: `slow-${concurrency}`,
+          concurrency,
+          steps: [
+            {
+              name: "slow",
+              code: code(`const start = Date.now(); await new Promise((r) => setTimeout(r, 300));
+                          return { n: steps.trigger.event.n, start, end: Date.now() };`),
+            },
+          ],
+        });
+        const started = [];
+        for (const n of [1, 2, 3, 4]) {
+          started.push(
+            await client.request<{ data: RunView }>("POST", `/v1/workflows/${workflow.id}/runs`, {
+              body: { event: { n } },
+            }),
+          );
+        }
+        const done = [];
+        for (const run of started) done.push(await finished(client, run.data.id));
+        return done.map((run) => run.steps[0]?.return_value as { n: number; start: number; end: number });
+      };
+      const serial = await timed(1);
+      expect(serial.map((run) => run.n)).toEqual([1, 2, 3, 4]);
+      for (let i = 1; i < serial.length; i++) {
+        expect(serial[i]?.start).toBeGreaterThanOrEqual(serial[i - 1]?.end ?? 0);
+      }
+      const parallel = await timed(4);
+      const overlapping = parallel.some((run, i) =>
+        parallel.some((other, j) => i !== j && other.start < run.end && run.start < other.end),
+      );
+      expect(overlapping).toBe(true);
     });
 
     it("retries a failed run as configured, recording the attempts", async () => {

@@ -21,10 +21,12 @@ import { unsealProps } from "../source-props.js";
 import { fillHoles } from "./expressions.js";
 import { type RunError, type RunExit, type StepRecord, storeSteps, toRunRecord } from "./run-record.js";
 import type { StoredStep } from "./steps.js";
-import { expressionsRunnerId, loadWorkflow, type Workflow } from "./workflows.js";
+import { expressionsRunnerId, loadWorkflow, slotRunnerId, type Workflow } from "./workflows.js";
 
 /** The channel of failed runs' errors. */
 export const ERRORS_CHANNEL = "$errors";
+/** The channels of `$.send.sse` events: `$sse:<channel>`. */
+export const SSE_CHANNEL_PREFIX = "$sse:";
 /** Runs kept per workflow; older ones are removed as new ones finish. */
 export const MAX_RUNS_KEPT = 1000;
 const EXPRESSIONS_TIMEOUT_MS = 10_000;
@@ -47,6 +49,8 @@ export interface AttemptOutcome {
 export interface AttemptOptions {
   /** Seconds between attempts of a failed run (the last repeats). */
   readonly retryScheduleSeconds: readonly number[];
+  /** Which of the workflow's concurrent slots runs this attempt: each has runners of its own. */
+  readonly slot?: number;
 }
 
 /** Runs one attempt of the run the claimed job names. Null when the run or workflow is gone. */
@@ -90,7 +94,7 @@ export async function runAttempt(
 
   for (const [index, step] of workflow.document.steps.entries()) {
     const began = Date.now();
-    const result = await runStep(context, workflow, step, index, view, onRespond);
+    const result = await runStep(context, workflow, step, index, view, onRespond, options.slot ?? 0);
     const record = stepRecord(step.name, began, result);
     steps.push(record);
     if (!result.ok) {
@@ -117,18 +121,12 @@ export async function runAttempt(
       : null;
   const reports: SendReport[] = error
     ? context.sender.skip(sends, "not sent: the run failed")
-    : await context.sender.perform(sends.filter((send) => send.kind !== "emit"));
+    : await context.sender.perform(sends);
   const events: NewEvent[] = error
     ? retryAt === null
       ? [errorEvent(workflow, runId, run.trigger, error)]
       : []
-    : sends.filter((send) => send.kind === "emit").map(emittedEvent);
-  if (!error) {
-    for (const send of sends) {
-      if (send.kind === "emit")
-        reports.push({ kind: "emit", input: send.params, outcome: { ok: true, recorded: true } });
-    }
-  }
+    : sends.filter((send) => send.kind === "emit" || send.kind === "sse").map(emittedEvent);
 
   const committed = await store.db.transaction().execute(async (tx) => {
     let deliveries = 0;
@@ -196,6 +194,7 @@ async function runStep(
   index: number,
   view: Readonly<Record<string, unknown>>,
   onRespond: (response: HttpResponse) => void,
+  slot: number,
 ): Promise<InvocationResult> {
   const began = Date.now();
   let component: SavedComponent;
@@ -204,7 +203,7 @@ async function runStep(
     component = await getComponent(context, workflow.accountId, step.componentId);
     let props = unsealProps(step.props, context.secrets);
     if (step.holes.length > 0) {
-      const evaluated = await evaluateHoles(context, workflow, index, view);
+      const evaluated = await evaluateHoles(context, workflow, index, view, slot);
       if (!evaluated.ok) return evaluated.result;
       props = fillHoles(props, step.holes, evaluated.values);
     }
@@ -219,6 +218,7 @@ async function runStep(
     steps: view,
     timeoutMs: (step.timeoutSeconds ?? workflow.timeoutSeconds) * 1000,
     onRespond,
+    ...(slot === 0 ? {} : { runnerId: slotRunnerId(component.id, slot) }),
   });
 }
 
@@ -227,11 +227,16 @@ async function evaluateHoles(
   workflow: Workflow,
   index: number,
   view: Readonly<Record<string, unknown>>,
+  slot: number,
 ): Promise<{ ok: true; values: unknown[] } | { ok: false; result: InvocationResult }> {
   const bundle = workflow.expressionsBundle;
   if (bundle === null || workflow.expressionsHash === null) return { ok: true, values: [] };
   const result = await context.sandbox.invoke(
-    { componentId: expressionsRunnerId(workflow.id), bundleHash: workflow.expressionsHash, bundle },
+    {
+      componentId: slotRunnerId(expressionsRunnerId(workflow.id), slot),
+      bundleHash: workflow.expressionsHash,
+      bundle,
+    },
     {
       method: "run",
       props: { step: { kind: "value", value: index } },
@@ -282,8 +287,22 @@ function stepRecord(name: string, began: number, result: InvocationResult): Step
   };
 }
 
+/**
+ * `$.send.emit({ raw_event, name? })` is an event of the workflow; `$.send.sse({ channel, payload })`
+ * one on the reserved channel `$sse:<channel>`, streamed at /sse/p/{id}/emits but delivered only to
+ * webhooks subscribed to that channel by name.
+ */
 function emittedEvent(send: QueuedSend): NewEvent {
-  const { raw_event: payload, name, summary, id } = send.params as Record<string, unknown>;
+  const params = send.params as Record<string, unknown>;
+  if (send.kind === "sse") {
+    return {
+      payload: params.payload ?? null,
+      channel: `${SSE_CHANNEL_PREFIX}${String(params.channel)}`,
+      eventKey: null,
+      summary: null,
+    };
+  }
+  const { raw_event: payload, name, summary, id } = params;
   return {
     payload: payload ?? null,
     channel: typeof name === "string" && name !== "" ? name : null,

@@ -61,11 +61,11 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
       store.jobs.extendLease(lease, RUN_LEASE_MS).catch(onError);
     }, HEARTBEAT_MS);
     try {
-      const release = await slots.acquire(workflowId, await limitOf(workflowId));
+      const slot = await slots.acquire(workflowId, await limitOf(workflowId));
       try {
-        return await runAttempt(context, lease, runId, options, hooks);
+        return await runAttempt(context, lease, runId, { ...options, slot: slot.index }, hooks);
       } finally {
-        release();
+        slot.release();
       }
     } finally {
       clearInterval(heartbeat);
@@ -91,6 +91,7 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
     while (running) {
       try {
         const free = concurrency - inFlight.size;
+        let claimedNone = false;
         if (free > 0) {
           const jobs = await store.jobs.claimDue({
             queue: WORKFLOW_RUN_QUEUE,
@@ -100,9 +101,12 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
           });
           for (const job of jobs) claimed(job);
           if (jobs.length === free) continue;
+          claimedNone = jobs.length === 0;
         }
         const next = await store.jobs.nextRunAt(WORKFLOW_RUN_QUEUE);
-        const delay = next === null ? pollMs : Math.max(0, Math.min(pollMs, next - Date.now()));
+        let delay = next === null ? pollMs : Math.max(0, Math.min(pollMs, next - Date.now()));
+        // Due, yet not claimed: runs of workflows at their limit here. A finished run wakes the loop.
+        if (delay === 0 && claimedNone) delay = pollMs;
         if (delay > 0 || inFlight.size >= concurrency) await sleep(Math.max(delay, 1));
       } catch (error) {
         onError(error);
@@ -131,33 +135,51 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
   };
 }
 
-/** Per workflow: runs going on, their limit, and the runs waiting for a slot (first come, first served). */
+interface Slot {
+  /** 0 to limit - 1: which of the workflow's runners the run uses. */
+  readonly index: number;
+  release(): void;
+}
+
+/**
+ * Per workflow: the slots in use (by index), their limit, and the runs waiting for one (first
+ * come, first served). A freed slot goes straight to the next run waiting.
+ */
 function createSlots() {
-  const groups = new Map<string, { active: number; limit: number; waiting: (() => void)[] }>();
+  const groups = new Map<
+    string,
+    { busy: Set<number>; limit: number; waiting: ((index: number) => void)[] }
+  >();
   return {
-    acquire(group: string, limit: number): Promise<() => void> {
+    acquire(group: string, limit: number): Promise<Slot> {
       let entry = groups.get(group);
       if (!entry) {
-        entry = { active: 0, limit, waiting: [] };
+        entry = { busy: new Set(), limit, waiting: [] };
         groups.set(group, entry);
       }
       entry.limit = limit;
-      const slot = entry;
-      const release = () => {
-        const next = slot.waiting.shift();
-        if (next) next();
-        else if (--slot.active === 0) groups.delete(group);
-      };
-      if (slot.active < slot.limit) {
-        slot.active++;
-        return Promise.resolve(release);
+      const state = entry;
+      const slot = (index: number): Slot => ({
+        index,
+        release() {
+          const next = state.waiting.shift();
+          if (next) return next(index);
+          state.busy.delete(index);
+          if (state.busy.size === 0) groups.delete(group);
+        },
+      });
+      if (state.busy.size < state.limit) {
+        let index = 0;
+        while (state.busy.has(index)) index++;
+        state.busy.add(index);
+        return Promise.resolve(slot(index));
       }
-      return new Promise((resolve) => slot.waiting.push(() => resolve(release)));
+      return new Promise((resolve) => state.waiting.push((index) => resolve(slot(index))));
     },
     /** Workflows with no free slot: left out of the next claim. */
     full(): string[] {
       return [...groups]
-        .filter(([, entry]) => entry.active + entry.waiting.length >= entry.limit)
+        .filter(([, entry]) => entry.busy.size + entry.waiting.length >= entry.limit)
         .map(([group]) => group);
     },
   };

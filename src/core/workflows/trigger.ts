@@ -148,11 +148,12 @@ export async function linkTrigger(
 export async function retireTrigger(
   context: CoreContext,
   accountId: string,
+  workflowId: string,
   old: TriggerState,
   next: TriggerState | null,
 ): Promise<void> {
   if (!old.ownsSource || old.sourceId === null || old.sourceId === next?.sourceId) return;
-  await deleteSource(context, accountId, old.sourceId).catch((error: unknown) => {
+  await deleteSource(context, accountId, old.sourceId, workflowId).catch((error: unknown) => {
     if (!(error instanceof NotFoundError)) throw error;
   });
 }

@@ -128,7 +128,7 @@ export async function createWorkflow(
       await linkTrigger(tx, accountId, id, trigger);
     });
   } catch (error) {
-    await retireTrigger(context, accountId, trigger, null);
+    await retireTrigger(context, accountId, id, trigger, null);
     // Two deploys of one name at once: the unique index lets one in.
     await checkNameFree(context, accountId, spec.name, null);
     throw error;
@@ -187,7 +187,7 @@ export async function updateWorkflow(
       .execute();
     if (trigger !== old) await linkTrigger(tx, accountId, id, trigger);
   });
-  if (trigger !== old) await retireTrigger(context, accountId, old, trigger);
+  if (trigger !== old) await retireTrigger(context, accountId, id, old, trigger);
   await setTriggerActive(context, accountId, trigger, active);
   return getWorkflow(context, accountId, id);
 }
@@ -215,8 +215,16 @@ export async function deleteWorkflow(context: CoreContext, accountId: string, id
     await tx.deleteFrom("events").where("emitter_id", "=", workflow.id).execute();
     await tx.deleteFrom("workflows").where("id", "=", workflow.id).execute();
   });
-  await retireTrigger(context, accountId, workflow.document.trigger, null);
+  await retireTrigger(context, accountId, workflow.id, workflow.document.trigger, null);
+  const runners = [
+    workflow.document.steps.map((step) => step.componentId),
+    expressionsRunnerId(workflow.id),
+  ].flat();
+  const slots = Array.from({ length: workflow.concurrency - 1 }, (_, slot) => slot + 1);
   await context.sandbox.evict(expressionsRunnerId(workflow.id));
+  await Promise.all(
+    runners.flatMap((runner) => slots.map((slot) => context.sandbox.evict(slotRunnerId(runner, slot)))),
+  );
 }
 
 export async function getWorkflow(context: CoreContext, accountId: string, id: string): Promise<Workflow> {
@@ -268,6 +276,11 @@ export function listWorkflows(
       return Number(row.count);
     },
   });
+}
+
+/** Slot 0 of a workflow's concurrency uses a runner's own id; slot k > 0 a runner of its own. */
+export function slotRunnerId(runnerId: string, slot: number): string {
+  return slot === 0 ? runnerId : `${runnerId}~${slot}`;
 }
 
 /** The sandbox runner of a workflow's expression evaluator. */

@@ -81,7 +81,7 @@ export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
         summary: "Delete a source",
         tags: ["sources"],
         params: idParams,
-        response: { 200: deletedResponse, ...commonErrors },
+        response: { 200: deletedResponse, 409: errorResponse, ...commonErrors },
       },
     },
     async (request) => ({
