@@ -120,11 +120,12 @@ for (const dialect of dialects) {
             },
           },
           {
+            // As in issue #6's example (and Pipedream's code steps): no name; the step's is used.
             name: "reply",
-            code: code(
-              `await $.respond({ status: 201, headers: { "x-order": String(steps.enrich.$return_value.id) },
-                 body: { message: steps.label.$return_value, kind: steps.label.kind } });`,
-            ),
+            code: `export default { type: "action", async run({ steps, $ }) {
+              await $.respond({ status: 201, headers: { "x-order": String(steps.enrich.$return_value.id) },
+                body: { message: steps.label.$return_value, kind: steps.label.kind } });
+            } }`,
           },
         ],
       });
@@ -443,14 +444,14 @@ for (const dialect of dialects) {
     });
 
     it("runs at most `concurrency` runs of a workflow at once, in the order they came", async () => {
-      const timed = async (concurrency: number) => {
+      const timed = async (concurrency: number, sleepMs: number) => {
         const workflow = await deploy(client, {
           name: `slow-${concurrency}`,
           concurrency,
           steps: [
             {
               name: "slow",
-              code: code(`const start = Date.now(); await new Promise((r) => setTimeout(r, 300));
+              code: code(`const start = Date.now(); await new Promise((r) => setTimeout(r, ${sleepMs}));
                           return { n: steps.trigger.event.n, start, end: Date.now() };`),
             },
           ],
@@ -467,12 +468,13 @@ for (const dialect of dialects) {
         for (const run of started) done.push(await finished(client, run.data.id));
         return done.map((run) => run.steps[0]?.return_value as { n: number; start: number; end: number });
       };
-      const serial = await timed(1);
+      const serial = await timed(1, 300);
       expect(serial.map((run) => run.n)).toEqual([1, 2, 3, 4]);
       for (let i = 1; i < serial.length; i++) {
         expect(serial[i]?.start).toBeGreaterThanOrEqual(serial[i - 1]?.end ?? 0);
       }
-      const parallel = await timed(4);
+      // Long enough that the runs overlap even when each slot's runner starts cold on a busy machine.
+      const parallel = await timed(4, 2000);
       const overlapping = parallel.some((run, i) =>
         parallel.some((other, j) => i !== j && other.start < run.end && run.start < other.end),
       );

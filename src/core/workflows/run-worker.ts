@@ -46,22 +46,28 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
   let loop: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
 
-  const limitOf = async (workflowId: string): Promise<number> => {
-    const row = await store.db
+  /** The concurrency of each workflow, read in one query. */
+  const limitsOf = async (workflowIds: readonly string[]): Promise<Map<string, number>> => {
+    if (workflowIds.length === 0) return new Map();
+    const rows = await store.db
       .selectFrom("workflows")
-      .select("concurrency")
-      .where("id", "=", workflowId)
-      .executeTakeFirst();
-    return row?.concurrency ?? 1;
+      .select(["id", "concurrency"])
+      .where("id", "in", [...new Set(workflowIds)])
+      .execute();
+    return new Map(rows.map((row) => [row.id, row.concurrency]));
   };
 
-  /** Holds the lease while the run waits for its slot and runs; releases the slot after. */
-  const execute = async (lease: Lease, runId: string, workflowId: string, hooks: RunHooks) => {
+  /**
+   * Holds the lease while the run waits for its slot and runs; releases the slot after. The slot
+   * is asked for before anything is awaited, so runs take their turns in the order they came.
+   */
+  const execute = async (lease: Lease, runId: string, workflowId: string, limit: number, hooks: RunHooks) => {
+    const waiting = slots.acquire(workflowId, limit);
     const heartbeat = setInterval(() => {
       store.jobs.extendLease(lease, RUN_LEASE_MS).catch(onError);
     }, HEARTBEAT_MS);
     try {
-      const slot = await slots.acquire(workflowId, await limitOf(workflowId));
+      const slot = await waiting;
       try {
         return await runAttempt(context, lease, runId, { ...options, slot: slot.index }, hooks);
       } finally {
@@ -82,9 +88,10 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
     return task;
   };
 
-  const claimed = (job: ClaimedJob) => {
+  const claimed = (job: ClaimedJob, limits: Map<string, number>) => {
     const { runId } = job.payload as RunJob;
-    track(execute(job, runId, job.groupKey ?? "", {}).catch(onError));
+    const workflowId = job.groupKey ?? "";
+    track(execute(job, runId, workflowId, limits.get(workflowId) ?? 1, {}).catch(onError));
   };
 
   const run = async () => {
@@ -99,7 +106,8 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
             leaseMs: RUN_LEASE_MS,
             excludeGroups: slots.full(),
           });
-          for (const job of jobs) claimed(job);
+          const limits = await limitsOf(jobs.map((job) => job.groupKey ?? ""));
+          for (const job of jobs) claimed(job, limits);
           if (jobs.length === free) continue;
           claimedNone = jobs.length === 0;
         }
@@ -129,8 +137,9 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
       await loop;
       await Promise.allSettled([...inFlight]);
     },
-    runClaimed(lease, runId, workflowId, hooks) {
-      return track(execute(lease, runId, workflowId, hooks));
+    async runClaimed(lease, runId, workflowId, hooks) {
+      const limits = await limitsOf([workflowId]);
+      return track(execute(lease, runId, workflowId, limits.get(workflowId) ?? 1, hooks));
     },
   };
 }

@@ -46,7 +46,7 @@ export async function prepareSteps(
   const steps: StoredStep[] = [];
   for (const spec of specs) {
     const where = `step '${spec.name}'`;
-    const component = await resolveComponent(context, accountId, spec.component, where);
+    const component = await resolveComponent(context, accountId, spec.component, where, spec.name);
     if (component.type !== "action") {
       throw new InvalidInputError(
         `${where}: ${component.name} is a source; a step runs an action (type: "action"). Sources go in the trigger (trigger: { uses: … })`,
@@ -92,17 +92,44 @@ export async function resolveComponent(
   accountId: string,
   ref: ComponentRef,
   where: string,
+  defaultName?: string,
 ): Promise<SavedComponent> {
   return withPropContext(where, async () => {
-    if ("code" in ref) {
-      return saveComponent(context, accountId, {
-        component_code: ref.code,
-        ...(ref.filename === undefined ? {} : { filename: ref.filename }),
-      });
-    }
+    if ("code" in ref) return saveInline(context, accountId, ref, defaultName);
     if ("componentId" in ref) return getComponent(context, accountId, ref.componentId);
     return (await resolvePublished(context, accountId, ref.key)).component;
   });
+}
+
+/**
+ * Saves inline code. A code step, as in Pipedream, need not name its component: when the code's
+ * default export has no name, it is saved with the step's name (`export default` becomes a
+ * constant, re-exported with the name added).
+ */
+async function saveInline(
+  context: CoreContext,
+  accountId: string,
+  ref: { readonly code: string; readonly filename?: string },
+  defaultName: string | undefined,
+): Promise<SavedComponent> {
+  const save = (code: string) =>
+    saveComponent(context, accountId, {
+      component_code: code,
+      ...(ref.filename === undefined ? {} : { filename: ref.filename }),
+    });
+  try {
+    return await save(ref.code);
+  } catch (error) {
+    const unnamed =
+      error instanceof InvalidInputError &&
+      error.code === "invalid_component" &&
+      /has no name/.test(error.message);
+    const exported = /\bexport\s+default\s+/;
+    if (!unnamed || defaultName === undefined || !exported.test(ref.code)) throw error;
+    return save(
+      `${ref.code.replace(exported, "const __sluiceStep = ")}\nexport default { name: ${JSON.stringify(defaultName)}, ...__sluiceStep };\n`,
+    );
+  }
 }
 
 /** The definition with the props that hold expressions made optional (their values come later). */

@@ -94,7 +94,13 @@ export async function setUpTrigger(
       return { trigger: spec, endpointId: null, sourceId: source, ownsSource: true, fingerprint };
     }
     case "uses": {
-      const component = await resolveComponent(context, accountId, spec.component, "trigger");
+      const component = await resolveComponent(
+        context,
+        accountId,
+        spec.component,
+        "trigger",
+        `${workflow.name} trigger`,
+      );
       if (component.type !== "source") {
         throw new InvalidInputError(
           `trigger: ${component.name} is an action; a trigger uses a source (type: "source" or no type)`,
