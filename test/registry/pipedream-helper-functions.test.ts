@@ -119,7 +119,7 @@ describe(`Pipedream's ${PACKAGE} actions, unchanged`, () => {
           "  - name: sentence",
           "    code: |",
           '      export default { type: "action", async run({ steps }) {',
-          "        return `${steps.decode.data} on ${steps.when.$return_value.date}`;",
+          '        return steps.decode.data + " on " + steps.when.$return_value.date;',
           "      } }",
           "",
         ].join("\n"),
