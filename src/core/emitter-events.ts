@@ -75,8 +75,30 @@ export async function appendEvents(
       )
       .execute();
   }
-  const deliveries = await enqueueDeliveries(tx, jobs, emitter, events);
-  const runs = emitter.id.startsWith("dc_") ? await enqueueTriggeredRuns(tx, jobs, emitter, events) : 0;
+  if (events.length === 0) return { events, last: cursor, deliveries: 0, runs: 0 };
+  // Who listens, in one query: webhooks (deliveries) and workflows (runs).
+  const listeners = await tx
+    .selectFrom("subscriptions")
+    .leftJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
+    .leftJoin("workflows", "workflows.id", "subscriptions.listener_id")
+    .select([
+      "subscriptions.listener_id",
+      "subscriptions.event_name",
+      "webhooks.active as webhook_active",
+      "workflows.active as workflow_active",
+    ])
+    .where("subscriptions.emitter_id", "=", emitter.id)
+    .execute();
+  const webhooks = listeners.flatMap((row) =>
+    row.webhook_active === null
+      ? []
+      : [{ event_name: row.event_name, webhook_id: row.listener_id, active: row.webhook_active }],
+  );
+  const workflows = listeners.flatMap((row) =>
+    row.workflow_active === 1 ? [{ workflowId: row.listener_id, eventName: row.event_name }] : [],
+  );
+  const deliveries = await enqueueDeliveries(tx, jobs, emitter, events, webhooks);
+  const runs = await enqueueTriggeredRuns(tx, jobs, emitter, events, workflows);
   return { events, last: cursor, deliveries, runs };
 }
 

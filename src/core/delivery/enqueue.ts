@@ -20,21 +20,22 @@ export interface DeliveryJob {
   readonly manual?: boolean;
 }
 
-/** Creates the deliveries of `events`; returns how many. */
+/** A webhook subscribed to the emitter: its channel filter, and whether it is active. */
+export interface WebhookSubscription {
+  readonly event_name: string;
+  readonly webhook_id: string;
+  readonly active: number;
+}
+
+/** Creates the deliveries of `events` to the subscribed webhooks; returns how many. */
 export async function enqueueDeliveries(
   tx: Executor,
   jobs: JobQueue,
   emitter: { readonly id: string; readonly accountId: string },
   events: readonly StoredEvent[],
+  subscriptions: readonly WebhookSubscription[],
 ): Promise<number> {
-  if (events.length === 0) return 0;
-  const subscriptions = await tx
-    .selectFrom("subscriptions")
-    .innerJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
-    .select(["subscriptions.event_name", "webhooks.id as webhook_id", "webhooks.active"])
-    .where("subscriptions.emitter_id", "=", emitter.id)
-    .execute();
-  if (subscriptions.length === 0) return 0;
+  if (events.length === 0 || subscriptions.length === 0) return 0;
 
   const now = Date.now();
   const rows = [];

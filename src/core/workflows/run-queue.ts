@@ -79,21 +79,14 @@ export async function enqueueTriggeredRuns(
   jobs: JobQueue,
   source: { readonly id: string; readonly accountId: string },
   events: readonly StoredEvent[],
+  links: readonly { readonly workflowId: string; readonly eventName: string }[],
 ): Promise<number> {
-  if (events.length === 0) return 0;
-  const links = await tx
-    .selectFrom("subscriptions")
-    .innerJoin("workflows", "workflows.id", "subscriptions.listener_id")
-    .select(["workflows.id", "subscriptions.event_name"])
-    .where("subscriptions.emitter_id", "=", source.id)
-    .where("workflows.active", "=", 1)
-    .execute();
   let runs = 0;
   for (const event of events) {
     for (const link of links) {
-      if (link.event_name !== "" && link.event_name !== event.channel) continue;
+      if (link.eventName !== "" && link.eventName !== event.channel) continue;
       await queueRun(tx, jobs, {
-        workflowId: link.id,
+        workflowId: link.workflowId,
         accountId: source.accountId,
         trigger: {
           event: event.payload,
