@@ -5,9 +5,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { type Dialect, PostgresDialect, SqliteDialect } from "kysely";
+import { type Dialect, PostgresDialect } from "kysely";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.js";
+import { EmbeddedSqliteDialect } from "./sqlite-dialect.js";
 
 export interface StoreLocation {
   /** `postgres://…`; undefined selects the embedded SQLite database in dataDir. */
@@ -56,7 +57,7 @@ function openSqlite(dataDir: string): OpenedDialect {
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   return {
-    dialect: new SqliteDialect({ database }),
+    dialect: new EmbeddedSqliteDialect(database),
     capabilities: { name: "sqlite", skipLocked: false, singleProcess: true },
     onPoolError: () => {},
     release,
