@@ -8,13 +8,13 @@
  * claimed again: delivery is at-least-once.
  */
 import type { Dispatcher } from "undici";
-import { databaseFailure } from "../../store/database-errors.js";
 import type { ClaimedJob } from "../../store/jobs.js";
 import type { Store } from "../../store/store.js";
 import type { Metrics } from "../metrics.js";
 import type { AddressPolicy } from "../outbound/ssrf-guard.js";
 import type { SecretBox } from "../secret-box.js";
 import { retryWhileDatabaseRecovers } from "../workers/database-retry.js";
+import { createStrandedJobs } from "../workers/stranded-jobs.js";
 import { createWakeableSleep } from "../workers/wakeable-sleep.js";
 import { DELIVERIES_TOPIC, DELIVERY_QUEUE, type DeliveryJob } from "./enqueue.js";
 import { RateGate } from "./rate-gate.js";
@@ -62,11 +62,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const busy = new Map<string, number>();
   /** Per webhook, jobs claimed beyond its cap, oldest first: they keep their leases while parked. */
   const parked = new Map<string, { job: ClaimedJob; at: number }[]>();
-  /**
-   * Claimed jobs whose delivery failed on the database (it went away, or its disk is full): they
-   * go back to the queue as soon as it answers again, rather than when their leases expire.
-   */
-  const stranded: ClaimedJob[] = [];
+  const stranded = createStrandedJobs(store.jobs);
   let running = false;
   let loop: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -276,7 +272,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     busy.set(group, (busy.get(group) ?? 0) + 1);
     const task = deliver(job)
       .catch((error: unknown) => {
-        if (databaseFailure(error) !== undefined) stranded.push(job);
+        stranded.keepIfStranded(job, error);
         onError(error);
       })
       .finally(() => {
@@ -318,19 +314,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     );
   };
 
-  /** Stranded jobs go back to the queue, due at once; throws (keeping them) while the database is still away. */
-  const releaseStranded = async (): Promise<void> => {
-    while (stranded.length > 0) {
-      const job = stranded[0] as ClaimedJob;
-      await store.jobs.fail(job, { error: "the database was unavailable", retryAt: job.runAt });
-      stranded.shift();
-    }
-  };
-
   const run = async () => {
     while (running) {
       try {
-        await releaseStranded();
+        await stranded.release();
         await releaseParked(Date.now(), false);
         const free = concurrency - inFlight.size;
         const claimedAt = Date.now();
@@ -388,7 +375,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       await loop;
       await releaseParked(Date.now(), true).catch(onError);
       await Promise.allSettled([...inFlight]);
-      await releaseStranded().catch(onError);
+      await stranded.release().catch(onError);
     },
   };
 }
