@@ -5,7 +5,8 @@
  * touched). Shows: both processes stay up; requests during an outage get 503
  * database_unavailable with Retry-After, never a 500; once PostgreSQL is back every event that
  * got a 200 is stored and delivered, signed; and the other node's LISTEN connection is back (its
- * SSE stream, which has no polling, gets the events emitted on the first node).
+ * SSE stream, which has no polling, gets the events emitted on the first node); and a timer
+ * source ticks again right after.
  */
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
@@ -28,6 +29,15 @@ import {
 
 /** How long each outage lasts once the server has noticed it. */
 const OUTAGE_MS = 2_000;
+
+/** A timer source that ticks every second and emits when it ran. */
+const TICKER_SOURCE = `export default {
+  name: "ticker",
+  props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 1 } } },
+  async run() {
+    this.$emit({ ran_at: Date.now() });
+  },
+};`;
 
 describe("a PostgreSQL restart in the middle of a run", () => {
   let postgres: PrivatePostgres | undefined;
@@ -61,6 +71,7 @@ describe("a PostgreSQL restart in the middle of a run", () => {
     const source = await deployEmitter(clientA, "pg-restart");
     const webhook = await api.createWebhook({ url: `${recorder.url}/pg-restart`, name: "pg-restart" });
     await api.subscribe(source.id, webhook.id);
+    const ticker = await clientA.deploySource({ component_code: TICKER_SOURCE, name: "ticker" });
 
     // Node B streams the source's events; they are emitted on node A, so B hears of them only
     // through PostgreSQL's LISTEN/NOTIFY.
@@ -85,6 +96,7 @@ describe("a PostgreSQL restart in the middle of a run", () => {
     await waitUntil("100 accepted events", () => acceptedCount() >= 100, 20_000);
 
     const recoveries: string[] = [];
+    let lastUp = 0;
     for (const mode of ["fast", "immediate"] as const) {
       const stopping = Date.now();
       await postgres.stop(mode);
@@ -98,6 +110,7 @@ describe("a PostgreSQL restart in the middle of a run", () => {
       await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
       await postgres.start();
       const up = Date.now();
+      lastUp = up;
       const firstAccepted = await waitUntil(
         "an accepted event after the restart",
         () => loop.answers.find((answer) => answer.status === 200 && answer.at > up),
@@ -151,6 +164,20 @@ describe("a PostgreSQL restart in the middle of a run", () => {
 
     const settledMs = Date.now() - stoppedEmitting;
 
+    // The timers tick again: a tick whose run failed on the database is not held until its lease expires.
+    const tickedAgain = await waitUntil(
+      "a timer tick after the last restart",
+      async () => {
+        const page = await clientA.listEvents(ticker.id, { limit: 100, expand: "event" });
+        const after = page.data
+          .map((summary) => (summary.event as { ran_at: number }).ran_at)
+          .filter((ranAt) => ranAt > lastUp);
+        return after.length > 0 ? Math.min(...after) : undefined;
+      },
+      15_000,
+      200,
+    );
+
     // B's LISTEN connection is back: an event emitted on A reaches B's stream, with all it missed.
     await emit(source, { count: 1, tag: "pg-restart-marker", start: -1 });
     await waitUntil("B's stream to catch up", () => streamedOnB.size >= stored.length + 1, 10_000);
@@ -161,7 +188,7 @@ describe("a PostgreSQL restart in the middle of a run", () => {
       `[postgres restart] ${recoveries.join("; ")}; ${accepted.length} accepted, ${stored.length} stored, ` +
         `${unavailable.length} answered 503 database_unavailable, 0 errors; all delivered ` +
         `and recorded within ${settledMs} ms of the last emit (${received.length} requests, duplicates: ${duplicates}); ` +
-        "node B's SSE stream caught up",
+        `node B's SSE stream caught up; the timer ticked again ${tickedAgain - lastUp} ms after PostgreSQL was back`,
     );
     streams.abort();
     await following;
