@@ -97,15 +97,21 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     await asPostgres(pgCtl, ["-D", dataDir, "-m", mode, "-w", "-t", "60", "stop"]);
     running = false;
   };
-  await asPostgres(path.join(bin, "initdb"), [
-    "-D",
-    dataDir,
-    "-U",
-    "postgres",
-    "-A",
-    "trust",
-    "--no-instructions",
-  ]);
+  const removeAll = () => fs.rmSync(root, { recursive: true, force: true });
+  try {
+    await asPostgres(path.join(bin, "initdb"), [
+      "-D",
+      dataDir,
+      "-U",
+      "postgres",
+      "-A",
+      "trust",
+      "--no-instructions",
+    ]);
+  } catch (error) {
+    removeAll();
+    throw error;
+  }
   // A test that dies before its afterAll still stops the cluster when its process exits.
   const stopOnExit = () => {
     if (running) {
@@ -118,7 +124,17 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     }
   };
   process.once("exit", stopOnExit);
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8").slice(-2000) : "";
+    running = true; // it may have started after pg_ctl gave up waiting
+    stopOnExit();
+    running = false;
+    process.off("exit", stopOnExit);
+    removeAll();
+    throw new Error(`${(error as Error).message}\n--- server log ---\n${log}`);
+  }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
@@ -130,7 +146,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
         await stop("immediate");
       } finally {
         process.off("exit", stopOnExit);
-        fs.rmSync(root, { recursive: true, force: true });
+        removeAll();
       }
     },
   };
