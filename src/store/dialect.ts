@@ -5,9 +5,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
-import { type Dialect, PostgresDialect, SqliteDialect } from "kysely";
+import { type Dialect, PostgresDialect } from "kysely";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.js";
+import { EmbeddedSqliteDialect } from "./sqlite-dialect.js";
 
 export interface StoreLocation {
   /** `postgres://…`; undefined selects the embedded SQLite database in dataDir. */
@@ -57,7 +58,7 @@ function openSqlite(dataDir: string): OpenedDialect {
   database.pragma("busy_timeout = 5000");
   cacheStatements(database);
   return {
-    dialect: new SqliteDialect({ database }),
+    dialect: new EmbeddedSqliteDialect(database),
     capabilities: { name: "sqlite", skipLocked: false, singleProcess: true },
     onPoolError: () => {},
     release,
@@ -99,6 +100,13 @@ function openPostgres(connectionString: string): OpenedDialect {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
         oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
+  });
+  // The pool listens for errors on idle clients only. One checked out (inside a transaction, or
+  // between Kysely's acquire and its query) that loses its connection when the database restarts
+  // would emit an 'error' nobody hears, and Node ends the process. The query running on it, or the
+  // next one, fails instead, and the pool drops the broken client when it is released.
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
   });
   return {
     dialect: new PostgresDialect({ pool }),

@@ -18,12 +18,16 @@ export interface Notifier {
 
 const CHANNEL = "sluice_wakeups";
 
-export function createLocalNotifier(): Notifier {
+export function createLocalNotifier(): Notifier & { wakeAll(): void } {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
     publish: (topic) => {
       emitter.emit(topic);
+    },
+    /** Calls every listener of every topic once. */
+    wakeAll() {
+      for (const topic of emitter.eventNames()) emitter.emit(topic);
     },
     subscribe(topic, listener) {
       emitter.on(topic, listener);
@@ -38,6 +42,8 @@ export function createLocalNotifier(): Notifier {
 /**
  * LISTEN on a dedicated connection, reconnecting after failures; NOTIFY through `notify` (the
  * store's pool). Each node ignores its own notifications: local listeners were already called.
+ * Notifications sent while the connection was down are lost, so after a reconnection every local
+ * listener is woken once: each reads what it missed from the database.
  */
 export function createPostgresNotifier(
   connectionString: string,
@@ -49,6 +55,7 @@ export function createPostgresNotifier(
   let client: pg.Client | undefined;
   let closed = false;
   let retryTimer: NodeJS.Timeout | undefined;
+  let connectedBefore = false;
 
   const connect = async () => {
     if (closed) return;
@@ -59,12 +66,22 @@ export function createPostgresNotifier(
     });
     next.on("error", (error) => {
       onError(error);
-      reconnect();
+      if (client === next) reconnect();
+    });
+    // A connection the server closes without an error message (an immediate shutdown) only ends.
+    next.on("end", () => {
+      if (client === next) reconnect();
     });
     try {
       await next.connect();
       await next.query(`LISTEN ${CHANNEL}`);
+      if (closed) {
+        await next.end().catch(() => {});
+        return;
+      }
       client = next;
+      if (connectedBefore) local.wakeAll();
+      connectedBefore = true;
     } catch (error) {
       onError(error as Error);
       await next.end().catch(() => {});

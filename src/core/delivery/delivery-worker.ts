@@ -13,6 +13,8 @@ import type { Store } from "../../store/store.js";
 import type { Metrics } from "../metrics.js";
 import type { AddressPolicy } from "../outbound/ssrf-guard.js";
 import type { SecretBox } from "../secret-box.js";
+import { retryWhileDatabaseRecovers } from "../workers/database-retry.js";
+import { createStrandedJobs } from "../workers/stranded-jobs.js";
 import { createWakeableSleep } from "../workers/wakeable-sleep.js";
 import { DELIVERIES_TOPIC, DELIVERY_QUEUE, type DeliveryJob } from "./enqueue.js";
 import { RateGate } from "./rate-gate.js";
@@ -26,6 +28,8 @@ const LEASE_MS = DELIVERY_TIMEOUT_MS * 2 + 10_000;
 const PARK_MS = 5_000;
 /** A rate-limited delivery waits in memory for its turn this long at most, then goes back to the queue. */
 const RATE_WAIT_MS = 10_000;
+/** Recording an attempt stops being retried this long before the claim expires (and another may take it). */
+const RECORD_MARGIN_MS = 2_000;
 
 export interface DeliveryWorkerOptions {
   readonly store: Store;
@@ -58,6 +62,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const busy = new Map<string, number>();
   /** Per webhook, jobs claimed beyond its cap, oldest first: they keep their leases while parked. */
   const parked = new Map<string, { job: ClaimedJob; at: number }[]>();
+  const stranded = createStrandedJobs(store.jobs);
   let running = false;
   let loop: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -182,60 +187,68 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       outcome.latencyMs,
     );
 
-    await store.db.transaction().execute(async (tx) => {
-      await tx
-        .insertInto("delivery_attempts")
-        .values({
-          delivery_id: row.id,
-          attempt,
-          at: now,
-          status_code: outcome.statusCode,
-          latency_ms: outcome.latencyMs,
-          error: outcome.error,
-          response_body: outcome.responseBody,
-        })
-        .onConflict((conflict) => conflict.columns(["delivery_id", "attempt"]).doNothing())
-        .execute();
-      await tx
-        .updateTable("deliveries")
-        .set({
-          status,
-          attempts: attempt,
-          last_status_code: outcome.statusCode,
-          last_error: outcome.error,
-          last_latency_ms: outcome.latencyMs,
-          next_attempt_at: delay === null ? null : now + delay,
-          updated_at: now,
-        })
-        .where("id", "=", row.id)
-        .execute();
-      // The webhook's row is written only when its failure state changes: every delivery to it
-      // writing the same row would serialize them (PostgreSQL row locks) for nothing.
-      if (disable) {
+    // The attempt happened: its record is kept trying while the database recovers.
+    const written = async () => {
+      await store.db.transaction().execute(async (tx) => {
         await tx
-          .updateTable("webhooks")
-          .set({ failing_since: failingSince, active: 0, disabled_reason: disable, updated_at: now })
-          .where("id", "=", row.webhook_id)
+          .insertInto("delivery_attempts")
+          .values({
+            delivery_id: row.id,
+            attempt,
+            at: now,
+            status_code: outcome.statusCode,
+            latency_ms: outcome.latencyMs,
+            error: outcome.error,
+            response_body: outcome.responseBody,
+          })
+          .onConflict((conflict) => conflict.columns(["delivery_id", "attempt"]).doNothing())
           .execute();
-      } else if (outcome.ok) {
         await tx
-          .updateTable("webhooks")
-          .set({ failing_since: null })
-          .where("id", "=", row.webhook_id)
-          .where("failing_since", "is not", null)
+          .updateTable("deliveries")
+          .set({
+            status,
+            attempts: attempt,
+            last_status_code: outcome.statusCode,
+            last_error: outcome.error,
+            last_latency_ms: outcome.latencyMs,
+            next_attempt_at: delay === null ? null : now + delay,
+            updated_at: now,
+          })
+          .where("id", "=", row.id)
           .execute();
-      } else {
-        await tx
-          .updateTable("webhooks")
-          .set({ failing_since: now })
-          .where("id", "=", row.webhook_id)
-          .where("failing_since", "is", null)
-          .execute();
-      }
-      if (delay === null) await store.jobs.complete(job, tx);
+        // The webhook's row is written only when its failure state changes: every delivery to it
+        // writing the same row would serialize them (PostgreSQL row locks) for nothing.
+        if (disable) {
+          await tx
+            .updateTable("webhooks")
+            .set({ failing_since: failingSince, active: 0, disabled_reason: disable, updated_at: now })
+            .where("id", "=", row.webhook_id)
+            .execute();
+        } else if (outcome.ok) {
+          await tx
+            .updateTable("webhooks")
+            .set({ failing_since: null })
+            .where("id", "=", row.webhook_id)
+            .where("failing_since", "is not", null)
+            .execute();
+        } else {
+          await tx
+            .updateTable("webhooks")
+            .set({ failing_since: now })
+            .where("id", "=", row.webhook_id)
+            .where("failing_since", "is", null)
+            .execute();
+        }
+        if (delay === null) await store.jobs.complete(job, tx);
+      });
+      if (delay !== null)
+        await store.jobs.fail(job, { error: outcome.error ?? "failed", retryAt: now + delay });
+    };
+    await retryWhileDatabaseRecovers(written, {
+      until: job.lockedUntil - RECORD_MARGIN_MS,
+      keepTrying: () => running,
+      onFirstFailure: (error) => onError(error),
     });
-    if (delay !== null)
-      await store.jobs.fail(job, { error: outcome.error ?? "failed", retryAt: now + delay });
   };
 
   const finish = async (job: ClaimedJob, deliveryId: string, result: { status: "failed"; error: string }) => {
@@ -258,7 +271,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const group = job.groupKey ?? "";
     busy.set(group, (busy.get(group) ?? 0) + 1);
     const task = deliver(job)
-      .catch(onError)
+      .catch((error: unknown) => {
+        stranded.keepIfStranded(job, error);
+        onError(error);
+      })
       .finally(() => {
         const left = (busy.get(group) ?? 1) - 1;
         if (left > 0) busy.set(group, left);
@@ -301,6 +317,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const run = async () => {
     while (running) {
       try {
+        await stranded.release();
         await releaseParked(Date.now(), false);
         const free = concurrency - inFlight.size;
         const claimedAt = Date.now();
@@ -358,6 +375,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       await loop;
       await releaseParked(Date.now(), true).catch(onError);
       await Promise.allSettled([...inFlight]);
+      await stranded.release().catch(onError);
     },
   };
 }

@@ -9,6 +9,7 @@ import type { LogLine } from "../../runtime/sandbox/sandbox.js";
 import type { ClaimedJob } from "../../store/jobs.js";
 import type { CoreContext } from "../context.js";
 import { invokeSource, loadRunnable } from "../invoker.js";
+import { createStrandedJobs } from "../workers/stranded-jobs.js";
 import { createWakeableSleep } from "../workers/wakeable-sleep.js";
 import { nextAfterRun, tickEvent } from "./schedule.js";
 import { enqueueTick, scheduleOf, TIMER_QUEUE, TIMERS_TOPIC, type TickPayload } from "./timers.js";
@@ -36,6 +37,7 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
   const pollMs = options.pollMs ?? 1000;
   const onError = options.onError ?? (() => {});
   const inFlight = new Set<Promise<void>>();
+  const stranded = createStrandedJobs(store.jobs);
   let running = false;
   let loop: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -86,6 +88,7 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
   const run = async () => {
     while (running) {
       try {
+        await stranded.release();
         const free = concurrency - inFlight.size;
         if (free > 0) {
           const jobs = await store.jobs.claimDue({
@@ -95,7 +98,10 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
           });
           for (const job of jobs) {
             const task = fire(job)
-              .catch(onError)
+              .catch((error: unknown) => {
+                stranded.keepIfStranded(job, error);
+                onError(error);
+              })
               .finally(() => {
                 inFlight.delete(task);
                 wake();
@@ -127,6 +133,7 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
       wake();
       await loop;
       await Promise.allSettled([...inFlight]);
+      await stranded.release().catch(onError);
     },
   };
 }

@@ -1,11 +1,13 @@
 /**
  * Every error leaves the server as `{"error":{"code","message"}}`. Named Sluice errors map to HTTP
  * statuses here, in one place; framework errors (validation, oversized or malformed bodies) get
- * stable codes of their own; anything unexpected is logged and answered with a 500 that carries
+ * stable codes of their own; a database that does not answer is a 503 and one whose disk is full a
+ * 507, both with stable codes; anything unexpected is logged and answered with a 500 that carries
  * the request id, never the internals.
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { type ErrorKind, SluiceError } from "../../core/errors.js";
+import { databaseFailure } from "../../store/database-errors.js";
 
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
   invalid: 400,
@@ -18,22 +20,10 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   unavailable: 503,
 };
 
-/** Connection failures of the database driver: the server is fine, its database is not (yet) reachable. */
-const DATABASE_DOWN_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "57P01",
-  "57P02",
-  "57P03",
-  "08000",
-  "08001",
-  "08003",
-  "08006",
-  "SQLITE_BUSY",
-  "SQLITE_FULL",
-  "SQLITE_IOERR",
-]);
+/** Told to the caller when the database's (or the data directory's) disk is full. */
+const STORAGE_FULL_MESSAGE =
+  "The data disk is full: Sluice cannot store anything new. Events already accepted are kept. " +
+  "Free space on the disk that holds the database (SLUICE_DATA_DIR, or the PostgreSQL server's), then try again";
 
 export function sendError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
   return reply.status(status).type("application/json; charset=utf-8").send({ error: { code, message } });
@@ -67,15 +57,20 @@ export function installErrorHandling(app: FastifyInstance, bodyLimitBytes: numbe
     if (error instanceof SyntaxError || error.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH") {
       return sendError(reply, 400, "invalid_json", `The body is not valid JSON: ${error.message}`);
     }
-    if (DATABASE_DOWN_CODES.has(String(error.code))) {
-      request.log.error({ err: error }, "database unavailable");
-      reply.header("retry-after", "1");
-      return sendError(
-        reply,
-        503,
-        "database_unavailable",
-        "The database is not reachable; try again shortly",
-      );
+    switch (databaseFailure(error)) {
+      case "unavailable":
+        // The server is fine, its database is not (yet) reachable.
+        request.log.error({ err: error }, "database unavailable");
+        reply.header("retry-after", "1");
+        return sendError(
+          reply,
+          503,
+          "database_unavailable",
+          "The database is not reachable; try again shortly",
+        );
+      case "storage_full":
+        request.log.error({ err: error }, "storage full");
+        return sendError(reply, 507, "storage_full", STORAGE_FULL_MESSAGE);
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
