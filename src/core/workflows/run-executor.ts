@@ -18,6 +18,7 @@ import { emitsTopic } from "../invoker.js";
 import type { SendReport } from "../outbound/action-sends.js";
 import { configureProps } from "../props.js";
 import { unsealProps } from "../source-props.js";
+import { retryWhileDatabaseRecovers } from "../workers/database-retry.js";
 import { fillHoles } from "./expressions.js";
 import { type RunError, type RunExit, type StepRecord, storeSteps, toRunRecord } from "./run-record.js";
 import type { StoredStep } from "./steps.js";
@@ -30,6 +31,11 @@ export const SSE_CHANNEL_PREFIX = "$sse:";
 /** Runs kept per workflow; older ones are removed as new ones finish. */
 export const MAX_RUNS_KEPT = 1000;
 const EXPRESSIONS_TIMEOUT_MS = 10_000;
+/**
+ * How long the record is retried while the database is away: within the run's lease (60 s,
+ * renewed every 20 s, so at least 40 s are left), so that no other claim can start the run again.
+ */
+const COMMIT_RETRY_MS = 35_000;
 
 export interface RunHooks {
   /** Called as soon as a step calls `$.respond()`. */
@@ -128,56 +134,70 @@ export async function runAttempt(
       : []
     : sends.filter((send) => send.kind === "emit" || send.kind === "sse").map(emittedEvent);
 
-  const committed = await store.db.transaction().execute(async (tx) => {
-    let deliveries = 0;
-    if (events.length > 0) {
-      let query = tx
-        .selectFrom("workflows")
-        .select(["last_event_ms", "last_event_seq", "event_count", "max_events"])
-        .where("id", "=", workflow.id);
-      if (store.capabilities.skipLocked) query = query.forUpdate();
-      const emitter = await query.executeTakeFirst();
-      if (emitter) {
-        const now = Date.now();
-        const appended = await appendEvents(
-          tx,
-          store.jobs,
-          { id: workflow.id, accountId: workflow.accountId },
-          { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
-          events,
-          now,
-        );
-        deliveries = appended.deliveries;
-        const count = emitter.event_count + appended.events.length;
-        await tx
-          .updateTable("workflows")
-          .set({
-            last_event_ms: appended.last.ms,
-            last_event_seq: appended.last.seq,
-            event_count: Math.min(count, emitter.max_events),
-          })
-          .where("id", "=", workflow.id)
-          .execute();
-        if (count > emitter.max_events) await trimRows(tx, "events", workflow.id, emitter.max_events);
+  // The sends went out: the record is written even if the database is briefly away, rather than
+  // the run being repeated when its lease expires.
+  let committed = { deliveries: 0 };
+  const commit = () =>
+    store.db.transaction().execute(async (tx) => {
+      let deliveries = 0;
+      if (events.length > 0) {
+        let query = tx
+          .selectFrom("workflows")
+          .select(["last_event_ms", "last_event_seq", "event_count", "max_events"])
+          .where("id", "=", workflow.id);
+        if (store.capabilities.skipLocked) query = query.forUpdate();
+        const emitter = await query.executeTakeFirst();
+        if (emitter) {
+          const now = Date.now();
+          const appended = await appendEvents(
+            tx,
+            store.jobs,
+            { id: workflow.id, accountId: workflow.accountId },
+            { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
+            events,
+            now,
+          );
+          deliveries = appended.deliveries;
+          const count = emitter.event_count + appended.events.length;
+          await tx
+            .updateTable("workflows")
+            .set({
+              last_event_ms: appended.last.ms,
+              last_event_seq: appended.last.seq,
+              event_count: Math.min(count, emitter.max_events),
+            })
+            .where("id", "=", workflow.id)
+            .execute();
+          if (count > emitter.max_events) await trimRows(tx, "events", workflow.id, emitter.max_events);
+        }
       }
-    }
-    await tx
-      .updateTable("workflow_runs")
-      .set({
-        status: retryAt === null ? status : "queued",
-        steps: storeSteps(steps, reports),
-        error: error === null ? null : JSON.stringify(error),
-        exit: exit === null ? null : JSON.stringify(exit),
-        finished_at: retryAt === null ? Date.now() : null,
-      })
-      .where("id", "=", runId)
-      .execute();
-    if (retryAt === null) {
-      await store.jobs.complete(lease, tx);
-      await trimRuns(tx, workflow.id);
-    }
-    return { deliveries };
-  });
+      await tx
+        .updateTable("workflow_runs")
+        .set({
+          status: retryAt === null ? status : "queued",
+          steps: storeSteps(steps, reports),
+          error: error === null ? null : JSON.stringify(error),
+          exit: exit === null ? null : JSON.stringify(exit),
+          finished_at: retryAt === null ? Date.now() : null,
+        })
+        .where("id", "=", runId)
+        .execute();
+      if (retryAt === null) {
+        await store.jobs.complete(lease, tx);
+        await trimRuns(tx, workflow.id);
+      }
+      return { deliveries };
+    });
+  await retryWhileDatabaseRecovers(
+    async () => {
+      committed = await commit();
+    },
+    {
+      until: Date.now() + COMMIT_RETRY_MS,
+      keepTrying: () => true,
+      onFirstFailure: () => {},
+    },
+  );
   if (retryAt !== null) {
     await store.jobs.fail(lease, { error: `${error?.step}: ${error?.message}`, retryAt });
   }
