@@ -10,7 +10,7 @@ import type { CoreContext } from "./context.js";
 import { DELIVERIES_TOPIC } from "./delivery/enqueue.js";
 import type { StoredEvent } from "./emitter-events.js";
 import { newId } from "./ids.js";
-import { commitInvocation } from "./invocation-commit.js";
+import { type CommitOutcome, type CommitRequest, commitInvocations } from "./invocation-commit.js";
 import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
 import { WORKFLOW_RUNS_TOPIC } from "./workflows/run-queue.js";
 
@@ -91,46 +91,75 @@ export async function loadRunnable(
   };
 }
 
-/** Per source, the tail of its chain of invocations on this node. */
-const chains = new Map<string, Promise<unknown>>();
+/**
+ * A source's invocations on this node: they run in the sandbox one after another, and their
+ * commits follow in the same order. An invocation does not wait for the previous one's commit,
+ * only for its run: it sees the key-value state that run left (kept here), and its commit joins
+ * the queue. Commits that queued up while the previous ones were being written go together, in
+ * one transaction, so a busy source pays one disk flush for many invocations.
+ */
+interface Lane {
+  /** The last invocation's turn in the sandbox. */
+  sandboxTail: Promise<unknown>;
+  /** The state as this node's invocations left it (committed or queued); null: read it from the database. */
+  kv: Record<string, unknown> | null;
+  readonly queue: QueuedCommit[];
+  /** The commit queue is being written. */
+  committing: boolean;
+  /** Called when the queue is empty. */
+  readonly drained: (() => void)[];
+  /** Invocations not yet committed. */
+  active: number;
+}
+
+interface QueuedCommit {
+  readonly request: CommitRequest;
+  readonly done: (outcome: CommitOutcome | { readonly error: unknown }) => void;
+}
+
+/** Commits written in one transaction, at most. */
+const MAX_COMMIT_BATCH = 64;
+const lanes = new Map<string, Lane>();
 
 /**
- * Runs one invocation of the source, after the ones already queued for it on this node: its
- * key-value state is read when its turn comes, so each invocation sees what the previous one
- * committed, and commits happen in invocation order.
+ * Runs one invocation of the source, after the ones already queued for it on this node, and
+ * resolves once it is committed. Each invocation sees the key-value state the previous one
+ * left, and commits happen in invocation order.
  */
 export function invokeSource(
   context: CoreContext,
   source: RunnableSource,
   request: InvocationRequest,
 ): Promise<InvocationReport> {
-  const previous = chains.get(source.id) ?? Promise.resolve();
-  const turn = previous.then(
-    () => runInvocation(context, source, request),
-    () => runInvocation(context, source, request),
-  );
-  chains.set(source.id, turn);
+  let lane = lanes.get(source.id);
+  if (!lane) {
+    lane = { sandboxTail: Promise.resolve(), kv: null, queue: [], committing: false, drained: [], active: 0 };
+    lanes.set(source.id, lane);
+  }
+  const current = lane;
+  current.active++;
+  const ran = current.sandboxTail.then(() => runInSandbox(context, source, request, current));
+  current.sandboxTail = ran.catch(() => {});
+  const report = ran.then((invocation) => commitInTurn(context, source, request, current, invocation));
   const release = () => {
-    if (chains.get(source.id) === turn) chains.delete(source.id);
+    if (--current.active === 0 && lanes.get(source.id) === current) lanes.delete(source.id);
   };
-  turn.then(release, release);
-  return turn;
+  report.then(release, release);
+  return report;
 }
 
-async function runInvocation(
+async function runInSandbox(
   context: CoreContext,
   source: RunnableSource,
   request: InvocationRequest,
-): Promise<InvocationReport> {
+  lane: Lane,
+): Promise<{ invocationId: string; result: InvocationResult }> {
   const invocationId = newId("inv");
-  const kvRows = await context.store.db
-    .selectFrom("kv")
-    .select(["key", "value"])
-    .where("emitter_id", "=", source.id)
-    .execute();
-  const db: Record<string, unknown> = {};
-  for (const row of kvRows) db[row.key] = JSON.parse(row.value);
-
+  if (lane.kv === null) {
+    // Read from the database only once what this node queued is written.
+    await drained(lane);
+    lane.kv = await readKv(context, source.id);
+  }
   const raw = await context.sandbox.invoke(
     {
       componentId: source.id,
@@ -141,27 +170,87 @@ async function runInvocation(
       method: request.method,
       event: request.event,
       props: runnerProps(source.definition, source.values, endpointUrl(context, source.endpointId)),
-      db,
+      db: lane.kv,
       timeoutMs: source.timeoutSeconds * 1000,
       onRespond: request.onRespond,
     },
   );
+  const writes = Object.entries(raw.dbWrites);
+  // As the commit stores them (undefined as null), and as the next run would read them back.
+  if (writes.length > 0)
+    lane.kv = { ...lane.kv, ...Object.fromEntries(writes.map(([key, value]) => [key, value ?? null])) };
   const secrets = secretStrings(source.definition, source.values);
   // Secrets never reach the logs or the caller, even when a component prints them.
-  const result = secrets.length === 0 ? raw : scrubLogs(raw, secrets);
-  const committed = await commitInvocation(context.store, {
-    emitterId: source.id,
-    accountId: source.accountId,
-    invocationId,
-    dedupe: source.definition.dedupe,
-    result,
-    notes: request.notes,
+  return { invocationId, result: secrets.length === 0 ? raw : scrubLogs(raw, secrets) };
+}
+
+async function commitInTurn(
+  context: CoreContext,
+  source: RunnableSource,
+  request: InvocationRequest,
+  lane: Lane,
+  { invocationId, result }: { invocationId: string; result: InvocationResult },
+): Promise<InvocationReport> {
+  const outcome = await new Promise<CommitOutcome | { readonly error: unknown }>((done) => {
+    lane.queue.push({
+      request: {
+        emitterId: source.id,
+        accountId: source.accountId,
+        invocationId,
+        dedupe: source.definition.dedupe,
+        result,
+        notes: request.notes,
+      },
+      done,
+    });
+    if (!lane.committing) void writeQueue(context, lane);
   });
-  if (committed.events.length > 0) context.store.notifier.publish(emitsTopic(source.id));
-  if (committed.deliveries > 0) context.store.notifier.publish(DELIVERIES_TOPIC);
-  if (committed.logLines > 0) context.store.notifier.publish(logsTopic(source.id));
-  if (committed.runs > 0) context.store.notifier.publish(WORKFLOW_RUNS_TOPIC);
-  return { invocationId, result, events: committed.events };
+  if ("error" in outcome) throw outcome.error;
+  const { store } = context;
+  if (outcome.events.length > 0) store.notifier.publish(emitsTopic(source.id));
+  if (outcome.deliveries > 0) store.notifier.publish(DELIVERIES_TOPIC);
+  if (outcome.logLines > 0) store.notifier.publish(logsTopic(source.id));
+  if (outcome.runs > 0) store.notifier.publish(WORKFLOW_RUNS_TOPIC);
+  return { invocationId, result, events: outcome.events };
+}
+
+/** Writes the queued commits, a batch at a time, until none is left. */
+async function writeQueue(context: CoreContext, lane: Lane): Promise<void> {
+  lane.committing = true;
+  try {
+    while (lane.queue.length > 0) {
+      const batch = lane.queue.splice(0, MAX_COMMIT_BATCH);
+      const outcomes = await commitInvocations(
+        context.store,
+        batch.map((queued) => queued.request),
+      ).catch((error: unknown) => batch.map(() => ({ error })));
+      batch.forEach((queued, index) => {
+        const outcome = outcomes[index] ?? { error: new Error("no outcome") };
+        // A commit that failed leaves this node's state unknown: the next run reads it afresh.
+        if ("error" in outcome) lane.kv = null;
+        queued.done(outcome);
+      });
+    }
+  } finally {
+    lane.committing = false;
+    for (const wake of lane.drained.splice(0)) wake();
+  }
+}
+
+function drained(lane: Lane): Promise<void> {
+  if (!lane.committing && lane.queue.length === 0) return Promise.resolve();
+  return new Promise((resolve) => lane.drained.push(resolve));
+}
+
+async function readKv(context: CoreContext, sourceId: string): Promise<Record<string, unknown>> {
+  const rows = await context.store.db
+    .selectFrom("kv")
+    .select(["key", "value"])
+    .where("emitter_id", "=", sourceId)
+    .execute();
+  const db: Record<string, unknown> = {};
+  for (const row of rows) db[row.key] = JSON.parse(row.value);
+  return db;
 }
 
 function scrubLogs(result: InvocationResult, secrets: readonly string[]): InvocationResult {
