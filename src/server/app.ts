@@ -11,7 +11,7 @@ import type { CoreContext } from "../core/context.js";
 import type { Metrics } from "../core/metrics.js";
 import { endpointRoutes } from "./endpoints.js";
 import { installAuth } from "./plugins/auth.js";
-import { installErrorHandling, sendError } from "./plugins/errors.js";
+import { answerClientError, installErrorHandling, sendError } from "./plugins/errors.js";
 import { installJsonBody, installNulGuard } from "./plugins/json-body.js";
 import { installRateLimit } from "./plugins/rate-limit.js";
 import { accountRoutes } from "./routes/accounts.js";
@@ -46,6 +46,8 @@ export async function buildApp({ config, core, metrics, logger }: AppDependencie
       const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 400;
       sendError(reply, status, "invalid_request", error.message);
     },
+    // Requests the HTTP parser refuses (bad bytes in the URL, a head over 16 KB): the same JSON shape.
+    clientErrorHandler: answerClientError,
     ajv: { customOptions: { coerceTypes: "array", removeAdditional: false, useDefaults: true } },
   }) as unknown as FastifyInstance;
 

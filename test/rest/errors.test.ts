@@ -2,9 +2,22 @@
  * The error contract over a real socket: every failure is a JSON `{error:{code,message}}` with a
  * 4xx status for the caller's mistakes, on every route of the OpenAPI document.
  */
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { type RawResponse, rawRequest, startTestServer, type TestServer } from "../support/server.js";
+
+/** Writes raw bytes to the server and returns everything it answers before closing the connection. */
+function rawExchange(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.end(bytes, "latin1"));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    socket.on("error", reject);
+  });
+}
 
 function expectJsonError(response: RawResponse, status: number, code?: string): void {
   expect(response.status, response.text).toBe(status);
@@ -65,6 +78,35 @@ for (const dialect of dialects) {
         404,
         "route_not_found",
       );
+    });
+
+    it("requests the HTTP parser refuses get the JSON error shape too", async () => {
+      const answers = [
+        [
+          await rawExchange(sluice.url, "GET /v1/users/me\u00e9 HTTP/1.1\r\nHost: x\r\n\r\n"),
+          400,
+          "malformed_request",
+        ],
+        [await rawExchange(sluice.url, "NOT A REQUEST\r\n\r\n"), 400, "malformed_request"],
+        [
+          await rawExchange(
+            sluice.url,
+            `GET /v1/users/me?q=${"x".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+          ),
+          431,
+          "headers_too_large",
+        ],
+      ] as const;
+      // A HEAD's answer has no body, even when the request could not be read.
+      const head = await rawExchange(sluice.url, "HEAD /v1/users/me\u00e9 HTTP/1.1\r\nHost: x\r\n\r\n");
+      expect(head).toMatch(/^HTTP\/1.1 400 /);
+      expect(head.endsWith("\r\n\r\n"), head).toBe(true);
+      for (const [answer, status, code] of answers) {
+        const [head = "", body = ""] = answer.split("\r\n\r\n");
+        expect(head, answer).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+        expect(head.toLowerCase()).toContain("content-type: application/json");
+        expect(JSON.parse(body)).toEqual({ error: { code, message: expect.any(String) } });
+      }
     });
 
     it("health and readiness answer without a key", async () => {
