@@ -300,6 +300,14 @@ for (const dialect of dialects) {
       expect(String((error as Error).message)).toMatch(/3:\d+|line 3/);
     });
 
+    it("reports a syntax error in a .ts file as syntax_error, not as the compiler being unavailable", async () => {
+      const error = await sluice.client
+        .saveComponent({ component_code: "export default {\n  name: 'x' as,\n};", filename: "broken.ts" })
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ status: 400, code: "syntax_error" });
+      expect(String((error as Error).message)).toMatch(/2:\d+|line 2/);
+    });
+
     it("refuses deploying an action", async () => {
       await expect(
         sluice.client.deploySource({
