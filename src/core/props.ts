@@ -6,6 +6,7 @@
 import type { ComponentDefinition, ComponentType, PropDefinition } from "../runtime/component-definition.js";
 import { InvalidInputError } from "./errors.js";
 import { scheduleProblem } from "./timers/schedule.js";
+import { checkJsonDepth } from "./validation.js";
 
 /** SPEC.md: a configured value may be at most 64 KB. */
 export const MAX_CONFIGURED_VALUE_BYTES = 64 * 1024;
@@ -245,11 +246,14 @@ function checkSize(name: string, value: unknown): void {
 }
 
 function parseJson(name: string, text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw propError(name, `'${text.slice(0, 60)}' is not valid JSON`);
   }
+  checkJsonDepth(value, `prop '${name}'`);
+  return value;
 }
 
 function describeType(prop: PropDefinition): string {

@@ -9,6 +9,7 @@ import { validateHeaderName, validateHeaderValue } from "node:http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreContext } from "../core/context.js";
 import { invokeSource, loadRunnable } from "../core/invoker.js";
+import { checkJsonDepth } from "../core/validation.js";
 import type { HttpResponse, InvocationResult } from "../runtime/sandbox/sandbox.js";
 import { sendError } from "./plugins/errors.js";
 
@@ -63,6 +64,8 @@ async function handle(
     return sendError(reply, 404, "not_found", "No active source listens at this endpoint");
   }
   const event = httpEvent(request, endpointId);
+  // A component receives the event as JSON, which only so deep a value survives.
+  checkJsonDepth(event.body, "The JSON body");
   const customResponse = source.definition.props.some(
     (prop) => prop.type === "$.interface.http" && prop.customResponse === true,
   );

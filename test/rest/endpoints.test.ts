@@ -188,6 +188,27 @@ for (const dialect of dialects) {
         expect(event.bodyRaw).toBe(text);
       });
 
+      it("a JSON body nested deeper than 512 levels gets 400 json_too_deep; 512 levels reach run", async () => {
+        // Deeper still (thousands of levels, under a larger body limit) used to overflow the stack
+        // on the way to the sandbox and come back as the source's own 500.
+        const nested = (depth: number) => `{"x":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`;
+        for (const [source, depth, status] of [
+          [echo, 512, 200],
+          [echo, 513, 400],
+          [responder, 600, 400],
+        ] as const) {
+          const response = await rawRequest(endpointOf(source, "/deep"), {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: nested(depth),
+          });
+          expect(response.status, `${depth} levels: ${response.text}`).toBe(status);
+          if (status === 400) {
+            expect((response.body as { error: { code: string } }).error.code).toBe("json_too_deep");
+          }
+        }
+      });
+
       it("a form body is parsed, repeated keys becoming arrays", async () => {
         const text = "a=1&b=2&b=3&c=hello+world&d=%C3%A9t%C3%A9";
         await rawRequest(endpointOf(echo, "/form"), {

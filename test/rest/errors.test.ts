@@ -63,6 +63,32 @@ for (const dialect of dialects) {
       expectJsonError(await post("/v1/webhooks", body), 413, "payload_too_large");
     });
 
+    it("JSON nested deeper than 512 levels is a 400 json_too_deep, in a body or in a prop's text form", async () => {
+      const deep = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+      const component = `export default { name: "deep", props: { o: { type: "object", optional: true } },
+        async run() {} };`;
+      const action = `export default { name: "deep", type: "action", async run() { return 1; } };`;
+      const bodies = [
+        [
+          "/v1/sources",
+          `{"component_code":${JSON.stringify(component)},"configured_props":{"o":{"x":${deep(10_000)}}}}`,
+        ],
+        [
+          "/v1/sources",
+          JSON.stringify({ component_code: component, configured_props: { o: `{"x":${deep(10_000)}}` } }),
+        ],
+        ["/v1/actions/run", `{"component_code":${JSON.stringify(action)},"steps":{"x":${deep(10_000)}}}`],
+        ["/v1/webhooks", `{"url":"https://example.com","name":"n","junk":${deep(600)}}`],
+      ] as const;
+      for (const [path, body] of bodies) expectJsonError(await post(path, body), 400, "json_too_deep");
+      // Up to the limit is fine.
+      const fine = await post(
+        "/v1/sources",
+        `{"component_code":${JSON.stringify(component)},"configured_props":{"o":{"x":${deep(400)}}}}`,
+      );
+      expect(fine.status, fine.text).toBe(200);
+    });
+
     it("a body of another media type is a 415", async () => {
       expectJsonError(
         await post("/v1/webhooks", "url=x", { "content-type": "text/plain" }),
