@@ -32,6 +32,15 @@ function propError(prop: string, problem: string): InvalidInputError {
 
 /** Validates every prop of a described component against SPEC.md's tables. */
 export function checkDefinition(definition: ComponentDefinition): void {
+  // Stored as text columns, which cannot hold NUL on PostgreSQL (and no name needs one).
+  for (const field of ["name", "key", "version", "description"] as const) {
+    if (definition[field]?.includes("\u0000")) {
+      throw new InvalidInputError(
+        `The component's ${field} contains the NUL character (\\u0000): remove it`,
+        "invalid_component",
+      );
+    }
+  }
   for (const prop of definition.props) checkPropDefinition(prop, definition.type);
   if (definition.dedupe !== undefined && !["unique", "greatest", "last"].includes(definition.dedupe)) {
     throw new InvalidInputError(

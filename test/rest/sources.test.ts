@@ -308,6 +308,18 @@ for (const dialect of dialects) {
       expect(String((error as Error).message)).toMatch(/2:\d+|line 2/);
     });
 
+    it("a component whose name, key, version or description holds a NUL character is a 400, on every database", async () => {
+      for (const field of ["name", "key", "version", "description"]) {
+        const code = `export default { name: "n", key: "nul-${field}", version: "0.0.1", ${field}: "a\\u0000b",
+          async run() {} };`;
+        const error = await sluice.client
+          .saveComponent({ component_code: code })
+          .catch((caught: unknown) => caught);
+        expect(error, field).toMatchObject({ status: 400, code: "invalid_component" });
+        expect(String((error as Error).message)).toContain(field);
+      }
+    });
+
     it("refuses deploying an action", async () => {
       await expect(
         sluice.client.deploySource({
