@@ -1,7 +1,8 @@
 /**
  * The commit of an invocation: in one transaction, the emitted events (ordered by ts and
  * deduped), the key-value writes, the dedupe state, the log lines and the retention trim. Either
- * all of it is stored or none of it.
+ * all of it is stored or none of it. What the component wrote cannot make the commit fail: its
+ * text is made storable first (storable-text.ts).
  */
 import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import type { Executor } from "../store/schema.js";
@@ -10,6 +11,7 @@ import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
 import { enqueueDeliveries } from "./delivery/enqueue.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
 import { atOrBefore, idAtRank, type SequencedTable } from "./sequenced-rows.js";
+import { storableText } from "./storable-text.js";
 
 /** Log lines kept per emitter. */
 export const MAX_LOG_LINES = 1000;
@@ -73,9 +75,10 @@ export async function commitInvocation(store: Store, request: CommitRequest): Pr
       return {
         id: formatSequenceId(lastEvent),
         ...lastEvent,
-        channel: emit.meta.name === undefined || emit.meta.name === "" ? null : String(emit.meta.name),
-        eventKey: emit.meta.id === undefined ? null : String(emit.meta.id),
-        summary: emit.meta.summary === undefined ? null : String(emit.meta.summary),
+        channel:
+          emit.meta.name === undefined || emit.meta.name === "" ? null : storableText(String(emit.meta.name)),
+        eventKey: emit.meta.id === undefined ? null : storableText(String(emit.meta.id)),
+        summary: emit.meta.summary === undefined ? null : storableText(String(emit.meta.summary)),
         payload: emit.event ?? null,
       };
     });
@@ -108,7 +111,7 @@ export async function commitInvocation(store: Store, request: CommitRequest): Pr
       const text = JSON.stringify(value ?? null);
       await tx
         .insertInto("kv")
-        .values({ emitter_id: request.emitterId, key, value: text })
+        .values({ emitter_id: request.emitterId, key: storableText(key), value: text })
         .onConflict((conflict) => conflict.columns(["emitter_id", "key"]).doUpdateSet({ value: text }))
         .execute();
     }
@@ -139,7 +142,7 @@ export async function commitInvocation(store: Store, request: CommitRequest): Pr
         ...lastLog,
         invocation_id: request.invocationId,
         level: line.level,
-        message: line.message.slice(0, 64 * 1024),
+        message: storableText(line.message.slice(0, 64 * 1024)),
         ts: line.ts,
       };
     });
