@@ -14,6 +14,7 @@ import { installAuth } from "./plugins/auth.js";
 import { answerClientError, installErrorHandling, sendError } from "./plugins/errors.js";
 import { installJsonBody, installNulGuard } from "./plugins/json-body.js";
 import { installRateLimit } from "./plugins/rate-limit.js";
+import { installRouteList } from "./plugins/route-list.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { actionRoutes } from "./routes/actions.js";
 import { componentRoutes } from "./routes/components.js";
@@ -51,6 +52,7 @@ export async function buildApp({ config, core, metrics, logger }: AppDependencie
     ajv: { customOptions: { coerceTypes: "array", removeAdditional: false, useDefaults: true } },
   }) as unknown as FastifyInstance;
 
+  installRouteList(app);
   installErrorHandling(app, config.bodyLimitBytes);
   await installRateLimit(app, config.rateLimitPerMinute);
   installAuth(app, store.db);
