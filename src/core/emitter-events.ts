@@ -8,6 +8,7 @@ import type { Executor } from "../store/schema.js";
 import { enqueueDeliveries } from "./delivery/enqueue.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
 import { atOrBefore, idAtRank, type SequencedTable } from "./sequenced-rows.js";
+import { storableText } from "./storable-text.js";
 import { enqueueTriggeredRuns } from "./workflows/run-queue.js";
 
 const INSERT_CHUNK = 200;
@@ -56,7 +57,15 @@ export async function appendEvents(
   let cursor = last;
   const events: StoredEvent[] = items.map((item) => {
     cursor = nextSequenceId(cursor, now);
-    return { id: formatSequenceId(cursor), ...cursor, ...item };
+    return {
+      id: formatSequenceId(cursor),
+      ...cursor,
+      // What a component gave cannot make the commit fail (a NUL, say): it is made storable.
+      channel: item.channel === null ? null : storableText(item.channel),
+      eventKey: item.eventKey === null ? null : storableText(item.eventKey),
+      summary: item.summary === null ? null : storableText(item.summary),
+      payload: item.payload,
+    };
   });
   for (let start = 0; start < events.length; start += INSERT_CHUNK) {
     await tx

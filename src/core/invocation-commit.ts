@@ -1,7 +1,8 @@
 /**
  * The commit of an invocation: in one transaction, the emitted events (ordered by ts and
  * deduped), the key-value writes, the dedupe state, the log lines and the retention trim. Either
- * all of it is stored or none of it.
+ * all of it is stored or none of it. What the component wrote cannot make the commit fail: its
+ * text is made storable first (storable-text.ts).
  */
 import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import type { Executor } from "../store/schema.js";
@@ -9,6 +10,7 @@ import type { Store } from "../store/store.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
 import { appendEvents, type StoredEvent, trimRows } from "./emitter-events.js";
 import { nextSequenceId, type SequenceId } from "./event-ids.js";
+import { storableText } from "./storable-text.js";
 
 /** Log lines kept per emitter. */
 export const MAX_LOG_LINES = 1000;
@@ -108,7 +110,7 @@ async function commitIn(tx: Executor, store: Store, request: CommitRequest): Pro
     const text = JSON.stringify(value ?? null);
     await tx
       .insertInto("kv")
-      .values({ emitter_id: request.emitterId, key, value: text })
+      .values({ emitter_id: request.emitterId, key: storableText(key), value: text })
       .onConflict((conflict) => conflict.columns(["emitter_id", "key"]).doUpdateSet({ value: text }))
       .execute();
   }
@@ -139,7 +141,7 @@ async function commitIn(tx: Executor, store: Store, request: CommitRequest): Pro
       ...lastLog,
       invocation_id: request.invocationId,
       level: line.level,
-      message: line.message.slice(0, 64 * 1024),
+      message: storableText(line.message.slice(0, 64 * 1024)),
       ts: line.ts,
     };
   });

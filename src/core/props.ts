@@ -6,6 +6,7 @@
 import type { ComponentDefinition, ComponentType, PropDefinition } from "../runtime/component-definition.js";
 import { InvalidInputError } from "./errors.js";
 import { scheduleProblem } from "./timers/schedule.js";
+import { checkJsonDepth } from "./validation.js";
 
 /** SPEC.md: a configured value may be at most 64 KB. */
 export const MAX_CONFIGURED_VALUE_BYTES = 64 * 1024;
@@ -31,6 +32,15 @@ function propError(prop: string, problem: string): InvalidInputError {
 
 /** Validates every prop of a described component against SPEC.md's tables. */
 export function checkDefinition(definition: ComponentDefinition): void {
+  // Stored as text columns, which cannot hold NUL on PostgreSQL (and no name needs one).
+  for (const field of ["name", "key", "version", "description"] as const) {
+    if (definition[field]?.includes("\u0000")) {
+      throw new InvalidInputError(
+        `The component's ${field} contains the NUL character (\\u0000): remove it`,
+        "invalid_component",
+      );
+    }
+  }
   for (const prop of definition.props) checkPropDefinition(prop, definition.type);
   if (definition.dedupe !== undefined && !["unique", "greatest", "last"].includes(definition.dedupe)) {
     throw new InvalidInputError(
@@ -245,11 +255,14 @@ function checkSize(name: string, value: unknown): void {
 }
 
 function parseJson(name: string, text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw propError(name, `'${text.slice(0, 60)}' is not valid JSON`);
   }
+  checkJsonDepth(value, `prop '${name}'`);
+  return value;
 }
 
 function describeType(prop: PropDefinition): string {

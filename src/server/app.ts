@@ -12,9 +12,10 @@ import type { Metrics } from "../core/metrics.js";
 import type { WorkflowRunner } from "../core/workflows/run-worker.js";
 import { endpointRoutes } from "./endpoints.js";
 import { installAuth } from "./plugins/auth.js";
-import { installErrorHandling, sendError } from "./plugins/errors.js";
+import { answerClientError, installErrorHandling, sendError } from "./plugins/errors.js";
 import { installJsonBody, installNulGuard } from "./plugins/json-body.js";
 import { installRateLimit } from "./plugins/rate-limit.js";
+import { installRouteList } from "./plugins/route-list.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { actionRoutes } from "./routes/actions.js";
 import { componentRoutes } from "./routes/components.js";
@@ -55,9 +56,12 @@ export async function buildApp({
       const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 400;
       sendError(reply, status, "invalid_request", error.message);
     },
+    // Requests the HTTP parser refuses (bad bytes in the URL, a head over 16 KB): the same JSON shape.
+    clientErrorHandler: answerClientError,
     ajv: { customOptions: { coerceTypes: "array", removeAdditional: false, useDefaults: true } },
   }) as unknown as FastifyInstance;
 
+  installRouteList(app);
   installErrorHandling(app, config.bodyLimitBytes);
   await installRateLimit(app, config.rateLimitPerMinute);
   installAuth(app, store.db);

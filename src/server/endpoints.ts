@@ -9,6 +9,7 @@ import { validateHeaderName, validateHeaderValue } from "node:http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreContext } from "../core/context.js";
 import { invokeSource, loadRunnable } from "../core/invoker.js";
+import { checkJsonDepth } from "../core/validation.js";
 import type { AttemptOutcome } from "../core/workflows/run-executor.js";
 import type { WorkflowRunner } from "../core/workflows/run-worker.js";
 import { queueHttpRun } from "../core/workflows/runs.js";
@@ -78,6 +79,8 @@ async function handle(
     return sendError(reply, 404, "not_found", "No active source or workflow listens at this endpoint");
   }
   const event = httpEvent(request, endpointId);
+  // A component receives the event as JSON, which only so deep a value survives.
+  checkJsonDepth(event.body, "The JSON body");
   const customResponse = source.definition.props.some(
     (prop) => prop.type === "$.interface.http" && prop.customResponse === true,
   );
@@ -121,7 +124,10 @@ async function handleWorkflow(
 ): Promise<FastifyReply> {
   const { trigger } = workflow.document.trigger;
   const customResponse = trigger.type === "http" && trigger.customResponse;
-  const runTrigger = { event: httpEvent(request, endpointId), context: { trigger: "http" } };
+  const event = httpEvent(request, endpointId);
+  // Steps receive the event as JSON, which only so deep a value survives.
+  checkJsonDepth(event.body, "The JSON body");
+  const runTrigger = { event, context: { trigger: "http" } };
   const { runId, lease } = await queueHttpRun(context, workflow, runTrigger, customResponse);
   reply.header("x-sluice-run-id", runId);
   if (!lease) return reply.status(200).send({ success: true });

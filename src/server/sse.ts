@@ -19,6 +19,12 @@ import { idParams } from "./schemas.js";
 export const KEEP_ALIVE_MS = 15_000;
 const BATCH = 100;
 
+const STREAM_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+  "x-accel-buffering": "no",
+} as const;
+
 interface StreamKind {
   readonly topic: (id: string) => string;
   readonly newest: (db: Executor, id: string) => Promise<SequenceId>;
@@ -69,14 +75,13 @@ export function sseRoutes(app: FastifyInstance, context: CoreContext): void {
             ? parseSequenceId(resumeFrom, "Last-Event-ID")
             : await kind.newest(context.store.db, source.id);
 
+        // A HEAD gets the stream's headers and its end: it has no body to stream, and Node would
+        // hold its headers back until a body write that never comes.
+        if (request.method === "HEAD") return reply.headers(STREAM_HEADERS).send();
+
         reply.hijack();
         const response = reply.raw;
-        response.writeHead(200, {
-          "content-type": "text/event-stream; charset=utf-8",
-          "cache-control": "no-cache",
-          connection: "keep-alive",
-          "x-accel-buffering": "no",
-        });
+        response.writeHead(200, { ...STREAM_HEADERS, connection: "keep-alive" });
         response.write("retry: 2000\n\n");
         open.add(response);
 

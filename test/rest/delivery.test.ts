@@ -200,6 +200,19 @@ for (const dialect of dialects) {
       expect(detail.attempt_log.every((attempt) => attempt.latency_ms >= 0)).toBe(true);
     });
 
+    it("a receiver's answer holding NUL bytes is recorded (NUL as U+FFFD) and the delivery is sent once", async () => {
+      // On PostgreSQL the attempt's insert used to fail (text cannot hold NUL): the delivery stayed
+      // claimed, unrecorded, and was sent again every time its lease ran out.
+      const source = await deployEmitter(sluice.client);
+      const hook = await hookAt("/binary", source, () => ({ status: 200, body: "a\u0000b" }));
+      await emit(source, { tag: "binary" });
+      const [delivery] = await settled(hook.id, 1);
+      expect(delivery).toMatchObject({ status: "delivered", attempts: 1 });
+      const detail = await api.getDelivery(delivery?.id ?? "");
+      expect(detail.attempt_log[0]?.response_body).toBe("a\uFFFDb");
+      expect(hook.received()).toHaveLength(1);
+    });
+
     it("a 3xx is a failure and its Location is not followed", async () => {
       const source = await deployEmitter(sluice.client);
       let calls = 0;

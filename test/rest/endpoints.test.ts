@@ -188,6 +188,54 @@ for (const dialect of dialects) {
         expect(event.bodyRaw).toBe(text);
       });
 
+      it("a JSON body nested deeper than 512 levels gets 400 json_too_deep; 512 levels reach run", async () => {
+        // Deeper still (thousands of levels, under a larger body limit) used to overflow the stack
+        // on the way to the sandbox and come back as the source's own 500.
+        const nested = (depth: number) => `{"x":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`;
+        for (const [source, depth, status] of [
+          [echo, 512, 200],
+          [echo, 513, 400],
+          [responder, 600, 400],
+        ] as const) {
+          const response = await rawRequest(endpointOf(source, "/deep"), {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: nested(depth),
+          });
+          expect(response.status, `${depth} levels: ${response.text}`).toBe(status);
+          if (status === 400) {
+            expect((response.body as { error: { code: string } }).error.code).toBe("json_too_deep");
+          }
+        }
+      });
+
+      it("NUL in what a source logs, emits as channel, id or summary, or uses as a db key is stored as U+FFFD", async () => {
+        // Used to fail the invocation's commit on PostgreSQL (text cannot hold NUL): a 500, and the event lost.
+        const source = await sluice.client.deploySource({
+          component_code: `export default {
+            name: "nul passer",
+            props: { http: { type: "$.interface.http" }, db: "$.service.db" },
+            async run(event) {
+              const text = event.body.text;
+              console.log(text);
+              this.db.set(text, 1);
+              this.$emit({ text }, { name: text, id: text, summary: text });
+            },
+          };`,
+        });
+        const response = await rawRequest(endpointOf(source), {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ text: "a\u0000b" }),
+        });
+        expect(response.status, response.text).toBe(200);
+        const [item] = (await sluice.client.listEvents(source.id, { expand: "event" })).data;
+        expect(item?.event).toEqual({ text: "a\u0000b" });
+        expect(item?.metadata).toMatchObject({ name: "a\uFFFDb", id: "a\uFFFDb", summary: "a\uFFFDb" });
+        const logs = (await sluice.client.listLogs(source.id)).data;
+        expect(logs.map((line) => line.message)).toContain("a\uFFFDb");
+      });
+
       it("a form body is parsed, repeated keys becoming arrays", async () => {
         const text = "a=1&b=2&b=3&c=hello+world&d=%C3%A9t%C3%A9";
         await rawRequest(endpointOf(echo, "/form"), {

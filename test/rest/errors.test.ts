@@ -2,9 +2,22 @@
  * The error contract over a real socket: every failure is a JSON `{error:{code,message}}` with a
  * 4xx status for the caller's mistakes, on every route of the OpenAPI document.
  */
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { type RawResponse, rawRequest, startTestServer, type TestServer } from "../support/server.js";
+
+/** Writes raw bytes to the server and returns everything it answers before closing the connection. */
+function rawExchange(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.end(bytes, "latin1"));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    socket.on("error", reject);
+  });
+}
 
 function expectJsonError(response: RawResponse, status: number, code?: string): void {
   expect(response.status, response.text).toBe(status);
@@ -50,6 +63,32 @@ for (const dialect of dialects) {
       expectJsonError(await post("/v1/webhooks", body), 413, "payload_too_large");
     });
 
+    it("JSON nested deeper than 512 levels is a 400 json_too_deep, in a body or in a prop's text form", async () => {
+      const deep = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+      const component = `export default { name: "deep", props: { o: { type: "object", optional: true } },
+        async run() {} };`;
+      const action = `export default { name: "deep", type: "action", async run() { return 1; } };`;
+      const bodies = [
+        [
+          "/v1/sources",
+          `{"component_code":${JSON.stringify(component)},"configured_props":{"o":{"x":${deep(10_000)}}}}`,
+        ],
+        [
+          "/v1/sources",
+          JSON.stringify({ component_code: component, configured_props: { o: `{"x":${deep(10_000)}}` } }),
+        ],
+        ["/v1/actions/run", `{"component_code":${JSON.stringify(action)},"steps":{"x":${deep(10_000)}}}`],
+        ["/v1/webhooks", `{"url":"https://example.com","name":"n","junk":${deep(600)}}`],
+      ] as const;
+      for (const [path, body] of bodies) expectJsonError(await post(path, body), 400, "json_too_deep");
+      // Up to the limit is fine.
+      const fine = await post(
+        "/v1/sources",
+        `{"component_code":${JSON.stringify(component)},"configured_props":{"o":{"x":${deep(400)}}}}`,
+      );
+      expect(fine.status, fine.text).toBe(200);
+    });
+
     it("a body of another media type is a 415", async () => {
       expectJsonError(
         await post("/v1/webhooks", "url=x", { "content-type": "text/plain" }),
@@ -65,6 +104,35 @@ for (const dialect of dialects) {
         404,
         "route_not_found",
       );
+    });
+
+    it("requests the HTTP parser refuses get the JSON error shape too", async () => {
+      const answers = [
+        [
+          await rawExchange(sluice.url, "GET /v1/users/me\u00e9 HTTP/1.1\r\nHost: x\r\n\r\n"),
+          400,
+          "malformed_request",
+        ],
+        [await rawExchange(sluice.url, "NOT A REQUEST\r\n\r\n"), 400, "malformed_request"],
+        [
+          await rawExchange(
+            sluice.url,
+            `GET /v1/users/me?q=${"x".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+          ),
+          431,
+          "headers_too_large",
+        ],
+      ] as const;
+      // A HEAD's answer has no body, even when the request could not be read.
+      const head = await rawExchange(sluice.url, "HEAD /v1/users/me\u00e9 HTTP/1.1\r\nHost: x\r\n\r\n");
+      expect(head).toMatch(/^HTTP\/1.1 400 /);
+      expect(head.endsWith("\r\n\r\n"), head).toBe(true);
+      for (const [answer, status, code] of answers) {
+        const [head = "", body = ""] = answer.split("\r\n\r\n");
+        expect(head, answer).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+        expect(head.toLowerCase()).toContain("content-type: application/json");
+        expect(JSON.parse(body)).toEqual({ error: { code, message: expect.any(String) } });
+      }
     });
 
     it("health and readiness answer without a key", async () => {

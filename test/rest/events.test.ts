@@ -699,6 +699,19 @@ for (const dialect of dialects) {
         }
       });
 
+      it("a HEAD on a stream answers with the stream's headers and ends", async () => {
+        const source = await deploy(itemsSource());
+        for (const kind of ["emits", "observations"] as const) {
+          const response = await fetch(streamUrl(source, kind), {
+            method: "HEAD",
+            headers: auth(),
+            signal: AbortSignal.timeout(5000),
+          });
+          expect(response.status).toBe(200);
+          expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+        }
+      });
+
       it("another account's stream is 404, and a stream without a key is 401", async () => {
         const source = await deploy(itemsSource());
         const other = await sluice.newAccount("sse-other");

@@ -300,6 +300,26 @@ for (const dialect of dialects) {
       expect(String((error as Error).message)).toMatch(/3:\d+|line 3/);
     });
 
+    it("reports a syntax error in a .ts file as syntax_error, not as the compiler being unavailable", async () => {
+      const error = await sluice.client
+        .saveComponent({ component_code: "export default {\n  name: 'x' as,\n};", filename: "broken.ts" })
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ status: 400, code: "syntax_error" });
+      expect(String((error as Error).message)).toMatch(/2:\d+|line 2/);
+    });
+
+    it("a component whose name, key, version or description holds a NUL character is a 400, on every database", async () => {
+      for (const field of ["name", "key", "version", "description"]) {
+        const code = `export default { name: "n", key: "nul-${field}", version: "0.0.1", ${field}: "a\\u0000b",
+          async run() {} };`;
+        const error = await sluice.client
+          .saveComponent({ component_code: code })
+          .catch((caught: unknown) => caught);
+        expect(error, field).toMatchObject({ status: 400, code: "invalid_component" });
+        expect(String((error as Error).message)).toContain(field);
+      }
+    });
+
     it("refuses deploying an action", async () => {
       await expect(
         sluice.client.deploySource({

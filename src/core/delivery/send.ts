@@ -6,6 +6,7 @@
 import { Webhook } from "standardwebhooks";
 import { type Dispatcher, request } from "undici";
 import { type AddressPolicy, BlockedAddressError, checkUrlHost } from "../outbound/ssrf-guard.js";
+import { storableText } from "../storable-text.js";
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 const KEPT_RESPONSE_BYTES = 1024;
@@ -95,7 +96,8 @@ async function readSome(body: Dispatcher.ResponseData["body"]): Promise<string |
       break;
     }
   }
-  return kept.length === 0 ? null : kept.subarray(0, KEPT_RESPONSE_BYTES).toString("utf8");
+  // Kept as text in the attempt log: a binary answer's NUL bytes must not fail that write.
+  return kept.length === 0 ? null : storableText(kept.subarray(0, KEPT_RESPONSE_BYTES).toString("utf8"));
 }
 
 function describeFailure(error: unknown): string {

@@ -37,7 +37,13 @@ export function entryFileName(loader: ComponentLoader): string {
  * one further into the file (a type annotation stops the JavaScript parse early).
  */
 export async function scanComponent(code: string, filename: string | undefined): Promise<ScannedComponent> {
-  if (filename !== undefined && TYPESCRIPT_FILE.test(filename)) return scanAs("ts", code, filename);
+  if (filename !== undefined && TYPESCRIPT_FILE.test(filename)) {
+    try {
+      return await scanAs("ts", code, filename);
+    } catch (error) {
+      throw unwrap(error);
+    }
+  }
   let jsFailure: BuildFailure;
   try {
     return await scanAs("js", code, filename);

@@ -5,6 +5,8 @@
  * 507, both with stable codes; anything unexpected is logged and answered with a 500 that carries
  * the request id, never the internals.
  */
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { type ErrorKind, SluiceError } from "../../core/errors.js";
 import { databaseFailure } from "../../store/database-errors.js";
@@ -88,6 +90,49 @@ export function installErrorHandling(app: FastifyInstance, bodyLimitBytes: numbe
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, 404, "route_not_found", `No route ${request.method} ${request.url.split("?")[0]}`),
   );
+}
+
+/** What Node's HTTP server passes with 'clientError': llhttp's code and reason, the bytes read. */
+interface ClientError extends Error {
+  readonly code?: string;
+  readonly reason?: string;
+  readonly rawPacket?: unknown;
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a malformed request line, bytes a
+ * URL may not hold, a request head over the size limit) get the same JSON error shape as all
+ * others; then the connection closes, as it must after HTTP framing went wrong.
+ */
+export function answerClientError(error: ClientError, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, code, message] = clientErrorAnswer(error);
+  const body = JSON.stringify({ error: { code, message } });
+  // The answer to a HEAD has no body, even when the rest of the request could not be read.
+  const head =
+    Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).toString("latin1") === "HEAD ";
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? "" : body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+function clientErrorAnswer(error: ClientError): [status: number, code: string, message: string] {
+  if (error.code === "HPE_HEADER_OVERFLOW") {
+    return [
+      431,
+      "headers_too_large",
+      "The request line and headers are too large: send parameters in a JSON body",
+    ];
+  }
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    return [408, "request_timeout", "The request did not arrive in time"];
+  }
+  // llhttp says what it could not parse in `reason` ("Invalid method encountered").
+  return [400, "malformed_request", `The request is not valid HTTP: ${error.reason ?? error.message}`];
 }
 
 interface ValidationIssue {

@@ -1,11 +1,12 @@
 /**
  * Request parameters may come in the query string (as Pipedream's docs show, often with a
  * `Content-Type: application/json` header and no body) or in a JSON body. An empty JSON body is
- * accepted, and before validation the query string is merged under the body, so each route sees
- * one parameter object and validates it with one schema.
+ * accepted, JSON nested too deep to pass on is refused, and before validation the query string is
+ * merged under the body, so each route sees one parameter object and validates it with one schema.
  */
 import type { FastifyInstance } from "fastify";
 import { InvalidInputError } from "../../core/errors.js";
+import { checkJsonDepth } from "../../core/validation.js";
 
 export function installJsonBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
@@ -18,7 +19,15 @@ export function installJsonBody(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, text, done);
+    parseJson(request, text, (error, parsed) => {
+      if (error) return done(error, undefined);
+      try {
+        checkJsonDepth(parsed, "The JSON body");
+      } catch (tooDeep) {
+        return done(tooDeep as Error, undefined);
+      }
+      done(null, parsed);
+    });
   });
 
   installNulGuard(app);

@@ -1,0 +1,159 @@
+/**
+ * What the property suite must know of each route beyond what the server tells it. The server's
+ * own list of routes (Fastify's onRoute) is the truth: a route it registers that is missing here
+ * fails the suite, so a new route cannot go unfuzzed. Known query and body parameters come from the
+ * route's schema in /v1/openapi.json; this table adds what no schema says: which resource each
+ * path parameter names, and how hard to try.
+ *
+ * Keys are `METHOD url` in Fastify's syntax; `ANY` for a route registered for every method. HEAD
+ * routes that Fastify adds for GETs are covered by their GET (its property also sends HEADs).
+ */
+import { actionCode, ECHO_SOURCE, type IdKind } from "./accounts.js";
+import type { World } from "./arbitraries.js";
+
+export type ParamKind = IdKind | "subpath";
+
+export interface RouteSpec {
+  /** The resource each path parameter names (`*` is a wildcard's rest of the path). */
+  readonly params?: Readonly<Record<string, ParamKind>>;
+  /** fast-check runs for this route; the default is DEFAULT_RUNS. */
+  readonly runs?: number;
+  /** Headers the route reads, each given a random value from these. */
+  readonly headers?: Readonly<Record<string, ParamKind | "event-id">>;
+  /**
+   * Parameters that make a valid request as B. Many generated requests start from them and change
+   * a field or two, which reaches code past the first check that random input would fail.
+   */
+  readonly valid?: (world: World) => Readonly<Record<string, unknown>>;
+}
+
+export const DEFAULT_RUNS = 80;
+/** Routes that compile code or start a sandbox take longer per request. */
+const SLOW_RUNS = 60;
+
+const id = (kind: ParamKind) => ({ params: { id: kind } });
+const page = () => ({ limit: 5 });
+/** What the emitter source passes on (emitterCode): to its logs, its db and $emit's meta. */
+const EMITTER_INPUT = { n: 1, channel: "orders", id: "e-1", summary: "an order", log: "hello", kv: "seen" };
+
+export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
+  "GET /health": { runs: 10 },
+  "GET /ready": { runs: 10 },
+  "GET /metrics": { runs: 10 },
+  "GET /v1/openapi.json": { runs: 10 },
+
+  "GET /v1/users/me": {},
+  "POST /v1/accounts": { valid: () => ({ name: "someone" }) },
+  "POST /v1/api_keys": { valid: () => ({ name: "another" }) },
+  "GET /v1/api_keys": {},
+  "DELETE /v1/api_keys/:id": id("apiKey"),
+
+  "POST /v1/webhooks": { valid: ({ receiver }) => ({ url: `${receiver}/new`, name: "new", rate_limit: 3 }) },
+  "GET /v1/users/me/webhooks": { valid: page },
+  "GET /v1/webhooks/:id": id("webhook"),
+  "PUT /v1/webhooks/:id": { ...id("webhook"), valid: () => ({ name: "renamed", active: true }) },
+  "POST /v1/webhooks/:id/rotate_secret": id("webhook"),
+  "DELETE /v1/webhooks/:id": id("webhook"),
+
+  "POST /v1/components": { runs: SLOW_RUNS, valid: () => ({ component_code: ECHO_SOURCE }) },
+  "GET /v1/users/me/components": { valid: page },
+  "GET /v1/components/:key": { params: { key: "component" } },
+
+  "POST /v1/sources": {
+    runs: SLOW_RUNS,
+    valid: ({ b }) => ({
+      component_id: b.named.emitterComponent,
+      name: "fuzzed",
+      configured_props: { label: "l", token: "t", o: {} },
+    }),
+  },
+  "PUT /v1/sources/:id": {
+    ...id("source"),
+    runs: SLOW_RUNS,
+    valid: () => ({ configured_props: { label: "changed" }, timeout_seconds: 10 }),
+  },
+  "DELETE /v1/sources/:id": id("source"),
+  "GET /v1/sources/:id": id("source"),
+  "GET /v1/users/me/sources": { valid: page },
+  "POST /v1/sources/:id/run": { ...id("source"), runs: SLOW_RUNS },
+  "GET /v1/sources/:id/event_summaries": {
+    ...id("source"),
+    valid: ({ b }) => ({ limit: 5, expand: "event", event_name: "orders", after: b.named.events[0] }),
+  },
+  "DELETE /v1/sources/:id/events": {
+    ...id("source"),
+    valid: ({ b }) => ({ start_id: b.named.events.at(-1), end_id: b.named.events[0] }),
+  },
+  "GET /v1/sources/:id/logs": { ...id("source"), valid: page },
+
+  "POST /v1/subscriptions": {
+    valid: ({ b }) => ({
+      emitter_id: b.named.emitter,
+      listener_id: b.named.spareWebhook,
+      event_name: "orders",
+    }),
+  },
+  "DELETE /v1/subscriptions": {
+    valid: ({ b }) => ({ emitter_id: b.named.emitter, listener_id: b.named.subscribedWebhook }),
+  },
+  "GET /v1/users/me/subscriptions": { valid: page },
+
+  "GET /v1/webhooks/:id/deliveries": { ...id("webhook"), valid: () => ({ status: "delivered", limit: 5 }) },
+  "GET /v1/deliveries/:id": id("delivery"),
+  "POST /v1/deliveries/:id/retry": id("delivery"),
+  "POST /v1/webhooks/:id/recover": { ...id("webhook"), valid: () => ({ since: "0" }) },
+
+  "POST /v1/actions/run": {
+    runs: SLOW_RUNS,
+    valid: ({ b }) => ({
+      component_id: b.named.actionComponent,
+      configured_props: { greeting: "hi", a: [1] },
+      steps: { trigger: { event: {} } },
+    }),
+  },
+  "POST /v1/components/publish": {
+    runs: SLOW_RUNS,
+    valid: ({ b }) => ({ component_code: actionCode(b.named.actionKey, "0.1.0") }),
+  },
+  "GET /v1/users/me/published": { valid: ({ b }) => ({ limit: 5, key: b.named.actionKey }) },
+  "GET /v1/published/:key": { params: { key: "published" } },
+  "DELETE /v1/published/:key": { params: { key: "published" } },
+
+  "POST /v1/workflows": {
+    runs: SLOW_RUNS,
+    valid: ({ b }) => ({
+      name: "fuzzed flow",
+      trigger: { http: { customResponse: false } },
+      steps: [
+        { name: "a", component_id: b.named.actionComponent, props: { greeting: "{{steps.trigger.event}}" } },
+      ],
+    }),
+  },
+  "PUT /v1/workflows/:id": { ...id("workflow"), runs: SLOW_RUNS, valid: () => ({ active: true }) },
+  "DELETE /v1/workflows/:id": id("workflow"),
+  "GET /v1/workflows/:id": id("workflow"),
+  "GET /v1/users/me/workflows": { valid: page },
+  "POST /v1/workflows/:id/runs": { ...id("workflow"), valid: () => ({ event: { n: 1 } }) },
+  "GET /v1/workflows/:id/runs": { ...id("workflow"), valid: page },
+  "GET /v1/workflow_runs/:id": id("workflowRun"),
+  "POST /v1/workflow_runs/:id/replay": id("workflowRun"),
+  "GET /v1/workflows/:id/event_summaries": {
+    ...id("workflow"),
+    valid: () => ({ limit: 5, expand: "event" }),
+  },
+  "GET /sse/p/:id/emits": { ...id("workflow"), headers: { "last-event-id": "event-id" } },
+
+  "GET /sse/dc/:id/emits": { ...id("source"), headers: { "last-event-id": "event-id" } },
+  "GET /sse/dc/:id/observations": { ...id("source"), headers: { "last-event-id": "event-id" } },
+
+  "ANY /e/:endpointId": { params: { endpointId: "endpoint" }, valid: () => EMITTER_INPUT },
+  "ANY /e/:endpointId/*": { params: { endpointId: "endpoint", "*": "subpath" }, valid: () => EMITTER_INPUT },
+};
+
+/** The path parameters of a Fastify URL: `:name` segments and a trailing `*`. */
+export function pathParams(url: string): string[] {
+  return url
+    .split("/")
+    .filter((segment) => segment.startsWith(":") || segment === "*")
+    .map((segment) => segment.replace(/^:/, ""));
+}
