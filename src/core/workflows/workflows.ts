@@ -16,7 +16,7 @@ import { DEFAULT_MAX_EVENTS } from "../sources.js";
 import { removeSubscriptionsOf } from "../subscriptions.js";
 import { parseDocument, type WorkflowSpec } from "./document.js";
 import { WORKFLOW_RUN_QUEUE } from "./run-queue.js";
-import { prepareSteps, type StoredStep } from "./steps.js";
+import { type PreparedSteps, prepareSteps, type StoredStep } from "./steps.js";
 import { linkTrigger, retireTrigger, setTriggerActive, setUpTrigger, type TriggerState } from "./trigger.js";
 
 export interface StoredDocument {
@@ -108,18 +108,7 @@ export async function createWorkflow(
         .values({
           id,
           account_id: accountId,
-          name: spec.name,
-          active: active ? 1 : 0,
-          document: JSON.stringify({ trigger, steps: prepared.steps } satisfies StoredDocument),
-          trigger_type: trigger.trigger.type,
-          endpoint_id: trigger.endpointId,
-          trigger_source_id: trigger.sourceId,
-          owns_trigger_source: trigger.ownsSource ? 1 : 0,
-          concurrency: spec.concurrency,
-          retries: spec.retries,
-          timeout_seconds: spec.timeoutSeconds,
-          expressions_bundle: prepared.evaluator?.code ?? null,
-          expressions_hash: prepared.evaluator?.hash ?? null,
+          ...documentColumns(spec, prepared, trigger, active),
           max_events: DEFAULT_MAX_EVENTS,
           created_at: now,
           updated_at: now,
@@ -169,18 +158,7 @@ export async function updateWorkflow(
     await tx
       .updateTable("workflows")
       .set({
-        name: spec.name,
-        active: active ? 1 : 0,
-        document: JSON.stringify({ trigger, steps: prepared.steps } satisfies StoredDocument),
-        trigger_type: trigger.trigger.type,
-        endpoint_id: trigger.endpointId,
-        trigger_source_id: trigger.sourceId,
-        owns_trigger_source: trigger.ownsSource ? 1 : 0,
-        concurrency: spec.concurrency,
-        retries: spec.retries,
-        timeout_seconds: spec.timeoutSeconds,
-        expressions_bundle: prepared.evaluator?.code ?? null,
-        expressions_hash: prepared.evaluator?.hash ?? null,
+        ...documentColumns(spec, prepared, trigger, active),
         updated_at: Date.now(),
       })
       .where("id", "=", id)
@@ -190,6 +168,29 @@ export async function updateWorkflow(
   if (trigger !== old) await retireTrigger(context, accountId, id, old, trigger);
   await setTriggerActive(context, accountId, trigger, active);
   return getWorkflow(context, accountId, id);
+}
+
+/** The columns a deploy writes: the document as stored, and what is read without parsing it. */
+function documentColumns(
+  spec: WorkflowSpec,
+  prepared: PreparedSteps,
+  trigger: TriggerState,
+  active: boolean,
+) {
+  return {
+    name: spec.name,
+    active: active ? 1 : 0,
+    document: JSON.stringify({ trigger, steps: prepared.steps } satisfies StoredDocument),
+    trigger_type: trigger.trigger.type,
+    endpoint_id: trigger.endpointId,
+    trigger_source_id: trigger.sourceId,
+    owns_trigger_source: trigger.ownsSource ? 1 : 0,
+    concurrency: spec.concurrency,
+    retries: spec.retries,
+    timeout_seconds: spec.timeoutSeconds,
+    expressions_bundle: prepared.evaluator?.code ?? null,
+    expressions_hash: prepared.evaluator?.hash ?? null,
+  };
 }
 
 async function setActive(context: CoreContext, workflow: Workflow, active: boolean): Promise<void> {
