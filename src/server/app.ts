@@ -12,6 +12,7 @@ import type { Metrics } from "../core/metrics.js";
 import type { WorkflowRunner } from "../core/workflows/run-worker.js";
 import { endpointRoutes } from "./endpoints.js";
 import { installAuth } from "./plugins/auth.js";
+import { installBodylessDrain } from "./plugins/bodyless-drain.js";
 import { answerClientError, installErrorHandling, sendError } from "./plugins/errors.js";
 import { installJsonBody, installNulGuard } from "./plugins/json-body.js";
 import { installRateLimit } from "./plugins/rate-limit.js";
@@ -63,6 +64,7 @@ export async function buildApp({
 
   installRouteList(app);
   installErrorHandling(app, config.bodyLimitBytes);
+  installBodylessDrain(app, config.bodyLimitBytes);
   await installRateLimit(app, config.rateLimitPerMinute);
   installAuth(app, store.db);
 
