@@ -21,26 +21,7 @@ export interface RawReply {
   readonly text: string;
 }
 
-/** Bodies this large may still be on their way when the server has answered and closed. */
-const LARGE_BODY = 64 * 1024;
-
-/**
- * Sends the request. A connection reset while a large body was being sent is tried once more:
- * a server may answer before it has read a body and close the connection, which the client sees
- * as a reset, not as the answer. A reset that repeats is the request's outcome.
- */
-export async function send(origin: string, request: RawRequest, timeoutMs = 30_000): Promise<RawReply> {
-  try {
-    return await sendOnce(origin, request, timeoutMs);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const reset = code === "ECONNRESET" || code === "EPIPE";
-    if (!reset || (request.body?.length ?? 0) < LARGE_BODY) throw error;
-    return sendOnce(origin, request, timeoutMs);
-  }
-}
-
-function sendOnce(origin: string, request: RawRequest, timeoutMs: number): Promise<RawReply> {
+export function send(origin: string, request: RawRequest, timeoutMs = 30_000): Promise<RawReply> {
   const { hostname, port } = new URL(origin);
   return new Promise<RawReply>((resolve, reject) => {
     const outgoing = http.request(
