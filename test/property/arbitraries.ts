@@ -720,9 +720,8 @@ export function requestArbitrary(
 
   const pathParams = Object.entries(spec.params ?? {});
   const pathValues = fc.tuple(...pathParams.map(([, kind]) => pathParam(kind, world)));
-  const headerEntries = Object.entries(spec.headers ?? {});
   const headers = fc.tuple(
-    ...headerEntries.map(([name]) =>
+    ...(spec.headers ?? []).map((name) =>
       fc.option(
         eventId(world).map((text) => [name, text.replace(/[^\u0020-\u007e]/g, "?")] as const),
         { nil: undefined },
