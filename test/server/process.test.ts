@@ -203,7 +203,9 @@ async function connectOutcome(port: number): Promise<string> {
       });
       probe.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     });
-    if (outcome !== "connected") return outcome;
+    // A reset means the listener took the connection just before it closed (the close runs the
+    // server's pre-close hooks first): still open at that instant, so try again.
+    if (outcome !== "connected" && outcome !== "ECONNRESET") return outcome;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return outcome;
