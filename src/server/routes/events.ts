@@ -15,6 +15,24 @@ const eventSummarySchema = {
   },
 } as const;
 
+/** The query of an emitter's event summaries (a source's or a workflow's). */
+export const eventSummariesQuery = {
+  type: "object",
+  properties: {
+    ...pageQuery.properties,
+    expand: { type: "string", enum: ["event"], description: "event: include every event in full" },
+    event_name: { type: "string", maxLength: 200, description: "only events emitted on this channel" },
+  },
+} as const;
+
+export const eventSummariesResponse = {
+  200: {
+    type: "object",
+    properties: { page_info: pageInfo, data: { type: "array", items: eventSummarySchema } },
+  },
+  ...commonErrors,
+} as const;
+
 export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
   const db = context.store.db;
 
@@ -25,25 +43,8 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
         summary: "A source's events, newest first",
         tags: ["events"],
         params: idParams,
-        querystring: {
-          type: "object",
-          properties: {
-            ...pageQuery.properties,
-            expand: { type: "string", enum: ["event"], description: "event: include every event in full" },
-            event_name: {
-              type: "string",
-              maxLength: 200,
-              description: "only events emitted on this channel",
-            },
-          },
-        },
-        response: {
-          200: {
-            type: "object",
-            properties: { page_info: pageInfo, data: { type: "array", items: eventSummarySchema } },
-          },
-          ...commonErrors,
-        },
+        querystring: eventSummariesQuery,
+        response: eventSummariesResponse,
       },
     },
     async (request) => {

@@ -17,6 +17,7 @@ import {
   workflowView,
 } from "../../core/workflows/workflows.js";
 import { commonErrors, deletedResponse, errorResponse, idParams, pageInfo, pageQuery } from "../schemas.js";
+import { eventSummariesQuery, eventSummariesResponse } from "./events.js";
 
 const workflowSchema = {
   type: "object",
@@ -205,24 +206,8 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
         summary: "A workflow's events ($.send.emit, and $errors for failed runs), newest first",
         tags: ["workflows"],
         params: idParams,
-        querystring: {
-          type: "object",
-          properties: {
-            ...pageQuery.properties,
-            expand: { type: "string", enum: ["event"] },
-            event_name: { type: "string", maxLength: 200 },
-          },
-        },
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              page_info: pageInfo,
-              data: { type: "array", items: { type: "object", additionalProperties: true } },
-            },
-          },
-          ...commonErrors,
-        },
+        querystring: eventSummariesQuery,
+        response: eventSummariesResponse,
       },
     },
     async (request) => {
