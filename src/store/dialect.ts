@@ -4,11 +4,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
+import type SQLite from "better-sqlite3";
 import { type Dialect, PostgresDialect } from "kysely";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.js";
 import { EmbeddedSqliteDialect } from "./sqlite-dialect.js";
+import { sqliteDriver } from "./sqlite-driver.js";
 
 export interface StoreLocation {
   /** `postgres://…`; undefined selects the embedded SQLite database in dataDir. */
@@ -46,7 +47,7 @@ function openSqlite(dataDir: string): OpenedDialect {
   const release = lockDataDir(dataDir);
   let database: SQLite.Database;
   try {
-    database = new SQLite(path.join(dataDir, SQLITE_FILE));
+    database = new (sqliteDriver().Database)(path.join(dataDir, SQLITE_FILE));
   } catch (error) {
     release();
     throw error;

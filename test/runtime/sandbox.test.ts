@@ -518,6 +518,7 @@ describe("isolation: each escape fails alone and the component keeps working", (
     import fs from "node:fs";
     import { spawn } from "node:child_process";
     import { Worker } from "node:worker_threads";
+    import inspector from "node:inspector";
     export default {
       name: "escapes",
       async run(event) {
@@ -528,6 +529,8 @@ describe("isolation: each escape fails alone and the component keeps working", (
           case "read": return fs.readFileSync(event.path, "utf8");
           case "spawn": spawn("ls"); return "spawned";
           case "worker": new Worker("0", { eval: true }); return "started a worker";
+          case "addon": { const m = { exports: {} }; process.dlopen(m, event.path); return "loaded an add-on"; }
+          case "inspector": inspector.open(0, "127.0.0.1"); return inspector.url();
           case "loop": for (;;) {}
           case "allocate": { const hog = []; for (;;) hog.push(new Array(100000).fill(Math.random())); }
           case "buffers": { const hog = []; for (;;) hog.push(Buffer.alloc(50_000_000, 1)); }
@@ -578,6 +581,20 @@ describe("isolation: each escape fails alone and the component keeps working", (
 
   test("starting a worker thread is denied", async () => {
     const { attempted } = await attempt(escaping(), { do: "worker" });
+    expect(attempted.failure?.reason).toBe("error");
+    expect(attempted.failure?.message).toMatch(/Access to this API has been restricted/);
+  });
+
+  test("loading a native add-on is denied", async () => {
+    const addon = path.resolve("node_modules/better-sqlite3/build/Release/better_sqlite3.node");
+    expect(fs.existsSync(addon)).toBe(true);
+    const { attempted } = await attempt(escaping(), { do: "addon", path: addon });
+    expect(attempted.failure?.reason).toBe("error");
+    expect(attempted.failure?.message).toMatch(/loading addons is disabled/);
+  });
+
+  test("opening the inspector is denied", async () => {
+    const { attempted } = await attempt(escaping(), { do: "inspector" });
     expect(attempted.failure?.reason).toBe("error");
     expect(attempted.failure?.message).toMatch(/Access to this API has been restricted/);
   });

@@ -5,10 +5,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import SQLite from "better-sqlite3";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { databaseFailure } from "../../src/store/database-errors.js";
+import { sqliteDriver } from "../../src/store/sqlite-driver.js";
 import { freePort } from "../support/private-postgres.js";
 import { tempDir } from "../support/temp.js";
 
@@ -30,7 +30,7 @@ describe("database failures", () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("a full SQLite database (SQLITE_FULL) is storage_full", async () => {
-    const db = new SQLite(path.join(dir, "full.db"));
+    const db = new (sqliteDriver().Database)(path.join(dir, "full.db"));
     db.pragma("max_page_count = 8");
     db.exec("create table t (v text)");
     const error = await errorOf(() => {
@@ -63,7 +63,7 @@ describe("database failures", () => {
   });
 
   it("a mistake in the query is neither", async () => {
-    const db = new SQLite(":memory:");
+    const db = new (sqliteDriver().Database)(":memory:");
     const error = await errorOf(() => db.prepare("select * from missing").all());
     db.close();
     expect(databaseFailure(error)).toBeUndefined();

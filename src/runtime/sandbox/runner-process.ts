@@ -20,6 +20,7 @@ import {
   type SandboxLogger,
 } from "./invocation-collector.js";
 import { memoryLimitMb, watchMemory } from "./memory-watch.js";
+import { permissionFlag, quietWarningFlags } from "./node-capabilities.js";
 import type { InvokeMessage, ParentMessage } from "./protocol.js";
 import { classifyDeath } from "./runner-death.js";
 import type { RunnerEntry } from "./runner-entry.js";
@@ -96,13 +97,13 @@ export class RunnerProcess {
     this.child = fork(options.entry.file, [options.artifact.file], {
       execPath: process.execPath,
       execArgv: [
-        "--experimental-permission",
+        permissionFlag(),
         `--allow-fs-read=${options.artifact.dir}`,
         `--allow-fs-read=${options.entry.runtimeDir}`,
         `--allow-fs-read=${tmpDir}`,
         `--allow-fs-write=${tmpDir}`,
         `--max-old-space-size=${options.heapMb}`,
-        "--disable-warning=ExperimentalWarning",
+        ...quietWarningFlags(),
       ],
       env: { PD_COMPONENT: options.componentId },
       cwd: tmpDir,

@@ -1,8 +1,10 @@
 /**
  * The sandbox's contract. Each deployed component runs in a child process of its own:
  *
- *   node --experimental-permission --allow-fs-read=<its artifact dir and the runner's code>
+ *   node --permission --allow-fs-read=<its artifact dir and the runner's code>
  *        --allow-fs-write=<its tmp dir> --max-old-space-size=<heapMb> runner.js
+ *
+ * (`--experimental-permission` on Node 20: node-capabilities.ts asks the running `node` which)
  *
  * with an empty environment but for PD_COMPONENT (the component's id). Runners stay warm in an
  * LRU pool bounded by `maxRunners`. Invocations of one component are serialized (by default).
