@@ -26,15 +26,31 @@ const CANDIDATES = ["better-sqlite3-13", "better-sqlite3"] as const;
 
 let chosen: SqliteDriver | undefined;
 
-/** The first driver whose `engines` include this Node; the old one when none does. */
+/** The first installed driver whose `engines` include this Node. */
 export function sqliteDriver(): SqliteDriver {
   chosen ??= choose();
   return chosen;
 }
 
+interface Manifest {
+  readonly version: string;
+  readonly engines?: { readonly node?: string };
+}
+
+/** The package's manifest; undefined when it is not installed (a node_modules from before 13 was added). */
+function manifestOf(name: string): Manifest | undefined {
+  try {
+    return require(`${name}/package.json`) as Manifest;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === "MODULE_NOT_FOUND") return undefined;
+    throw error;
+  }
+}
+
 function choose(): SqliteDriver {
   for (const name of CANDIDATES) {
-    const manifest = require(`${name}/package.json`) as { version: string; engines?: { node?: string } };
+    const manifest = manifestOf(name);
+    if (manifest === undefined) continue;
     const range = manifest.engines?.node;
     if (range !== undefined && !semver.satisfies(process.versions.node, range)) continue;
     return { name: `better-sqlite3@${manifest.version}`, Database: require(name) as typeof SQLite };
