@@ -18,6 +18,7 @@ import { checkMasterKey, createSecretBox, loadMasterKey } from "../core/secret-b
 import { createTimerWorker, type TimerWorker } from "../core/timers/timer-worker.js";
 import { createWorkflowRunner, type WorkflowRunner } from "../core/workflows/run-worker.js";
 import { createCompiler } from "../runtime/compile/esbuild-compiler.js";
+import { createNpmPackages } from "../runtime/compile/npm-packages.js";
 import { createSandbox } from "../runtime/sandbox/runner-pool.js";
 import type { Sandbox } from "../runtime/sandbox/sandbox.js";
 import { openStore, type Store } from "../store/store.js";
@@ -64,8 +65,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       logger.info({ account: first.account.id }, "created the first account with the bootstrap API key");
 
     const policy = createAddressPolicy(config.allowedCidrs);
+    const packages = createNpmPackages({ dataDir: config.dataDir });
     sandbox = createSandbox({
       dataDir: config.dataDir,
+      packages: packages.cache,
       maxRunners: config.maxRunners,
       logger: logger.child({ component: "sandbox" }),
     });
@@ -73,7 +76,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const core: CoreContext = {
       store,
       secrets: createSecretBox(masterKey),
-      compiler: createCompiler({ dataDir: config.dataDir }),
+      compiler: createCompiler({ dataDir: config.dataDir, packages }),
       sandbox,
       fetchCode: createCodeFetcher(policy),
       sender,

@@ -1,6 +1,7 @@
 /**
- * The compiler's contract: source code in, one self-contained ES module out. Callers import this
- * file, not the implementation.
+ * The compiler's contract: source code in, one ES module out, which imports Node built-ins and the
+ * npm packages of its lock (run as installed, see bundle-packages.ts). Callers import this file,
+ * not the implementation.
  *
  * - Accepts ESM, CommonJS and TypeScript components. `defineComponent`, `defineSource`,
  *   `defineAction` and `defineApp` (from `@pipedream/types` or elsewhere) are identity helpers.
@@ -28,7 +29,10 @@ export interface CompiledComponent {
   readonly codeHash: string;
   /** SHA-256 (hex) of `bundle`; names the artifact on every node. */
   readonly bundleHash: string;
-  /** One ES module with every npm dependency inlined; Node built-ins are imported as usual. */
+  /**
+   * One ES module: the component's code. Node built-ins and npm packages stay imports; the first
+   * line names the packages' exact versions (bundle-packages.ts).
+   */
   readonly bundle: string;
   /** The npm packages the component imports directly, name → exact version. */
   readonly lock: Readonly<Record<string, string>>;

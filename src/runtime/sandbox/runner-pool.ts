@@ -6,8 +6,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { createNpmPackages } from "../compile/npm-packages.js";
 import type { ComponentDefinition } from "../component-definition.js";
-import { ArtifactStore } from "./artifacts.js";
+import { ArtifactStore, type PackageInstaller } from "./artifacts.js";
 import { failedResult, type SandboxLogger } from "./invocation-collector.js";
 import { locateRunnerEntry, type RunnerEntry } from "./runner-entry.js";
 import { RunnerProcess } from "./runner-process.js";
@@ -21,6 +22,11 @@ export interface SandboxOptions {
   /** Warm runners kept at most (more run briefly when that many are busy at once). */
   readonly maxRunners: number;
   readonly logger?: SandboxLogger;
+  /**
+   * Installs the npm packages a bundle imports when this node's cache lacks them (a bundle
+   * compiled on another node); by default npm into `<dataDir>/packages`, as the compiler does.
+   */
+  readonly packages?: PackageInstaller;
 }
 
 export const DEFAULT_HEAP_MB = 256;
@@ -61,7 +67,10 @@ class RunnerPool implements Sandbox {
       throw new Error(`maxRunners must be a positive integer, got ${options.maxRunners}`);
     }
     this.entry = locateRunnerEntry();
-    this.artifacts = new ArtifactStore(path.join(options.dataDir, "artifacts"));
+    this.artifacts = new ArtifactStore(
+      path.join(options.dataDir, "artifacts"),
+      options.packages ?? createNpmPackages({ dataDir: options.dataDir }).cache,
+    );
     this.tmpRoot = path.join(options.dataDir, "tmp");
     fs.mkdirSync(this.tmpRoot, { recursive: true });
     this.maxRunners = options.maxRunners;

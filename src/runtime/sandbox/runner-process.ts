@@ -99,6 +99,7 @@ export class RunnerProcess {
       execArgv: [
         permissionFlag(),
         `--allow-fs-read=${options.artifact.dir}`,
+        ...options.artifact.packageDirs.map((dir) => `--allow-fs-read=${dir}`),
         `--allow-fs-read=${options.entry.runtimeDir}`,
         `--allow-fs-read=${tmpDir}`,
         `--allow-fs-write=${tmpDir}`,

@@ -22,6 +22,7 @@ import {
 import { clipLogMessage, createCapturedConsole, type LogSink } from "../api/console-capture.js";
 import { describeComponent } from "../api/describe-component.js";
 import { toJson } from "../api/json-value.js";
+import { explainNativeAddonError, refuseNativeAddons } from "./native-addons.js";
 import type { DoneMessage, InvokeMessage, ParentMessage, RunnerMessage } from "./protocol.js";
 import type { PropValue } from "./sandbox.js";
 
@@ -103,6 +104,7 @@ function installProcessHooks(): void {
   });
   process.on("disconnect", () => realExit(0));
   confineSignals();
+  refuseNativeAddons();
 }
 
 /**
@@ -134,7 +136,8 @@ function exitCodeOf(code: unknown): number {
   return typeof value === "number" && Number.isInteger(value) ? value : 0;
 }
 
-function errorFields(error: unknown): { message: string; stack?: string } {
+function errorFields(thrown: unknown): { message: string; stack?: string } {
+  const error = explainNativeAddonError(thrown);
   if (error instanceof Error) {
     const message = error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
     return { message, ...(typeof error.stack === "string" ? { stack: error.stack } : {}) };

@@ -2,10 +2,13 @@
  * The sandbox's contract. Each deployed component runs in a child process of its own:
  *
  *   node --permission --allow-fs-read=<its artifact dir and the runner's code>
+ *        --allow-fs-read=<the install directory of each npm package of its lock>
  *        --allow-fs-write=<its tmp dir> --max-old-space-size=<heapMb> runner.js
  *
  * (`--experimental-permission` on Node 20: node-capabilities.ts asks the running `node` which)
  *
+ * npm packages run as installed: linked into the artifact directory's node_modules from the
+ * node's package cache, installed there first when a bundle compiled elsewhere needs them.
  * with an empty environment but for PD_COMPONENT (the component's id). Runners stay warm in an
  * LRU pool bounded by `maxRunners`. Invocations of one component are serialized (by default).
  * A runner that times out, crashes, runs out of memory or exits is killed and replaced; the

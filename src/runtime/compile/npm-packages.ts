@@ -1,0 +1,62 @@
+/**
+ * The npm side of a node: version look-ups in the registry and the shared package cache under the
+ * data directory, both configured like the npm CLI on this machine. The compiler resolves and
+ * installs through it; the sandbox installs through it what a bundle compiled on another node
+ * imports.
+ */
+
+import path from "node:path";
+import { type NpmSettings, readNpmSettings } from "./npm-config.js";
+import { npmInstall } from "./npm-install.js";
+import { type InstallEvent, PackageCache } from "./package-cache.js";
+import { createRegistryResolver, type VersionResolver } from "./registry.js";
+
+export interface NpmPackagesOptions {
+  /** Sluice's data directory; packages are cached in `<dataDir>/packages`. */
+  readonly dataDir: string;
+  /** npm registry URL; by default the one npm on this machine is configured with. */
+  readonly registry?: string;
+  /** The npm CLI to run (default `npm` from PATH). */
+  readonly npmCommand?: string;
+  /** Longest one package install may take (default 5 minutes). */
+  readonly installTimeoutMs?: number;
+  /** Told after each npm install this process runs (for logs and tests). */
+  readonly onInstall?: (event: InstallEvent) => void;
+}
+
+export interface NpmPackages {
+  readonly cache: PackageCache;
+  readonly resolver: VersionResolver;
+}
+
+const DEFAULT_INSTALL_TIMEOUT_MS = 5 * 60 * 1000;
+
+/** The registry and the cache of `options.dataDir`. npm is consulted only when needed. */
+export function createNpmPackages(options: NpmPackagesOptions): NpmPackages {
+  const npmCommand = options.npmCommand ?? "npm";
+  let settings: Promise<NpmSettings> | undefined;
+  const npmSettings = (): Promise<NpmSettings> => {
+    settings ??= readNpmSettings(npmCommand).then(
+      (read) => (options.registry === undefined ? read : { ...read, registry: options.registry }),
+      (error: unknown) => {
+        settings = undefined; // read again by the next call
+        throw error;
+      },
+    );
+    return settings;
+  };
+  const cache = new PackageCache({
+    root: path.join(options.dataDir, "packages"),
+    install: async (prefix, name, version) =>
+      npmInstall({
+        npmCommand,
+        registry: (await npmSettings()).registry,
+        prefix,
+        name,
+        version,
+        timeoutMs: options.installTimeoutMs ?? DEFAULT_INSTALL_TIMEOUT_MS,
+      }),
+    ...(options.onInstall === undefined ? {} : { onInstall: options.onInstall }),
+  });
+  return { cache, resolver: createRegistryResolver(npmSettings) };
+}
