@@ -13,6 +13,7 @@ export const ENV = {
   masterKey: "SLUICE_MASTER_KEY",
   bootstrapApiKey: "SLUICE_BOOTSTRAP_API_KEY",
   allowedCidrs: "SLUICE_ALLOWED_CIDRS",
+  componentAllowedCidrs: "SLUICE_COMPONENT_ALLOWED_CIDRS",
   retrySchedule: "SLUICE_RETRY_SCHEDULE",
   maxRunners: "SLUICE_MAX_RUNNERS",
   rateLimit: "SLUICE_RATE_LIMIT",

@@ -5,6 +5,7 @@
  */
 import os from "node:os";
 import path from "node:path";
+import { parseCidrSet } from "../runtime/sandbox/egress/address-rules.js";
 import { ConfigError, ENV, type Environment, processEnvironment } from "./env.js";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -21,7 +22,13 @@ export interface ServerConfig {
   /** Base64 or hex 32-byte key; undefined means generate one into dataDir on first start. */
   readonly masterKey: string | undefined;
   readonly bootstrapApiKey: string | undefined;
+  /** Private ranges that webhook deliveries, component URLs and `$.send.http` may reach. */
   readonly allowedCidrs: readonly string[];
+  /**
+   * Private ranges that component code may connect to (the sandbox's network policy). Sluice's
+   * own database and listen address stay refused whatever this says.
+   */
+  readonly componentAllowedCidrs: readonly string[];
   readonly retryScheduleSeconds: readonly number[];
   readonly maxRunners: number;
   /** Requests per minute per API key (or per client address without a key). */
@@ -83,7 +90,8 @@ export function loadServerConfig(
     databaseUrl,
     masterKey: pick(undefined, ENV.masterKey),
     bootstrapApiKey: parseBootstrapKey(pick(undefined, ENV.bootstrapApiKey)),
-    allowedCidrs: parseList(pick(undefined, ENV.allowedCidrs)),
+    allowedCidrs: parseCidrs(pick(undefined, ENV.allowedCidrs), ENV.allowedCidrs),
+    componentAllowedCidrs: parseCidrs(pick(undefined, ENV.componentAllowedCidrs), ENV.componentAllowedCidrs),
     retryScheduleSeconds: parseRetrySchedule(pick(undefined, ENV.retrySchedule)) ?? DEFAULT_RETRY_SCHEDULE,
     maxRunners:
       parseInteger(pick(undefined, ENV.maxRunners), ENV.maxRunners, { min: 1, max: 10_000 }) ??
@@ -215,6 +223,17 @@ function parseList(raw: string | undefined): string[] {
     .split(",")
     .map((item) => item.trim())
     .filter((item) => item !== "");
+}
+
+/** A comma-separated list of CIDR ranges, each checked now so a typo stops the server at start. */
+function parseCidrs(raw: string | undefined, variable: string): string[] {
+  const cidrs = parseList(raw);
+  try {
+    parseCidrSet(cidrs, variable);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return cidrs;
 }
 
 function parseRetrySchedule(raw: string | undefined): number[] | undefined {

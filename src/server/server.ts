@@ -23,6 +23,7 @@ import { createSandbox } from "../runtime/sandbox/runner-pool.js";
 import type { Sandbox } from "../runtime/sandbox/sandbox.js";
 import { openStore, type Store } from "../store/store.js";
 import { buildApp } from "./app.js";
+import { componentNetworkPolicy, listenPort } from "./component-network.js";
 
 export interface RunningServer {
   /** Where the server listens, such as http://127.0.0.1:8080. */
@@ -66,10 +67,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
 
     const policy = createAddressPolicy(config.allowedCidrs);
     const packages = createNpmPackages({ dataDir: config.dataDir });
+    const egress = await componentNetworkPolicy(config);
     sandbox = createSandbox({
       dataDir: config.dataDir,
       packages: packages.cache,
       maxRunners: config.maxRunners,
+      egressPolicy: () => egress.spec,
       logger: logger.child({ component: "sandbox" }),
     });
     sender = createActionSender({ policy, mailer: config.smtp ? createMailer(config.smtp) : undefined });
@@ -103,6 +106,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     timers = createTimerWorker(core, { onError: (error) => logger.error({ err: error }, "timer worker") });
     const url = await app.listen({ host: config.host, port: config.port });
     if (/:0$/.test(config.baseUrl)) publicUrl = url;
+    await egress.protectListenAddress(listenPort(app));
     timers.start();
     deliveries.start();
     workflows.start();

@@ -48,7 +48,9 @@ describe.skipIf(!mysqlUrl)(`Pipedream's ${PACKAGE} "New Table" source, unchanged
     packageDir = path.join(folder, "package");
     await mysql(`create database ${schema}; create table ${schema}.first_table (id int)`);
     database = await (dialects[0] as NonNullable<(typeof dialects)[0]>).create();
-    sluice = await startTestServer(database, { env: { SLUICE_ALLOWED_CIDRS: "127.0.0.0/8" } });
+    sluice = await startTestServer(database, {
+      env: { SLUICE_ALLOWED_CIDRS: "127.0.0.0/8", SLUICE_COMPONENT_ALLOWED_CIDRS: "127.0.0.0/8" },
+    });
   }, 180_000);
   afterAll(async () => {
     await sluice?.close();

@@ -1,14 +1,15 @@
 /**
  * The SSRF guard for every request Sluice makes on a user's behalf (component URLs, webhook
  * deliveries, $.send.http). Addresses are checked after DNS resolution, at connect time, so a
- * name that resolves to a private address is refused even if it looked public: loopback,
- * private, link-local, unique-local, carrier-grade NAT, multicast, reserved and unspecified
- * ranges are blocked unless SLUICE_ALLOWED_CIDRS allows them.
+ * name that resolves to a private address is refused even if it looked public. The ranges refused
+ * (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved and
+ * unspecified) are those of the sandbox's egress guard (runtime/sandbox/egress/address-rules.ts),
+ * unless SLUICE_ALLOWED_CIDRS allows them.
  */
 import dns from "node:dns";
 import net from "node:net";
-import ipaddr from "ipaddr.js";
 import { Agent } from "undici";
+import { parseCidrSet, refusingRule } from "../../runtime/sandbox/egress/address-rules.js";
 
 export class BlockedAddressError extends Error {
   override readonly name = "BlockedAddressError";
@@ -21,25 +22,13 @@ export interface AddressPolicy {
 }
 
 export function createAddressPolicy(allowedCidrs: readonly string[]): AddressPolicy {
-  const allowed = allowedCidrs.map((cidr) => {
-    try {
-      return ipaddr.parseCIDR(cidr);
-    } catch {
-      throw new Error(`SLUICE_ALLOWED_CIDRS: '${cidr}' is not a CIDR range such as 127.0.0.0/8`);
-    }
-  });
+  const allowed = parseCidrSet(allowedCidrs, "SLUICE_ALLOWED_CIDRS");
   return {
     check(address, host) {
-      let parsed = ipaddr.parse(address);
-      if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-        parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-      }
-      const range = parsed.range();
-      if (range === "unicast") return;
-      if (allowed.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits)))
-        return;
+      const rule = refusingRule(address);
+      if (rule === undefined || allowed.has(address)) return;
       throw new BlockedAddressError(
-        `${host} resolves to ${address}, a ${range} address; Sluice does not connect to it unless SLUICE_ALLOWED_CIDRS allows it`,
+        `${host} resolves to ${address}, ${rule === "unspecified" ? "an" : "a"} ${rule} address; Sluice does not connect to it unless SLUICE_ALLOWED_CIDRS allows it`,
       );
     },
   };

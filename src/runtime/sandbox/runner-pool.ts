@@ -9,6 +9,7 @@ import path from "node:path";
 import { createNpmPackages } from "../compile/npm-packages.js";
 import type { ComponentDefinition } from "../component-definition.js";
 import { ArtifactStore, type PackageInstaller } from "./artifacts.js";
+import type { EgressPolicySpec } from "./egress/egress-policy.js";
 import { failedResult, type SandboxLogger } from "./invocation-collector.js";
 import { locateRunnerEntry, type RunnerEntry } from "./runner-entry.js";
 import { RunnerProcess } from "./runner-process.js";
@@ -21,6 +22,11 @@ export interface SandboxOptions {
   readonly dataDir: string;
   /** Warm runners kept at most (more run briefly when that many are busy at once). */
   readonly maxRunners: number;
+  /**
+   * The network policy of component code, read at each runner's start (the server's own listen
+   * port is known only once it listens). Default: the public internet only, nothing allowed again.
+   */
+  readonly egressPolicy?: () => EgressPolicySpec;
   readonly logger?: SandboxLogger;
   /**
    * Installs the npm packages a bundle imports when this node's cache lacks them (a bundle
@@ -60,6 +66,7 @@ class RunnerPool implements Sandbox {
   private readonly tmpRoot: string;
   private readonly maxRunners: number;
   private readonly logger: SandboxLogger | undefined;
+  private readonly egressPolicy: () => EgressPolicySpec;
   private closed = false;
 
   constructor(options: SandboxOptions) {
@@ -75,6 +82,7 @@ class RunnerPool implements Sandbox {
     fs.mkdirSync(this.tmpRoot, { recursive: true });
     this.maxRunners = options.maxRunners;
     this.logger = options.logger;
+    this.egressPolicy = options.egressPolicy ?? (() => ({ allowedCidrs: [], protectedEndpoints: [] }));
   }
 
   async describe(spec: RunnerSpec): Promise<ComponentDefinition> {
@@ -159,6 +167,7 @@ class RunnerPool implements Sandbox {
       entry: this.entry,
       tmpRoot: this.tmpRoot,
       heapMb: spec.heapMb ?? DEFAULT_HEAP_MB,
+      egressPolicy: JSON.stringify(this.egressPolicy()),
       ...(this.logger ? { logger: this.logger } : {}),
     });
   }

@@ -34,6 +34,8 @@ export interface RunnerProcessOptions {
   /** Where the runner's own writable directory is created. */
   readonly tmpRoot: string;
   readonly heapMb: number;
+  /** The network policy of the component's code (egress/egress-policy.ts), as JSON. */
+  readonly egressPolicy: string;
   readonly logger?: SandboxLogger;
 }
 
@@ -94,7 +96,7 @@ export class RunnerProcess {
     this.closed = new Promise((resolve) => {
       this.markClosed = resolve;
     });
-    this.child = fork(options.entry.file, [options.artifact.file], {
+    this.child = fork(options.entry.file, [options.artifact.file, options.egressPolicy], {
       execPath: process.execPath,
       execArgv: [
         permissionFlag(),

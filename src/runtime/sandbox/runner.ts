@@ -22,6 +22,8 @@ import {
 import { clipLogMessage, createCapturedConsole, type LogSink } from "../api/console-capture.js";
 import { describeComponent } from "../api/describe-component.js";
 import { toJson } from "../api/json-value.js";
+import { installEgressGuard } from "./egress/egress-guard.js";
+import { createEgressPolicy, type EgressPolicySpec } from "./egress/egress-policy.js";
 import { explainNativeAddonError, refuseNativeAddons } from "./native-addons.js";
 import type { DoneMessage, InvokeMessage, ParentMessage, RunnerMessage } from "./protocol.js";
 import type { PropValue } from "./sandbox.js";
@@ -255,11 +257,35 @@ function describe(component: ComponentObject): void {
   }
 }
 
+/**
+ * Installs the network guard (argv[3], the policy as JSON) before any component code runs. A runner
+ * whose guard cannot be installed refuses to load the component: it fails closed.
+ */
+function installNetworkGuard(policyJson: string): boolean {
+  try {
+    installEgressGuard({
+      policy: createEgressPolicy(JSON.parse(policyJson) as EgressPolicySpec),
+      onRefusal: (refusal) => log("error", refusal.message),
+    });
+    return true;
+  } catch (error) {
+    send({
+      t: "load_error",
+      code: "load_error",
+      message: `the sandbox's network guard could not be installed: ${errorFields(error).message}`,
+    });
+    return false;
+  }
+}
+
 const artifactFile = process.argv[2];
-if (ipcSend === undefined || artifactFile === undefined) {
-  process.stderr.write("usage: forked by the sandbox with an IPC channel: runner.js <artifact file>\n");
+const egressPolicy = process.argv[3];
+if (ipcSend === undefined || artifactFile === undefined || egressPolicy === undefined) {
+  process.stderr.write(
+    "usage: forked by the sandbox with an IPC channel: runner.js <artifact file> <network policy JSON>\n",
+  );
   realExit(64);
-} else {
+} else if (installNetworkGuard(egressPolicy)) {
   installProcessHooks();
   const loaded = load(artifactFile);
   process.on("message", (message: ParentMessage) => {

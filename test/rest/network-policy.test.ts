@@ -1,0 +1,165 @@
+/**
+ * The sandbox's network policy through the public surface: actions run with `POST
+ * /v1/actions/run` (and the CLI's `sluice run-action`) on a real server, on each database. By
+ * default component code reaches no loopback address: not the test PostgreSQL, not the server
+ * itself, not a name that resolves to 127.0.0.1, not over UDP. With SLUICE_COMPONENT_ALLOWED_CIDRS
+ * the operator allows loopback again, but the server's own port, and in scale mode its database,
+ * stay refused. Traffic goes to loopback only.
+ */
+import dgram from "node:dgram";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../support/cli.js";
+import { dialects, postgresUrl, type TestDatabase } from "../support/dialects.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { tempDir } from "../support/temp.js";
+
+const postgres = new URL(postgresUrl ?? "postgres://postgres@127.0.0.1:5432/test");
+const postgresPort = Number(postgres.port || 5432);
+
+/** An action that tries one thing and returns what happened (the error's message, or "reached"). */
+const probe = `import net from "node:net"; import dgram from "node:dgram";
+export default {
+  name: "Probe", type: "action",
+  props: { what: { type: "string" }, port: { type: "integer" } },
+  async run() {
+    switch (this.what) {
+      case "tcp": return await new Promise((resolve) => net.connect(this.port, "127.0.0.1", () => resolve("reached")).on("error", (e) => resolve(e.message)));
+      case "http": return await fetch("http://127.0.0.1:" + this.port + "/health").then((r) => "reached " + r.status, (e) => e.cause?.message ?? e.message);
+      case "name": return await fetch("http://localhost:" + this.port + "/health").then((r) => "reached " + r.status, (e) => e.cause?.message ?? e.message);
+      case "udp": return await new Promise((resolve) => { const s = dgram.createSocket("udp4"); s.send("x", this.port, "127.0.0.1", (e) => { s.close(); resolve(e ? e.message : "reached"); }); });
+    }
+  },
+};`;
+
+const LOOPBACK =
+  "127.0.0.1 is a loopback address (an operator may allow it with SLUICE_COMPONENT_ALLOWED_CIDRS)";
+
+for (const dialect of dialects) {
+  describe(`the network policy of component code (${dialect.name})`, () => {
+    let database: TestDatabase;
+    let openDatabase: TestDatabase;
+    let closed: TestServer;
+    let open: TestServer;
+    let bystander: http.Server;
+    let bystanderPort: number;
+    let udp: dgram.Socket;
+    let datagrams = 0;
+
+    beforeAll(async () => {
+      database = await dialect.create();
+      openDatabase = await dialect.create();
+      closed = await startTestServer(database);
+      open = await startTestServer(openDatabase, { env: { SLUICE_COMPONENT_ALLOWED_CIDRS: "127.0.0.0/8" } });
+      bystander = http.createServer((_request, response) => response.end("ok"));
+      await new Promise<void>((resolve) => bystander.listen(0, "127.0.0.1", resolve));
+      bystanderPort = (bystander.address() as AddressInfo).port;
+      udp = dgram.createSocket("udp4").on("message", () => datagrams++);
+      await new Promise<void>((resolve) => udp.bind(0, "127.0.0.1", resolve));
+    }, 60_000);
+
+    afterAll(async () => {
+      await closed?.close();
+      await open?.close();
+      bystander?.close();
+      udp?.close();
+      await database?.cleanup();
+      await openDatabase?.cleanup();
+    });
+
+    const runProbe = async (server: TestServer, what: string, port: number) => {
+      const result = await server.client.runAction({
+        component_code: probe,
+        configured_props: { what, port },
+      });
+      expect(result.ok).toBe(true);
+      return { value: result.return_value, logs: result.logs.map((line) => line.message) };
+    };
+
+    it("by default, an action cannot connect to the test PostgreSQL, and its log says why", async () => {
+      const { value, logs } = await runProbe(closed, "tcp", postgresPort);
+      // In scale mode that PostgreSQL is the server's own database, refused whatever the allow list says.
+      const why =
+        dialect.name === "postgres"
+          ? "it is Sluice's own database, which components may never reach"
+          : LOOPBACK;
+      const refused = `connection to 127.0.0.1:${postgresPort} refused by Sluice's network policy: ${why}`;
+      expect(value).toBe(refused);
+      expect(logs).toContain(refused);
+    });
+
+    it("by default, an action cannot fetch the server's own /health, by address or by a name resolving to 127.0.0.1", async () => {
+      const port = Number(new URL(closed.url).port);
+      expect((await runProbe(closed, "http", port)).value).toBe(
+        `connection to 127.0.0.1:${port} refused by Sluice's network policy: it is this Sluice server's own listen address, which components may never reach`,
+      );
+      expect((await runProbe(closed, "name", bystanderPort)).value).toMatch(
+        new RegExp(
+          `^connection to localhost \\((127\\.0\\.0\\.1|\\[::1\\]):${bystanderPort}\\) refused by Sluice's network policy`,
+        ),
+      );
+    });
+
+    it("by default, an action cannot send a UDP datagram to 127.0.0.1; nothing arrives", async () => {
+      const before = datagrams;
+      const { value } = await runProbe(closed, "udp", udp.address().port);
+      expect(value).toBe(`datagram to 127.0.0.1 refused by Sluice's network policy: ${LOOPBACK}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(datagrams).toBe(before);
+    });
+
+    it("with 127.0.0.0/8 allowed, loopback services are reachable, but the server itself and its database are not", async () => {
+      expect((await runProbe(open, "http", bystanderPort)).value).toBe("reached 200");
+      const port = Number(new URL(open.url).port);
+      expect((await runProbe(open, "http", port)).value).toBe(
+        `connection to 127.0.0.1:${port} refused by Sluice's network policy: it is this Sluice server's own listen address, which components may never reach`,
+      );
+      const database = (await runProbe(open, "tcp", postgresPort)).value;
+      if (dialect.name === "postgres") {
+        expect(database).toBe(
+          `connection to 127.0.0.1:${postgresPort} refused by Sluice's network policy: it is Sluice's own database, which components may never reach`,
+        );
+      } else {
+        // On SQLite the local PostgreSQL is just another service the operator allowed.
+        expect(database).toBe("reached");
+      }
+    });
+  });
+}
+
+describe("sluice run-action", () => {
+  let database: TestDatabase;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    database = await (dialects[0] as NonNullable<(typeof dialects)[0]>).create();
+    server = await startTestServer(database);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await database?.cleanup();
+  });
+
+  it("prints the refusal when an action's connection is refused", async () => {
+    const file = path.join(tempDir(), "connect.mjs");
+    fs.writeFileSync(
+      file,
+      `import net from "node:net";
+      export default { name: "Connect", type: "action", async run() {
+        await new Promise((resolve, reject) => net.connect(${postgresPort}, "127.0.0.1", resolve).on("error", reject));
+      } };`,
+    );
+    const result = await runCli(["run-action", file], {
+      HOME: tempDir(),
+      SLUICE_API_KEY: server.apiKey,
+      SLUICE_BASE_URL: server.url,
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.stdout + result.stderr).toContain(
+      `connection to 127.0.0.1:${postgresPort} refused by Sluice's network policy: ${LOOPBACK}`,
+    );
+  });
+});
