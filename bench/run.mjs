@@ -25,13 +25,14 @@ import { ROOT } from "./lib/sluice.mjs";
 import { round } from "./lib/stats.mjs";
 import { deliver } from "./scenarios/deliver.mjs";
 import { deploy } from "./scenarios/deploy.mjs";
+import { egress } from "./scenarios/egress.mjs";
 import { ingest } from "./scenarios/ingest.mjs";
 import { invoke } from "./scenarios/invoke.mjs";
 import { memory } from "./scenarios/memory.mjs";
 import { peers } from "./scenarios/peers.mjs";
 import { timers } from "./scenarios/timers.mjs";
 
-const SCENARIOS = { ingest, deliver, invoke, deploy, memory, timers, peers };
+const SCENARIOS = { ingest, deliver, invoke, deploy, memory, timers, egress, peers };
 
 const { values: args } = parseArgs({
   options: {
