@@ -35,6 +35,8 @@ import type {
 export interface ClientOptions {
   readonly baseUrl: string;
   readonly apiKey?: string;
+  /** Sent with every request (the web UI sends its CSRF header; it authenticates by cookie). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export class ApiError extends Error {
@@ -281,7 +283,7 @@ export class SluiceClient {
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { ...this.options.headers, accept: "application/json" };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     let body: string | undefined;
     if (options.body !== undefined) {

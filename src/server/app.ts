@@ -23,11 +23,13 @@ import { componentRoutes } from "./routes/components.js";
 import { deliveryRoutes } from "./routes/deliveries.js";
 import { eventRoutes } from "./routes/events.js";
 import { healthRoutes } from "./routes/health.js";
+import { sessionRoutes } from "./routes/sessions.js";
 import { sourceRoutes } from "./routes/sources.js";
 import { subscriptionRoutes } from "./routes/subscriptions.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 import { workflowRoutes } from "./routes/workflows.js";
 import { sseRoutes } from "./sse.js";
+import { installUi } from "./ui.js";
 
 export interface AppDependencies {
   readonly config: ServerConfig;
@@ -63,7 +65,8 @@ export async function buildApp({
   }) as unknown as FastifyInstance;
 
   installRouteList(app);
-  installErrorHandling(app, config.bodyLimitBytes);
+  const uiFallback = await installUi(app);
+  installErrorHandling(app, config.bodyLimitBytes, uiFallback);
   installBodylessDrain(app, config.bodyLimitBytes);
   await installRateLimit(app, config.rateLimitPerMinute);
   installAuth(app, store.db);
@@ -97,6 +100,7 @@ export async function buildApp({
         app.swagger(),
       );
       accountRoutes(v1, store.db);
+      sessionRoutes(v1, store.db, config.baseUrl);
       webhookRoutes(v1, store.db, secrets);
       componentRoutes(v1, core);
       sourceRoutes(v1, core);

@@ -243,6 +243,14 @@ export interface WorkflowRunsTable {
   finished_at: number | null;
 }
 
+/** A web UI session (src/core/sessions.ts); the token itself is only in the browser's cookie. */
+export interface UiSessionsTable {
+  token_hash: string;
+  api_key_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -260,6 +268,7 @@ export interface Database {
   published_components: PublishedComponentsTable;
   workflows: WorkflowsTable;
   workflow_runs: WorkflowRunsTable;
+  ui_sessions: UiSessionsTable;
 }
 
 /** A database handle or an open transaction: store operations accept either. */

@@ -43,6 +43,9 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
   "GET /v1/openapi.json": { runs: 10 },
 
   "GET /v1/users/me": {},
+  "POST /v1/sessions": { valid: () => ({ api_key: "sk_not_a_key" }) },
+  "DELETE /v1/sessions/current": {},
+  "GET /assets/*": { runs: 10, params: { "*": "subpath" } },
   "POST /v1/accounts": { valid: () => ({ name: "someone" }) },
   "POST /v1/api_keys": { valid: () => ({ name: "another" }) },
   "GET /v1/api_keys": {},

@@ -1,23 +1,35 @@
 /**
- * Bearer-key authentication. Every route needs a key unless its config says `public: true`.
- * The authenticated account is `request.account`; routes scope every query to it, so another
- * account's resources are invisible.
+ * Authentication. Every route needs a credential unless its config says `public: true`: a bearer
+ * API key (the REST API, the CLI), or the web UI's session cookie. The authenticated account is
+ * `request.account`; routes scope every query to it, so another account's resources are invisible.
+ *
+ * Cookie-authenticated requests that change state must also carry the `x-sluice-csrf` header
+ * (a custom header a cross-site form or image cannot send, and no CORS is offered) and, when the
+ * browser sends an Origin, it must be this server's: with the SameSite=Strict cookie that is three
+ * independent defences against CSRF. Bearer callers are unaffected.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type Account, authenticate } from "../../core/accounts.js";
 import { ForbiddenError, UnauthenticatedError } from "../../core/errors.js";
+import { authenticateSession } from "../../core/sessions.js";
 import type { Executor } from "../../store/schema.js";
 
 declare module "fastify" {
   interface FastifyRequest {
     account: Account;
     apiKeyId: string;
+    /** True when the request was authenticated by the UI's session cookie, not a bearer key. */
+    viaSession: boolean;
   }
   interface FastifyContextConfig {
     /** No API key needed (health checks, the OpenAPI document, source endpoints). */
     public?: boolean;
   }
 }
+
+export const SESSION_COOKIE = "sluice_session";
+export const CSRF_HEADER = "x-sluice-csrf";
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** The bearer token of a request, or undefined when there is none. */
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -27,14 +39,67 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/** The UI session token of a request's cookie, or undefined. */
+export function sessionToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (typeof header !== "string") return undefined;
+  for (const part of header.split(";")) {
+    const separator = part.indexOf("=");
+    if (separator < 0) continue;
+    if (part.slice(0, separator).trim() === SESSION_COOKIE) {
+      const value = part.slice(separator + 1).trim();
+      return value === "" ? undefined : value;
+    }
+  }
+  return undefined;
+}
+
+function checkCsrf(request: FastifyRequest): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  if (request.headers[CSRF_HEADER] === undefined) {
+    throw new ForbiddenError(
+      `A request authenticated by the session cookie must send the '${CSRF_HEADER}' header`,
+      "csrf_check_failed",
+    );
+  }
+  const origin = request.headers.origin;
+  if (typeof origin === "string" && origin !== "null") {
+    let host: string | undefined;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      host = undefined;
+    }
+    if (host !== request.headers.host) {
+      throw new ForbiddenError(
+        `Requests from ${origin} may not use this server's session`,
+        "csrf_check_failed",
+      );
+    }
+  }
+}
+
 export function installAuth(app: FastifyInstance, db: Executor): void {
   app.decorateRequest("account", null as unknown as Account);
   app.decorateRequest("apiKeyId", "");
+  app.decorateRequest("viaSession", false);
   app.addHook("onRequest", async (request) => {
     if (request.is404 || request.routeOptions.config.public) return;
     const token = bearerToken(request);
     if (token === undefined) {
-      throw new UnauthenticatedError("Missing API key: send the header 'Authorization: Bearer <api key>'");
+      const session = sessionToken(request);
+      if (session === undefined) {
+        throw new UnauthenticatedError("Missing API key: send the header 'Authorization: Bearer <api key>'");
+      }
+      const signedIn = await authenticateSession(db, session);
+      if (!signedIn) {
+        throw new UnauthenticatedError("The session has ended (signed out, expired, or its API key revoked)");
+      }
+      checkCsrf(request);
+      request.account = signedIn.account;
+      request.apiKeyId = signedIn.keyId;
+      request.viaSession = true;
+      return;
     }
     const authenticated = await authenticate(db, token);
     if (!authenticated) throw new UnauthenticatedError("The API key is not valid or has been revoked");

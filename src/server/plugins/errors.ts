@@ -7,7 +7,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type ErrorKind, SluiceError } from "../../core/errors.js";
 import { databaseFailure } from "../../store/database-errors.js";
 
@@ -31,7 +31,14 @@ export function sendError(reply: FastifyReply, status: number, code: string, mes
   return reply.status(status).type("application/json; charset=utf-8").send({ error: { code, message } });
 }
 
-export function installErrorHandling(app: FastifyInstance, bodyLimitBytes: number): void {
+/** Answers an unrouted request itself (the web UI's history fallback), or returns undefined to leave it a 404. */
+export type NotFoundFallback = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
+
+export function installErrorHandling(
+  app: FastifyInstance,
+  bodyLimitBytes: number,
+  fallback: NotFoundFallback = () => undefined,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof SluiceError) {
       if (error.kind === "rate_limited" && "retryAfterSeconds" in error) {
@@ -87,8 +94,10 @@ export function installErrorHandling(app: FastifyInstance, bodyLimitBytes: numbe
     );
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, 404, "route_not_found", `No route ${request.method} ${request.url.split("?")[0]}`),
+  app.setNotFoundHandler(
+    (request, reply) =>
+      fallback(request, reply) ??
+      sendError(reply, 404, "route_not_found", `No route ${request.method} ${request.url.split("?")[0]}`),
   );
 }
 

@@ -12,7 +12,7 @@ import type { Executor } from "../../store/schema.js";
 import { requireAdmin } from "../plugins/auth.js";
 import { commonErrors, deletedResponse, epochSeconds, errorResponse, idParams } from "../schemas.js";
 
-const accountSchema = {
+export const accountSchema = {
   type: "object",
   properties: {
     id: { type: "string", description: "u_…" },
@@ -31,7 +31,7 @@ const apiKeyProperties = {
   last_used_at: { type: ["integer", "null"] },
 } as const;
 
-function accountView(account: Account) {
+export function accountView(account: Account) {
   return {
     id: account.id,
     username: account.name,

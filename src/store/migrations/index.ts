@@ -6,6 +6,7 @@ import * as subscriptionsAndDeliveries from "./0003-subscriptions-and-deliveries
 import * as emitterCounts from "./0005-emitter-counts.js";
 import * as publishedComponents from "./0006-published-components.js";
 import * as workflows from "./0007-workflows.js";
+import * as uiSessions from "./0010-ui-sessions.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "0005-emitter-counts": emitterCounts,
   "0006-published-components": publishedComponents,
   "0007-workflows": workflows,
+  "0010-ui-sessions": uiSessions,
 };

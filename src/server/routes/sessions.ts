@@ -1,0 +1,64 @@
+/**
+ * /v1/sessions: the web UI's sign-in and sign-out. Signing in with an API key sets an httpOnly,
+ * SameSite=Strict cookie holding a session token (never the key); signing out deletes the session
+ * on the server, so the cookie is worthless even if it was copied.
+ */
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { UnauthenticatedError } from "../../core/errors.js";
+import { closeSession, openSession, SESSION_LIFETIME_MS } from "../../core/sessions.js";
+import type { Executor } from "../../store/schema.js";
+import { SESSION_COOKIE, sessionToken } from "../plugins/auth.js";
+import { commonErrors } from "../schemas.js";
+import { accountSchema, accountView } from "./accounts.js";
+
+function setSessionCookie(reply: FastifyReply, value: string, maxAgeSeconds: number, secure: boolean): void {
+  const attributes = [`${SESSION_COOKIE}=${value}`, "Path=/", "HttpOnly", "SameSite=Strict"];
+  attributes.push(`Max-Age=${maxAgeSeconds}`);
+  if (secure) attributes.push("Secure");
+  reply.header("set-cookie", attributes.join("; "));
+}
+
+export function sessionRoutes(app: FastifyInstance, db: Executor, baseUrl: string): void {
+  const secure = baseUrl.startsWith("https:");
+
+  app.post<{ Body: { api_key: string } }>(
+    "/sessions",
+    {
+      config: { public: true },
+      schema: {
+        summary: "Sign in to the web UI with an API key; sets the session cookie",
+        tags: ["sessions"],
+        security: [],
+        body: {
+          type: "object",
+          required: ["api_key"],
+          properties: { api_key: { type: "string", minLength: 1, maxLength: 1000 } },
+        },
+        response: { 200: { type: "object", properties: { data: accountSchema } }, ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      const session = await openSession(db, request.body.api_key.trim());
+      if (!session) throw new UnauthenticatedError("This API key is not valid or has been revoked");
+      setSessionCookie(reply, session.token, Math.floor(SESSION_LIFETIME_MS / 1000), secure);
+      return { data: accountView(session.account) };
+    },
+  );
+
+  app.delete(
+    "/sessions/current",
+    {
+      schema: {
+        summary: "Sign out of the web UI: ends the session on the server and clears the cookie",
+        tags: ["sessions"],
+        response: { 204: { type: "null" }, ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      const token = sessionToken(request);
+      if (token !== undefined) await closeSession(db, token);
+      setSessionCookie(reply, "", 0, secure);
+      return reply.code(204).send();
+    },
+  );
+}

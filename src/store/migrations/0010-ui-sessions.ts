@@ -1,0 +1,24 @@
+/**
+ * Web UI sessions: signing in with an API key opens a session whose token lives only in an
+ * httpOnly cookie. The row keeps the key it came from, so revoking the key ends the session.
+ * Numbered 0010 to leave 0008/0009 to migrations being written in parallel.
+ */
+import type { Kysely } from "kysely";
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable("ui_sessions")
+    // SHA-256 of the cookie's token: a leaked database does not leak live sessions.
+    .addColumn("token_hash", "text", (col) => col.primaryKey())
+    .addColumn("api_key_id", "text", (col) => col.notNull().references("api_keys.id").onDelete("cascade"))
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("expires_at", "bigint", (col) => col.notNull())
+    .execute();
+  await db.schema.createIndex("ui_sessions_api_key").on("ui_sessions").column("api_key_id").execute();
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see up().
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable("ui_sessions").execute();
+}

@@ -1,0 +1,101 @@
+/** Sources: the account's deployed sources, a page at a time, filtered by the search box. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "wouter";
+import { api, errorMessage } from "../api.js";
+import { ConfirmButton } from "../components/confirm-button.js";
+import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
+import { SearchBox } from "../components/search-box.js";
+import { Empty, ErrorBox, Loading } from "../components/status.js";
+import { formatSeconds } from "../components/time.js";
+import { useUrlParam } from "../components/url-state.js";
+
+export function SourcesPage() {
+  const [after, setAfter] = useCursor();
+  const [query] = useUrlParam("q");
+  const sources = useQuery({
+    queryKey: ["sources", after],
+    queryFn: () => api.listSources({ limit: PAGE_SIZE, ...(after ? { after } : {}) }),
+  });
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: (id: string) => api.deleteSource(id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["sources"] }),
+  });
+  const needle = query.trim().toLowerCase();
+  const shown = (sources.data?.data ?? []).filter(
+    (source) =>
+      needle === "" ||
+      [source.name, source.id, source.component_key ?? "", source.endpoint_url ?? ""].some((field) =>
+        field.toLowerCase().includes(needle),
+      ),
+  );
+  return (
+    <section>
+      <div className="page-head">
+        <h1>Sources</h1>
+        <Link href="/sources?action=create" className="button">
+          New source
+        </Link>
+      </div>
+      <SearchBox label="Search sources" />
+      {remove.error && (
+        <p className="field-error" role="alert">
+          {errorMessage(remove.error)}
+        </p>
+      )}
+      {sources.isPending && <Loading what="sources" />}
+      {sources.error && <ErrorBox error={sources.error} />}
+      {sources.data && shown.length === 0 && (
+        <Empty>
+          {needle
+            ? "No source on this page matches the search."
+            : "No sources yet: create one to start receiving events."}
+        </Empty>
+      )}
+      {shown.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Component</th>
+                <th scope="col">State</th>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Updated</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((source) => (
+                <tr key={source.id}>
+                  <td>
+                    <Link href={`/sources/${source.id}`}>{source.name}</Link>
+                    <div className="muted mono small">{source.id}</div>
+                  </td>
+                  <td className="mono">{source.component_key ?? source.component_id}</td>
+                  <td>
+                    <span className={source.active ? "badge ok" : "badge"}>
+                      {source.active ? "active" : "paused"}
+                    </span>
+                  </td>
+                  <td className="mono small break">{source.endpoint_url ?? "—"}</td>
+                  <td>{formatSeconds(source.updated_at)}</td>
+                  <td>
+                    <ConfirmButton
+                      label="Delete"
+                      question={`Delete the source ${source.name} and its events?`}
+                      onConfirm={() => remove.mutate(source.id)}
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager info={sources.data?.page_info} onNext={setAfter} />
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+/** A webhook's delivery log, newest first, filterable by status (in the URL); a row opens its attempts. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { DeliveryStatus } from "../../client/types.js";
+import { api, errorMessage } from "../api.js";
+import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
+import { Empty, ErrorBox, Loading } from "../components/status.js";
+import { formatSeconds } from "../components/time.js";
+import { useUrlParam } from "../components/url-state.js";
+
+const STATUSES = ["", "pending", "delivered", "failed"] as const;
+
+export function DeliveryLog({ webhookId }: { webhookId: string }) {
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useUrlParam("status");
+  const [after, setAfter] = useCursor();
+  const [open, setOpen] = useUrlParam("delivery");
+  const deliveries = useQuery({
+    queryKey: ["deliveries", webhookId, status, after],
+    queryFn: () =>
+      api.listDeliveries(webhookId, {
+        limit: PAGE_SIZE,
+        ...(status ? { status: status as DeliveryStatus } : {}),
+        ...(after ? { after } : {}),
+      }),
+    refetchInterval: 3_000,
+  });
+  const retry = useMutation({
+    mutationFn: (id: string) => api.retryDelivery(id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["deliveries", webhookId] }),
+  });
+  return (
+    <div>
+      <div className="row">
+        <label htmlFor="status-filter">Status</label>
+        <select id="status-filter" value={status} onChange={(event) => setStatus(event.target.value)}>
+          {STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {value === "" ? "all" : value}
+            </option>
+          ))}
+        </select>
+      </div>
+      {retry.error && (
+        <p className="field-error" role="alert">
+          {errorMessage(retry.error)}
+        </p>
+      )}
+      {deliveries.isPending && <Loading what="deliveries" />}
+      {deliveries.error && <ErrorBox error={deliveries.error} />}
+      {deliveries.data && deliveries.data.data.length === 0 && (
+        <Empty>No deliveries{status ? ` with status ${status}` : ""}.</Empty>
+      )}
+      {deliveries.data && deliveries.data.data.length > 0 && (
+        <div className="table-wrap">
+          <table aria-label="Deliveries">
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Response</th>
+                <th scope="col">Latency</th>
+                <th scope="col">Error</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.data.data.map((delivery) => (
+                <tr key={delivery.id}>
+                  <td>
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => setOpen(open === delivery.id ? "" : delivery.id)}
+                    >
+                      {formatSeconds(delivery.created_at)}
+                    </button>
+                  </td>
+                  <td>
+                    <span
+                      className={`badge ${delivery.status === "delivered" ? "ok" : delivery.status === "failed" ? "bad" : ""}`}
+                    >
+                      {delivery.status}
+                    </span>
+                  </td>
+                  <td>{delivery.attempts}</td>
+                  <td>{delivery.last_status_code ?? "—"}</td>
+                  <td>{delivery.last_latency_ms === null ? "—" : `${delivery.last_latency_ms} ms`}</td>
+                  <td className="small break">{delivery.last_error ?? ""}</td>
+                  <td>
+                    {delivery.status !== "pending" && (
+                      <button
+                        type="button"
+                        className="secondary small"
+                        onClick={() => retry.mutate(delivery.id)}
+                      >
+                        Resend
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {open && <Attempts deliveryId={open} />}
+      <Pager info={deliveries.data?.page_info} onNext={setAfter} />
+    </div>
+  );
+}
+
+function Attempts({ deliveryId }: { deliveryId: string }) {
+  const delivery = useQuery({
+    queryKey: ["delivery", deliveryId],
+    queryFn: () => api.getDelivery(deliveryId),
+  });
+  if (delivery.isPending) return <Loading what="the attempts" />;
+  if (delivery.error) return <ErrorBox error={delivery.error} />;
+  return (
+    <section aria-label="Attempts" className="attempts">
+      <h3>Attempts of {deliveryId}</h3>
+      <ol>
+        {delivery.data.attempt_log.map((attempt) => (
+          <li key={attempt.attempt}>
+            <strong>#{attempt.attempt}</strong> {formatSeconds(attempt.at)} ·{" "}
+            {attempt.status_code ?? "no answer"} ·{" "}
+            {attempt.latency_ms === null ? "—" : `${attempt.latency_ms} ms`}
+            {attempt.error && <div className="field-error">{attempt.error}</div>}
+            {attempt.response_body && <pre className="code-view small">{attempt.response_body}</pre>}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,133 @@
+/** A webhook: settings (enable, rate limit, rotate the secret), its delivery log, resend and recover. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useLocation } from "wouter";
+import { api, errorMessage } from "../api.js";
+import { ConfirmButton } from "../components/confirm-button.js";
+import { CopyButton } from "../components/copy-button.js";
+import { ErrorBox, Loading } from "../components/status.js";
+import { DeliveryLog } from "./delivery-log.js";
+
+export function WebhookPage({ id }: { id: string }) {
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const webhook = useQuery({ queryKey: ["webhook", id], queryFn: () => api.getWebhook(id) });
+  const [secret, setSecret] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const update = useMutation({
+    mutationFn: (changes: { active?: boolean; rate_limit?: number | null }) => api.updateWebhook(id, changes),
+    onSuccess: (updated) => queryClient.setQueryData(["webhook", id], updated),
+  });
+  const rotate = useMutation({
+    mutationFn: () => api.rotateWebhookSecret(id),
+    onSuccess: (rotated) => setSecret(rotated.signing_secret),
+  });
+  const recover = useMutation({
+    mutationFn: (since: string) => api.recoverWebhook(id, since),
+    onSuccess: (result) => {
+      setNotice(`${result.resent} failed deliver${result.resent === 1 ? "y" : "ies"} queued again`);
+      void queryClient.invalidateQueries({ queryKey: ["deliveries", id] });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => api.deleteWebhook(id),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ["webhooks"] });
+      navigate("/webhooks");
+    },
+  });
+  if (webhook.isPending) return <Loading what="the webhook" />;
+  if (webhook.error) return <ErrorBox error={webhook.error} />;
+  const data = webhook.data;
+  const failure = update.error ?? rotate.error ?? recover.error ?? remove.error;
+  return (
+    <section>
+      <div className="page-head">
+        <div>
+          <h1>{data.name}</h1>
+          <p className="muted mono small break">
+            {data.id} · {data.url}
+          </p>
+          <p>
+            <span className={data.active ? "badge ok" : "badge warn"}>
+              {data.active ? "enabled" : "disabled"}
+            </span>
+            {data.disabled_reason && <span className="muted"> {data.disabled_reason}</span>}
+          </p>
+        </div>
+        <div className="row">
+          <button type="button" className="secondary" onClick={() => update.mutate({ active: !data.active })}>
+            {data.active ? "Disable" : "Enable"}
+          </button>
+          <button type="button" className="secondary" onClick={() => rotate.mutate()}>
+            Rotate secret
+          </button>
+          <ConfirmButton
+            label="Delete"
+            question={`Delete the webhook ${data.name}?`}
+            onConfirm={() => remove.mutate()}
+          />
+        </div>
+      </div>
+      {secret && (
+        <div className="notice ok" role="status">
+          <p>New signing secret (shown once; the old one stays valid for 24 hours):</p>
+          <p className="row">
+            <code className="secret">{secret}</code>
+            <CopyButton text={secret} label="Copy secret" />
+          </p>
+        </div>
+      )}
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {failure && (
+        <p className="field-error" role="alert">
+          {errorMessage(failure)}
+        </p>
+      )}
+      <div className="row wrap">
+        <form
+          className="row"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const text = String(new FormData(event.currentTarget).get("rate_limit") ?? "").trim();
+            update.mutate({ rate_limit: text === "" ? null : Number(text) });
+          }}
+        >
+          <label htmlFor="rate_limit">Rate limit (per second)</label>
+          <input
+            id="rate_limit"
+            name="rate_limit"
+            type="number"
+            min={1}
+            defaultValue={data.rate_limit ?? ""}
+            placeholder="none"
+            className="narrow"
+          />
+          <button type="submit" className="secondary">
+            Save
+          </button>
+        </form>
+        <form
+          className="row"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const since = String(new FormData(event.currentTarget).get("since") ?? "");
+            if (since) recover.mutate(new Date(since).toISOString());
+          }}
+        >
+          <label htmlFor="since">Resend failed since</label>
+          <input id="since" name="since" type="datetime-local" required />
+          <button type="submit" className="secondary">
+            Recover
+          </button>
+        </form>
+      </div>
+      <h2>Deliveries</h2>
+      <DeliveryLog webhookId={id} />
+    </section>
+  );
+}

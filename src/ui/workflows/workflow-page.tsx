@@ -1,0 +1,90 @@
+/** A workflow: runs with a per-step inspector, replay and "run with this event"; the document. */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { Workflow } from "../../client/types.js";
+import { api, errorMessage } from "../api.js";
+import { CopyButton } from "../components/copy-button.js";
+import { ErrorBox, Loading } from "../components/status.js";
+import { TabList, useTab } from "../components/tabs.js";
+import { RunsTab } from "./runs-tab.js";
+import { documentOf, parseDocument } from "./yaml-document.js";
+
+const TABS = ["runs", "document"] as const;
+
+export function WorkflowPage({ id }: { id: string }) {
+  const [tab, setTab] = useTab(TABS);
+  const workflow = useQuery({ queryKey: ["workflow", id], queryFn: () => api.getWorkflow(id) });
+  if (workflow.isPending) return <Loading what="the workflow" />;
+  if (workflow.error) return <ErrorBox error={workflow.error} />;
+  const data = workflow.data;
+  return (
+    <section>
+      <div className="page-head">
+        <div>
+          <h1>{data.name}</h1>
+          <p className="muted mono small">
+            {data.id} · {data.trigger.type} trigger · {data.steps.length} step(s)
+          </p>
+          {data.endpoint_url && (
+            <p className="row">
+              <span className="mono small break">{data.endpoint_url}</span>
+              <CopyButton text={data.endpoint_url} label="Copy endpoint" />
+            </p>
+          )}
+        </div>
+      </div>
+      <TabList tabs={TABS} current={tab} onSelect={setTab} label="Workflow" />
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === "runs" ? <RunsTab workflowId={data.id} /> : <DocumentTab workflow={data} />}
+      </div>
+    </section>
+  );
+}
+
+function DocumentTab({ workflow }: { workflow: Workflow }) {
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const update = useMutation({
+    mutationFn: (text: string) => api.updateWorkflow(workflow.id, parseDocument(text)),
+    onSuccess: (updated) => {
+      setError(null);
+      queryClient.setQueryData(["workflow", workflow.id], updated);
+    },
+    onError: (failure) => setError(errorMessage(failure)),
+  });
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        update.mutate(String(new FormData(event.currentTarget).get("document") ?? ""));
+      }}
+    >
+      <label htmlFor="document">Document (YAML)</label>
+      <textarea
+        key={workflow.updated_at}
+        id="document"
+        name="document"
+        className="code"
+        rows={18}
+        spellCheck={false}
+        defaultValue={documentOf(workflow)}
+        aria-invalid={error !== null}
+        aria-describedby="document-msg"
+      />
+      {error ? (
+        <p className="field-error" id="document-msg" role="alert">
+          {error}
+        </p>
+      ) : (
+        <p className="help" id="document-msg">
+          {update.isSuccess
+            ? "Updated; the workflow keeps its id and endpoint."
+            : "Edit and update; the id and endpoint stay."}
+        </p>
+      )}
+      <button type="submit" disabled={update.isPending}>
+        Update workflow
+      </button>
+    </form>
+  );
+}

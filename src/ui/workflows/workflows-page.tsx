@@ -1,0 +1,116 @@
+/** Workflows: the list, and deploying one by pasting its YAML document. */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useLocation } from "wouter";
+import { api, errorMessage } from "../api.js";
+import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
+import { Empty, ErrorBox, Loading } from "../components/status.js";
+import { parseDocument } from "./yaml-document.js";
+
+const EXAMPLE = `name: my-workflow
+trigger:
+  http: {}
+steps:
+  - name: hello
+    code: |
+      export default {
+        async run({ steps }) {
+          return { received: steps.trigger.event.body };
+        },
+      };
+`;
+
+export function WorkflowsPage() {
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const [after, setAfter] = useCursor();
+  const workflows = useQuery({
+    queryKey: ["workflows", after],
+    queryFn: () => api.listWorkflows({ limit: PAGE_SIZE, ...(after ? { after } : {}) }),
+  });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <section>
+      <h1>Workflows</h1>
+      {workflows.isPending && <Loading what="workflows" />}
+      {workflows.error && <ErrorBox error={workflows.error} />}
+      {workflows.data && workflows.data.data.length === 0 && (
+        <Empty>No workflows yet: paste a document below to deploy one.</Empty>
+      )}
+      {workflows.data && workflows.data.data.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Trigger</th>
+                <th scope="col">Steps</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {workflows.data.data.map((workflow) => (
+                <tr key={workflow.id}>
+                  <td>
+                    <Link href={`/workflows/${workflow.id}`}>{workflow.name}</Link>
+                  </td>
+                  <td>{workflow.trigger.type}</td>
+                  <td>{workflow.steps.length}</td>
+                  <td>
+                    <span className={workflow.active ? "badge ok" : "badge"}>
+                      {workflow.active ? "active" : "paused"}
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager info={workflows.data?.page_info} onNext={setAfter} />
+      <h2>Deploy a workflow</h2>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const text = String(new FormData(event.currentTarget).get("document") ?? "");
+          setError(null);
+          setBusy(true);
+          try {
+            const workflow = await api.createWorkflow(parseDocument(text));
+            void queryClient.invalidateQueries({ queryKey: ["workflows"] });
+            navigate(`/workflows/${workflow.id}`);
+          } catch (failure) {
+            setError(errorMessage(failure));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <label htmlFor="document">Workflow document (YAML)</label>
+        <textarea
+          id="document"
+          name="document"
+          className="code"
+          rows={14}
+          spellCheck={false}
+          defaultValue={EXAMPLE}
+          aria-invalid={error !== null}
+          aria-describedby="document-msg"
+        />
+        {error ? (
+          <p className="field-error" id="document-msg" role="alert">
+            {error}
+          </p>
+        ) : (
+          <p className="help" id="document-msg">
+            The same document <code>sluice workflows deploy</code> takes.
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          {busy ? "Deploying…" : "Deploy workflow"}
+        </button>
+      </form>
+    </section>
+  );
+}
