@@ -78,10 +78,8 @@ export function PropsForm({ props, configured = {}, submitLabel, children, onSub
         const describedBy = error ? `${id}-error` : `${id}-help`;
         return (
           <div className="field" key={prop.name}>
-            <label htmlFor={id}>
-              {prop.label ?? prop.name}
-              {prop.optional ? <span className="muted"> (optional)</span> : null}
-            </label>
+            <label htmlFor={id}>{prop.label ?? prop.name}</label>
+            {prop.optional ? <span className="muted optional">optional</span> : null}
             {Input ? (
               <Input
                 prop={prop}

@@ -129,7 +129,7 @@ function Attempts({ deliveryId }: { deliveryId: string }) {
             {attempt.status_code ?? "no answer"} ·{" "}
             {attempt.latency_ms === null ? "—" : `${attempt.latency_ms} ms`}
             {attempt.error && <div className="field-error">{attempt.error}</div>}
-            {attempt.response_body && <pre className="code-view small">{attempt.response_body}</pre>}
+            {attempt.response_body && <pre className="code-view small wrap">{attempt.response_body}</pre>}
           </li>
         ))}
       </ol>

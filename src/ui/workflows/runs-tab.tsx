@@ -124,7 +124,7 @@ function RunInspector({
               <p className="field-error">
                 {step.error.reason}: {step.error.message}
               </p>
-              {step.error.stack && <pre className="code-view small">{step.error.stack}</pre>}
+              {step.error.stack && <pre className="code-view small wrap">{step.error.stack}</pre>}
             </section>
           )}
           <h4>Return value</h4>

@@ -14,6 +14,7 @@ steps:
   - name: hello
     code: |
       export default {
+        type: "action",
         async run({ steps }) {
           return { received: steps.trigger.event.body };
         },

@@ -1,0 +1,57 @@
+/** Page objects: /sources (the list) and /sources?action=create (the create form). */
+import type { Page } from "playwright-core";
+
+export class SourcesPage {
+  constructor(private readonly page: Page) {}
+
+  async goto(): Promise<void> {
+    await this.page.goto("/sources");
+    await this.page.getByRole("heading", { name: "Sources" }).waitFor();
+  }
+
+  row(name: string) {
+    return this.page.getByRole("row").filter({ has: this.page.getByRole("link", { name, exact: true }) });
+  }
+
+  async search(text: string): Promise<void> {
+    await this.page.keyboard.press("/");
+    await this.page.keyboard.type(text);
+  }
+
+  async delete(name: string): Promise<void> {
+    await this.row(name).getByRole("button", { name: "Delete" }).click();
+    await this.page.getByRole("dialog").getByRole("button", { name: "Yes, delete" }).click();
+  }
+}
+
+export class CreateSourcePage {
+  constructor(private readonly page: Page) {}
+
+  async gotoKey(key: string): Promise<void> {
+    await this.page.goto(`/sources?action=create&key=${encodeURIComponent(key)}`);
+  }
+
+  async gotoUrl(url: string): Promise<void> {
+    await this.page.goto(`/sources?action=create&url=${encodeURIComponent(url)}`);
+  }
+
+  /** The props form, once the component is loaded. */
+  async waitForForm(): Promise<void> {
+    await this.page.getByRole("button", { name: "Deploy" }).waitFor();
+  }
+
+  async fill(label: string, value: string): Promise<void> {
+    await this.page.getByLabel(label, { exact: true }).fill(value);
+  }
+
+  async deploy(): Promise<void> {
+    await this.page.getByRole("button", { name: "Deploy" }).click();
+  }
+
+  /** The message that the input labelled `label` points to with aria-describedby. */
+  async messageOf(label: string): Promise<string> {
+    const input = this.page.getByLabel(label, { exact: true });
+    const id = await input.getAttribute("aria-describedby");
+    return (await this.page.locator(`[id="${id}"]`).textContent()) ?? "";
+  }
+}
