@@ -80,6 +80,8 @@ const COLUMNS = [
   ["date", (r) => r.date.slice(0, 16).replace("T", " ")],
   ["commit", (r) => `${r.measured.git_commit.slice(0, 7)}${r.measured.git_dirty ? "+" : ""}`],
   ["mode", (r) => [r.mode, r.options.postgres ? "pg" : "", r.options.label ?? ""].filter(Boolean).join(" ")],
+  // The Node that ran the bench and every Sluice server it started (they share process.execPath).
+  ["node", (r) => r.machine.node],
   ["ingest req/s (× bare)", (r) => withRatio(r, "ingest.rps")],
   ["ingest p99 ms", (r) => value(r, "ingest.p99")],
   ["ingest custom-resp. req/s", (r) => withRatio(r, "ingest.custom.rps")],
