@@ -57,7 +57,10 @@ export async function egress(ctx) {
     for (const keepAlive of [true, false]) {
       const saved = await server.api("POST", "/v1/components", { component_code: action(keepAlive) });
       const once = () =>
-        server.api("POST", "/v1/actions/run", { component_id: saved.id, configured_props: { url: bare.url } });
+        server.api("POST", "/v1/actions/run", {
+          component_id: saved.id,
+          configured_props: { url: bare.url },
+        });
       const first = await once();
       if (!first.ok) throw new Error(`the egress action failed: ${JSON.stringify(first)}`);
       const sandboxed = [];

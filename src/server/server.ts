@@ -4,7 +4,6 @@
  * requests in flight finish, then closes the database.
  */
 import type { FastifyInstance } from "fastify";
-import { pino } from "pino";
 import type { ServerConfig } from "../config/server-config.js";
 import { bootstrapFirstAccount } from "../core/accounts.js";
 import type { CoreContext } from "../core/context.js";
@@ -24,6 +23,7 @@ import type { Sandbox } from "../runtime/sandbox/sandbox.js";
 import { openStore, type Store } from "../store/store.js";
 import { buildApp } from "./app.js";
 import { componentNetworkPolicy, listenPort } from "./component-network.js";
+import { createServerLogger } from "./console-log.js";
 
 export interface RunningServer {
   /** Where the server listens, such as http://127.0.0.1:8080. */
@@ -36,10 +36,12 @@ export interface RunningServer {
 export interface StartOptions {
   /** Shows the generated key of the first account; the default prints it to stdout. */
   readonly announceFirstKey?: (apiKey: string) => void;
+  /** A log for people (pretty, coloured, one line per request); `sluice server` asks for it on a TTY. */
+  readonly humanLog?: boolean;
 }
 
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = pino({ level: config.logLevel, redact: ["req.headers.authorization"] });
+  const logger = createServerLogger(config, options.humanLog === true);
   const masterKey = loadMasterKey(config.masterKey, config.dataDir);
   const store = await openStore(
     { databaseUrl: config.databaseUrl, dataDir: config.dataDir },
@@ -93,7 +95,14 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       retryScheduleSeconds: config.retryScheduleSeconds,
       onError: (error) => logger.error({ err: error }, "workflow runner"),
     });
-    app = await buildApp({ config, core, metrics, logger, workflows });
+    app = await buildApp({
+      config,
+      core,
+      metrics,
+      logger,
+      workflows,
+      requestLine: options.humanLog === true,
+    });
     deliveries = createDeliveryWorker({
       store,
       secrets: core.secrets,

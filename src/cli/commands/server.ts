@@ -41,7 +41,7 @@ export function registerServer(program: Command): void {
       process.once("SIGTERM", () => stop("SIGTERM"));
       process.once("SIGINT", () => stop("SIGINT"));
       try {
-        server = await startServer(config);
+        server = await startServer(config, { humanLog: process.stdout.isTTY === true });
       } catch (error) {
         throw new UsageError(
           `The server could not start: ${error instanceof Error ? error.message : String(error)}`,
