@@ -52,10 +52,18 @@ describe("the server's console log", () => {
       output += chunk;
     });
     try {
-      await until(() => output.includes("Sluice is listening"), 30_000, () => output);
+      await until(
+        () => output.includes("Sluice is listening"),
+        30_000,
+        () => output,
+      );
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/v1/users/me`)).status).toBe(401);
-      await until(() => output.includes("GET /v1/users/me 401"), 10_000, () => output);
+      await until(
+        () => output.includes("GET /v1/users/me 401"),
+        10_000,
+        () => output,
+      );
       const lines = output.split(/\r?\n/);
       expect(lines.filter((line) => line.includes("GET /health 200"))).toHaveLength(1);
       expect(output).toContain("\u001b["); // ANSI colours
