@@ -14,6 +14,7 @@ export const ENV = {
   bootstrapApiKey: "SLUICE_BOOTSTRAP_API_KEY",
   allowedCidrs: "SLUICE_ALLOWED_CIDRS",
   componentAllowedCidrs: "SLUICE_COMPONENT_ALLOWED_CIDRS",
+  sandboxNetwork: "SLUICE_SANDBOX_NETWORK",
   retrySchedule: "SLUICE_RETRY_SCHEDULE",
   maxRunners: "SLUICE_MAX_RUNNERS",
   rateLimit: "SLUICE_RATE_LIMIT",

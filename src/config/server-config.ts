@@ -6,6 +6,7 @@
 import os from "node:os";
 import path from "node:path";
 import { parseCidrSet } from "../runtime/sandbox/egress/address-rules.js";
+import type { SandboxNetworkMode } from "../runtime/sandbox/egress/network-namespace.js";
 import { ConfigError, ENV, type Environment, processEnvironment } from "./env.js";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -29,6 +30,11 @@ export interface ServerConfig {
    * own database and listen address stay refused whatever this says.
    */
   readonly componentAllowedCidrs: readonly string[];
+  /**
+   * How the sandbox enforces that policy: `guard` (in each runner, the default) or `namespace`
+   * (also a network namespace per runner, with the server opening its connections).
+   */
+  readonly sandboxNetwork: SandboxNetworkMode;
   readonly retryScheduleSeconds: readonly number[];
   readonly maxRunners: number;
   /** Requests per minute per API key (or per client address without a key). */
@@ -92,6 +98,7 @@ export function loadServerConfig(
     bootstrapApiKey: parseBootstrapKey(pick(undefined, ENV.bootstrapApiKey)),
     allowedCidrs: parseCidrs(pick(undefined, ENV.allowedCidrs), ENV.allowedCidrs),
     componentAllowedCidrs: parseCidrs(pick(undefined, ENV.componentAllowedCidrs), ENV.componentAllowedCidrs),
+    sandboxNetwork: parseSandboxNetwork(pick(undefined, ENV.sandboxNetwork)),
     retryScheduleSeconds: parseRetrySchedule(pick(undefined, ENV.retrySchedule)) ?? DEFAULT_RETRY_SCHEDULE,
     maxRunners:
       parseInteger(pick(undefined, ENV.maxRunners), ENV.maxRunners, { min: 1, max: 10_000 }) ??
@@ -223,6 +230,12 @@ function parseList(raw: string | undefined): string[] {
     .split(",")
     .map((item) => item.trim())
     .filter((item) => item !== "");
+}
+
+function parseSandboxNetwork(raw: string | undefined): SandboxNetworkMode {
+  if (raw === undefined || raw === "guard") return "guard";
+  if (raw === "namespace") return "namespace";
+  throw new ConfigError(`${ENV.sandboxNetwork} must be guard or namespace, got '${raw}'`);
 }
 
 /** A comma-separated list of CIDR ranges, each checked now so a typo stops the server at start. */

@@ -18,6 +18,7 @@ import { createTimerWorker, type TimerWorker } from "../core/timers/timer-worker
 import { createWorkflowRunner, type WorkflowRunner } from "../core/workflows/run-worker.js";
 import { createCompiler } from "../runtime/compile/esbuild-compiler.js";
 import { createNpmPackages } from "../runtime/compile/npm-packages.js";
+import { namespaceLauncher } from "../runtime/sandbox/egress/network-namespace.js";
 import { createSandbox } from "../runtime/sandbox/runner-pool.js";
 import type { Sandbox } from "../runtime/sandbox/sandbox.js";
 import { openStore, type Store } from "../store/store.js";
@@ -75,6 +76,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       packages: packages.cache,
       maxRunners: config.maxRunners,
       egressPolicy: () => egress.spec,
+      ...(config.sandboxNetwork === "namespace" ? { networkNamespace: namespaceLauncher() } : {}),
       logger: logger.child({ component: "sandbox" }),
     });
     sender = createActionSender({ policy, mailer: config.smtp ? createMailer(config.smtp) : undefined });

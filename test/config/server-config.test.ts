@@ -31,6 +31,8 @@ describe("server configuration", () => {
         SLUICE_MASTER_KEY: "k",
         SLUICE_BOOTSTRAP_API_KEY: "sk_0123456789abcdef",
         SLUICE_ALLOWED_CIDRS: "127.0.0.0/8, 10.0.0.0/8",
+        SLUICE_COMPONENT_ALLOWED_CIDRS: "10.20.0.0/16",
+        SLUICE_SANDBOX_NETWORK: "namespace",
         SLUICE_RETRY_SCHEDULE: "0,1,2",
         SLUICE_MAX_RUNNERS: "12",
         SLUICE_RATE_LIMIT: "30",
@@ -45,6 +47,8 @@ describe("server configuration", () => {
       masterKey: "k",
       bootstrapApiKey: "sk_0123456789abcdef",
       allowedCidrs: ["127.0.0.0/8", "10.0.0.0/8"],
+      componentAllowedCidrs: ["10.20.0.0/16"],
+      sandboxNetwork: "namespace",
       retryScheduleSeconds: [0, 1, 2],
       maxRunners: 12,
       rateLimitPerMinute: 30,
@@ -69,6 +73,9 @@ describe("server configuration", () => {
     [{ SLUICE_RETRY_SCHEDULE: "0,soon" }, /SLUICE_RETRY_SCHEDULE must be a comma-separated list/],
     [{ SLUICE_LOG_LEVEL: "loud" }, /SLUICE_LOG_LEVEL must be one of/],
     [{ SLUICE_BOOTSTRAP_API_KEY: "short" }, /SLUICE_BOOTSTRAP_API_KEY must be at least 16 characters/],
+    [{ SLUICE_ALLOWED_CIDRS: "10.0.0.0/8,intranet" }, /SLUICE_ALLOWED_CIDRS: 'intranet' is not a CIDR range/],
+    [{ SLUICE_COMPONENT_ALLOWED_CIDRS: "10.0.0.0/40" }, /SLUICE_COMPONENT_ALLOWED_CIDRS: '10.0.0.0\/40' is not a CIDR/],
+    [{ SLUICE_SANDBOX_NETWORK: "firewall" }, /SLUICE_SANDBOX_NETWORK must be guard or namespace/],
   ])("refuses %j with a message naming the variable", (env, message) => {
     expect(() => loadServerConfig({}, env)).toThrow(ConfigError);
     expect(() => loadServerConfig({}, env)).toThrow(message);

@@ -14,26 +14,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
 import { dialects, postgresUrl, type TestDatabase } from "../support/dialects.js";
+import { probe } from "../support/network-probe.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
 
 const postgres = new URL(postgresUrl ?? "postgres://postgres@127.0.0.1:5432/test");
 const postgresPort = Number(postgres.port || 5432);
-
-/** An action that tries one thing and returns what happened (the error's message, or "reached"). */
-const probe = `import net from "node:net"; import dgram from "node:dgram";
-export default {
-  name: "Probe", type: "action",
-  props: { what: { type: "string" }, port: { type: "integer" } },
-  async run() {
-    switch (this.what) {
-      case "tcp": return await new Promise((resolve) => net.connect(this.port, "127.0.0.1", () => resolve("reached")).on("error", (e) => resolve(e.message)));
-      case "http": return await fetch("http://127.0.0.1:" + this.port + "/health").then((r) => "reached " + r.status, (e) => e.cause?.message ?? e.message);
-      case "name": return await fetch("http://localhost:" + this.port + "/health").then((r) => "reached " + r.status, (e) => e.cause?.message ?? e.message);
-      case "udp": return await new Promise((resolve) => { const s = dgram.createSocket("udp4"); s.send("x", this.port, "127.0.0.1", (e) => { s.close(); resolve(e ? e.message : "reached"); }); });
-    }
-  },
-};`;
 
 const LOOPBACK =
   "127.0.0.1 is a loopback address (an operator may allow it with SLUICE_COMPONENT_ALLOWED_CIDRS)";

@@ -11,6 +11,7 @@
  * Every effect carries the id of the invocation it belongs to; the parent drops stale ones.
  */
 import type { ComponentDefinition, HookName } from "../component-definition.js";
+import type { TunnelAnswer } from "./egress/egress-tunnel.js";
 import type { LogLine, PropValue, SendKind } from "./sandbox.js";
 
 /** Parent → runner: run one invocation. Only one is in flight per runner at a time. */
@@ -31,7 +32,14 @@ export interface DescribeMessage {
   readonly t: "describe";
 }
 
-export type ParentMessage = InvokeMessage | DescribeMessage;
+/** Parent → runner (namespace mode): the outcome of an EgressOpenMessage. */
+export interface EgressAnswerMessage {
+  readonly t: "egress_answer";
+  readonly rid: number;
+  readonly answer: TunnelAnswer;
+}
+
+export type ParentMessage = InvokeMessage | DescribeMessage | EgressAnswerMessage;
 
 /** The bundle imported and exports a component: the runner takes invocations. */
 export interface ReadyMessage {
@@ -139,7 +147,17 @@ export type DescribeResultMessage =
       readonly message: string;
     };
 
+/** Runner → parent (namespace mode): open a connection for the component (egress/egress-tunnel.ts). */
+export interface EgressOpenMessage {
+  readonly t: "egress_open";
+  /** The runner's number for this request, echoed in the answer. */
+  readonly rid: number;
+  readonly host: string;
+  readonly port: number;
+}
+
 export type RunnerMessage =
+  | EgressOpenMessage
   | ReadyMessage
   | LoadErrorMessage
   | EmitMessage

@@ -9,10 +9,12 @@ import path from "node:path";
 import { createNpmPackages } from "../compile/npm-packages.js";
 import type { ComponentDefinition } from "../component-definition.js";
 import { ArtifactStore, type PackageInstaller } from "./artifacts.js";
-import type { EgressPolicySpec } from "./egress/egress-policy.js";
+import { createEgressPolicy, type EgressPolicySpec } from "./egress/egress-policy.js";
+import { openTunnel } from "./egress/egress-tunnel.js";
+import type { NamespaceLauncher } from "./egress/network-namespace.js";
 import { failedResult, type SandboxLogger } from "./invocation-collector.js";
 import { locateRunnerEntry, type RunnerEntry } from "./runner-entry.js";
-import { RunnerProcess } from "./runner-process.js";
+import { RunnerProcess, type RunnerProcessOptions } from "./runner-process.js";
 import type { Invocation, InvocationResult, RunnerSpec, Sandbox } from "./sandbox.js";
 
 export type { SandboxLogger } from "./invocation-collector.js";
@@ -27,6 +29,11 @@ export interface SandboxOptions {
    * port is known only once it listens). Default: the public internet only, nothing allowed again.
    */
   readonly egressPolicy?: () => EgressPolicySpec;
+  /**
+   * Set for the network-namespace mode (egress/network-namespace.ts): runners start with no network
+   * and the pool opens their connections, under the same policy.
+   */
+  readonly networkNamespace?: NamespaceLauncher;
   readonly logger?: SandboxLogger;
   /**
    * Installs the npm packages a bundle imports when this node's cache lacks them (a bundle
@@ -67,6 +74,7 @@ class RunnerPool implements Sandbox {
   private readonly maxRunners: number;
   private readonly logger: SandboxLogger | undefined;
   private readonly egressPolicy: () => EgressPolicySpec;
+  private readonly networkNamespace: NamespaceLauncher | undefined;
   private closed = false;
 
   constructor(options: SandboxOptions) {
@@ -83,6 +91,7 @@ class RunnerPool implements Sandbox {
     this.maxRunners = options.maxRunners;
     this.logger = options.logger;
     this.egressPolicy = options.egressPolicy ?? (() => ({ allowedCidrs: [], protectedEndpoints: [] }));
+    this.networkNamespace = options.networkNamespace;
   }
 
   async describe(spec: RunnerSpec): Promise<ComponentDefinition> {
@@ -167,9 +176,21 @@ class RunnerPool implements Sandbox {
       entry: this.entry,
       tmpRoot: this.tmpRoot,
       heapMb: spec.heapMb ?? DEFAULT_HEAP_MB,
-      egressPolicy: JSON.stringify(this.egressPolicy()),
+      ...this.networkPolicy(),
       ...(this.logger ? { logger: this.logger } : {}),
     });
+  }
+
+  /** The policy a new runner gets, and in namespace mode how its connections are opened. */
+  private networkPolicy(): Pick<RunnerProcessOptions, "egressPolicy" | "namespace"> {
+    const launcher = this.networkNamespace;
+    if (launcher === undefined) return { egressPolicy: JSON.stringify(this.egressPolicy()) };
+    const spec: EgressPolicySpec = { ...this.egressPolicy(), tunnel: true };
+    const policy = createEgressPolicy(spec);
+    return {
+      egressPolicy: JSON.stringify(spec),
+      namespace: { launcher, openTunnel: (request, dir, id) => openTunnel(request, policy, dir, id) },
+    };
   }
 
   /** The component's slot, created if needed, marked most recently used. */

@@ -11,6 +11,8 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { ComponentDefinition } from "../component-definition.js";
 import type { Artifact } from "./artifacts.js";
+import type { TunnelAnswer, TunnelRequest } from "./egress/egress-tunnel.js";
+import type { NamespaceLauncher } from "./egress/network-namespace.js";
 import {
   type Failure,
   failedResult,
@@ -36,6 +38,14 @@ export interface RunnerProcessOptions {
   readonly heapMb: number;
   /** The network policy of the component's code (egress/egress-policy.ts), as JSON. */
   readonly egressPolicy: string;
+  /**
+   * The network-namespace mode: how to start the runner in a namespace of its own, and how to open
+   * the connections it asks for (in its directory, `dir`).
+   */
+  readonly namespace?: {
+    readonly launcher: NamespaceLauncher;
+    readonly openTunnel: (request: TunnelRequest, dir: string, id: number) => Promise<TunnelAnswer>;
+  };
   readonly logger?: SandboxLogger;
 }
 
@@ -84,6 +94,8 @@ export class RunnerProcess {
   /** Stops sampling the process's memory; set while it loads or runs an invocation. */
   private unwatchMemory: (() => void) | undefined;
   private markClosed: () => void = () => {};
+  private readonly namespace: RunnerProcessOptions["namespace"];
+  private tunnelsOpened = 0;
 
   private constructor(
     options: RunnerProcessOptions,
@@ -96,9 +108,11 @@ export class RunnerProcess {
     this.closed = new Promise((resolve) => {
       this.markClosed = resolve;
     });
+    this.namespace = options.namespace;
     this.child = fork(options.entry.file, [options.artifact.file, options.egressPolicy], {
-      execPath: process.execPath,
+      execPath: options.namespace?.launcher.execPath ?? process.execPath,
       execArgv: [
+        ...(options.namespace?.launcher.execArgvPrefix ?? []),
         permissionFlag(),
         `--allow-fs-read=${options.artifact.dir}`,
         ...options.artifact.packageDirs.map((dir) => `--allow-fs-read=${dir}`),
@@ -289,6 +303,16 @@ export class RunnerProcess {
     inFlight.resolve(inFlight.collector.result(outcome, performance.now() - inFlight.startedAt));
   }
 
+  /** Namespace mode: opens the connection the runner asked for, and answers it. */
+  private openTunnel(message: Record<string, unknown>): void {
+    const rid = message.rid;
+    if (this.namespace === undefined || typeof rid !== "number") return;
+    const request = { host: String(message.host), port: Number(message.port) };
+    void this.namespace.openTunnel(request, this.tmpDir, ++this.tunnelsOpened).then((answer) => {
+      if (this.child.connected) this.child.send({ t: "egress_answer", rid, answer } satisfies ParentMessage);
+    });
+  }
+
   private onMessage(raw: unknown): void {
     if (typeof raw !== "object" || raw === null) return;
     const message = raw as Record<string, unknown>;
@@ -296,6 +320,9 @@ export class RunnerProcess {
     // Effects of an invocation that already ended (timed out, or stray async work) are dropped.
     const ofCurrent = current !== undefined && current.id === message.id;
     switch (message.t) {
+      case "egress_open":
+        this.openTunnel(message);
+        break;
       case "emit":
         if (ofCurrent) current.emit(message.event, message.meta);
         break;

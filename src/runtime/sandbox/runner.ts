@@ -24,6 +24,7 @@ import { describeComponent } from "../api/describe-component.js";
 import { toJson } from "../api/json-value.js";
 import { installEgressGuard } from "./egress/egress-guard.js";
 import { createEgressPolicy, type EgressPolicySpec } from "./egress/egress-policy.js";
+import type { TunnelAnswer, TunnelRequest } from "./egress/egress-tunnel.js";
 import { explainNativeAddonError, refuseNativeAddons } from "./native-addons.js";
 import type { DoneMessage, InvokeMessage, ParentMessage, RunnerMessage } from "./protocol.js";
 import type { PropValue } from "./sandbox.js";
@@ -257,15 +258,32 @@ function describe(component: ComponentObject): void {
   }
 }
 
+/** Tunnel requests sent to the parent and not yet answered (namespace mode). */
+const tunnels = new Map<number, (answer: TunnelAnswer) => void>();
+let nextTunnel = 1;
+
+function openTunnel(request: TunnelRequest): Promise<TunnelAnswer> {
+  return new Promise((resolve) => {
+    const rid = nextTunnel++;
+    tunnels.set(rid, resolve);
+    if (!send({ t: "egress_open", rid, host: request.host, port: request.port })) {
+      tunnels.delete(rid);
+      resolve({ ok: false, refused: false, code: "ECONNABORTED", message: "the runner is shutting down" });
+    }
+  });
+}
+
 /**
  * Installs the network guard (argv[3], the policy as JSON) before any component code runs. A runner
  * whose guard cannot be installed refuses to load the component: it fails closed.
  */
 function installNetworkGuard(policyJson: string): boolean {
   try {
+    const spec = JSON.parse(policyJson) as EgressPolicySpec;
     installEgressGuard({
-      policy: createEgressPolicy(JSON.parse(policyJson) as EgressPolicySpec),
+      policy: createEgressPolicy(spec),
       onRefusal: (refusal) => log("error", refusal.message),
+      ...(spec.tunnel ? { tunnel: openTunnel } : {}),
     });
     return true;
   } catch (error) {
@@ -289,6 +307,11 @@ if (ipcSend === undefined || artifactFile === undefined || egressPolicy === unde
   installProcessHooks();
   const loaded = load(artifactFile);
   process.on("message", (message: ParentMessage) => {
+    if (message.t === "egress_answer") {
+      tunnels.get(message.rid)?.(message.answer);
+      tunnels.delete(message.rid);
+      return;
+    }
     void loaded.then((component) => {
       if (component === undefined) return;
       if (message.t === "invoke") void invoke(component, message);

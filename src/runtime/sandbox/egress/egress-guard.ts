@@ -29,11 +29,17 @@ import net from "node:net";
 import path from "node:path";
 import { ipLiteral } from "./address-rules.js";
 import { type EgressPolicy, type EgressRefusal, targetOf } from "./egress-policy.js";
+import type { TunnelAnswer, TunnelRequest } from "./egress-tunnel.js";
 
 export interface EgressGuardOptions {
   readonly policy: EgressPolicy;
   /** Told of every refused connection or datagram (the runner writes it to the invocation's log). */
   readonly onRefusal: (refusal: EgressRefusal) => void;
+  /**
+   * The network-namespace mode: TCP connections are opened by the server, which answers with a
+   * unix socket carrying the connection (egress-tunnel.ts). Only sockets it issued may be used.
+   */
+  readonly tunnel?: (request: TunnelRequest) => Promise<TunnelAnswer>;
 }
 
 /** The error a refused connection fails with. */
@@ -127,7 +133,7 @@ function resolverHandle(): { proto: object; servers: readonly (readonly [string,
  * Installs the guard in this process. Throws (the runner then refuses to load the component) when
  * a handle it must guard cannot be found: it fails closed, never open.
  */
-export function installEgressGuard({ policy, onRefusal }: EgressGuardOptions): void {
+export function installEgressGuard({ policy, onRefusal, tunnel }: EgressGuardOptions): void {
   const report = (refusal: EgressRefusal) => {
     try {
       onRefusal(refusal);
@@ -140,11 +146,12 @@ export function installEgressGuard({ policy, onRefusal }: EgressGuardOptions): v
   const resolver = resolverHandle();
 
   // Layer 1: the backstop on the native handles.
-  guardNativeHandles({ tcp, pipe, udp }, policy, report);
+  const issued = new IssuedSockets();
+  guardNativeHandles({ tcp, pipe, udp }, policy, report, issued);
   guardResolverServers(resolver, policy, report);
 
   // Layer 2: clear errors where the component calls.
-  guardSocketConnect(policy, report);
+  guardSocketConnect(policy, report, tunnel === undefined ? undefined : { open: tunnel, issued });
   guardDatagramSockets(policy, report);
   syncBuiltinESMExports();
 }
@@ -157,6 +164,7 @@ export function guardNativeHandles(
   prototypes: { readonly tcp: object; readonly pipe: object; readonly udp: object },
   policy: EgressPolicy,
   report: (refusal: EgressRefusal) => void,
+  issued: IssuedSockets = new IssuedSockets(),
 ): void {
   const { tcp, pipe, udp } = prototypes;
   // Anything but a string address and a number port is refused: an object could read one way
@@ -164,7 +172,13 @@ export function guardNativeHandles(
   const tcpRefusal = (args: IArguments) => checkPrimitive(policy, args[1], args[2], "connection");
   guardMethod(tcp, "connect", tcpRefusal, report);
   guardMethod(tcp, "connect6", tcpRefusal, report);
-  guardMethod(pipe, "connect", (args) => unixSocketRefusal(String(args[1])), report);
+  guardMethod(
+    pipe,
+    "connect",
+    (args) =>
+      typeof args[1] === "string" && issued.take(args[1]) ? undefined : unixSocketRefusal(String(args[1])),
+    report,
+  );
   // send(req, buffers, count, port, address, hasCallback); a connected socket's send has no address.
   const sendRefusal = (args: IArguments) =>
     args.length >= 6 ? checkPrimitive(policy, args[4], args[3], "datagram") : undefined;
@@ -173,6 +187,38 @@ export function guardNativeHandles(
   const udpConnectRefusal = (args: IArguments) => checkPrimitive(policy, args[0], args[1], "datagram");
   guardMethod(udp, "connect", udpConnectRefusal, report);
   guardMethod(udp, "connect6", udpConnectRefusal, report);
+}
+
+/**
+ * The unix sockets the server issued for tunnelled connections (namespace mode), each usable once.
+ * Kept in this module's closure, with captured Set methods: component code can neither add to it
+ * nor change how it answers.
+ */
+class IssuedSockets {
+  private static readonly has = Function.prototype.call.bind(Set.prototype.has) as (
+    set: Set<string>,
+    value: string,
+  ) => boolean;
+  private static readonly add = Function.prototype.call.bind(Set.prototype.add) as (
+    set: Set<string>,
+    value: string,
+  ) => void;
+  private static readonly remove = Function.prototype.call.bind(Set.prototype.delete) as (
+    set: Set<string>,
+    value: string,
+  ) => boolean;
+  readonly #paths = new Set<string>();
+
+  issue(socketPath: string): void {
+    IssuedSockets.add(this.#paths, socketPath);
+  }
+
+  /** True, once, for a socket the server issued. */
+  take(socketPath: string): boolean {
+    if (!IssuedSockets.has(this.#paths, socketPath)) return false;
+    IssuedSockets.remove(this.#paths, socketPath);
+    return true;
+  }
 }
 
 function checkPrimitive(
@@ -288,7 +334,16 @@ interface ConnectOptions {
   lookup?: unknown;
 }
 
-function guardSocketConnect(policy: EgressPolicy, report: (refusal: EgressRefusal) => void): void {
+interface Tunnels {
+  readonly open: (request: TunnelRequest) => Promise<TunnelAnswer>;
+  readonly issued: IssuedSockets;
+}
+
+function guardSocketConnect(
+  policy: EgressPolicy,
+  report: (refusal: EgressRefusal) => void,
+  tunnels: Tunnels | undefined,
+): void {
   const proto = net.Socket.prototype as unknown as Record<string, unknown>;
   const original = proto.connect as AnyFunction;
   const normalizeArgs = (net as unknown as { _normalizeArgs: (args: unknown[]) => unknown[] })._normalizeArgs;
@@ -310,8 +365,11 @@ function guardSocketConnect(policy: EgressPolicy, report: (refusal: EgressRefusa
     const host = typeof options.host === "string" ? options.host : "localhost";
     if (ipLiteral(host) !== undefined) {
       const refusal = policy.check(host, port);
-      return refusal === undefined ? apply(original, this, args) : fail(refusal);
+      if (refusal !== undefined) return fail(refusal);
+      if (tunnels === undefined) return apply(original, this, args);
     }
+    if (tunnels !== undefined)
+      return connectThroughTunnel(this, tunnels, host, port, callback, original, report);
     if (options.lookup !== undefined && typeof options.lookup !== "function")
       return apply(original, this, args);
     const lookup = guardedLookup(
@@ -332,6 +390,44 @@ function guardSocketConnect(policy: EgressPolicy, report: (refusal: EgressRefusa
  * first `send`), so lookups made while binding are passed through: a local address is not a
  * destination, and the backstop still checks every datagram sent.
  */
+/**
+ * Namespace mode: the server opens the connection and hands over a unix socket; the component's
+ * socket connects to that. Writes made meanwhile wait for 'connect', as they do during a lookup.
+ */
+function connectThroughTunnel(
+  socket: net.Socket,
+  tunnels: Tunnels,
+  host: string,
+  port: number | undefined,
+  callback: unknown,
+  original: AnyFunction,
+  report: (refusal: EgressRefusal) => void,
+): net.Socket {
+  (socket as { connecting: boolean }).connecting = true;
+  tunnels.open({ host, port: port ?? 0 }).then(
+    (answer) => {
+      if (socket.destroyed) return;
+      if (answer.ok) {
+        tunnels.issued.issue(answer.path);
+        apply(
+          original,
+          socket,
+          callback === undefined ? [{ path: answer.path }] : [{ path: answer.path }, callback],
+        );
+        return;
+      }
+      if (answer.refused) {
+        report({ target: answer.target ?? host, message: answer.message });
+        socket.destroy(new NetworkPolicyError(answer.message, answer.target ?? host));
+      } else {
+        socket.destroy(Object.assign(new Error(answer.message), { code: answer.code }));
+      }
+    },
+    (error: unknown) => socket.destroy(error instanceof Error ? error : new Error(String(error))),
+  );
+  return socket;
+}
+
 function guardDatagramSockets(policy: EgressPolicy, report: (refusal: EgressRefusal) => void): void {
   const OriginalSocket = dgram.Socket as unknown as new (options: object, listener?: unknown) => dgram.Socket;
   const proto = OriginalSocket.prototype as unknown as Record<string, unknown>;

@@ -23,6 +23,11 @@ export interface ProtectedEndpoint {
 export interface EgressPolicySpec {
   readonly allowedCidrs: readonly string[];
   readonly protectedEndpoints: readonly ProtectedEndpoint[];
+  /**
+   * Set in the network-namespace mode: the runner has no network of its own and asks the server
+   * for each connection (egress-tunnel.ts).
+   */
+  readonly tunnel?: boolean;
 }
 
 export interface EgressRefusal {
