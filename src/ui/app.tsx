@@ -4,6 +4,7 @@ import { isUnauthenticated } from "./api.js";
 import { useMe } from "./components/session.js";
 import { Shell } from "./components/shell.js";
 import { ErrorBox, Loading } from "./components/status.js";
+import { ComponentsPage } from "./components-page/components-page.js";
 import { AccountsPage } from "./keys/accounts-page.js";
 import { KeysPage } from "./keys/keys-page.js";
 import { SignInPage } from "./signin/sign-in-page.js";
@@ -50,6 +51,7 @@ function SignedIn() {
         <Route path="/webhooks/:id">{(params) => <WebhookPage id={params.id} />}</Route>
         <Route path="/workflows" component={WorkflowsPage} />
         <Route path="/workflows/:id">{(params) => <WorkflowPage id={params.id} />}</Route>
+        <Route path="/components" component={ComponentsPage} />
         <Route path="/keys" component={KeysPage} />
         <Route path="/accounts">{me.data.is_admin ? <AccountsPage /> : <NotFound />}</Route>
         <Route component={NotFound} />

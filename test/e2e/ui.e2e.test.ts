@@ -90,6 +90,21 @@ describe("the web UI in a browser", { timeout: 120_000 }, () => {
     expect(stored).not.toContain(sluice.apiKey);
   });
 
+  it("the components page lists published components and their versions, and deploys one", async () => {
+    await page.goto("/components");
+    const row = page.getByRole("row").filter({ hasText: "e2e-greeter" });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("0.1.0");
+    audit.push(...(await screenshotAndAudit(page, "components")));
+    await page.keyboard.press("/");
+    await page.keyboard.type("nothing-like-this");
+    await page.getByText("No component on this page matches the search.").waitFor();
+    await page.goto("/components?q=greeter");
+    await page.getByRole("link", { name: "Deploy e2e-greeter" }).click();
+    await page.waitForURL(/action=create&key=e2e-greeter/);
+    await new CreateSourcePage(page).waitForForm();
+  });
+
   it("deploys from ?action=create&key= with a form of every static prop type", async () => {
     const create = new CreateSourcePage(page);
     await create.gotoKey("e2e-greeter");

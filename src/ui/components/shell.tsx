@@ -9,6 +9,7 @@ const SECTIONS = [
   { href: "/sources", label: "Sources" },
   { href: "/workflows", label: "Workflows" },
   { href: "/webhooks", label: "Webhooks" },
+  { href: "/components", label: "Components" },
   { href: "/keys", label: "API keys" },
 ];
 
