@@ -74,7 +74,10 @@ describe("server configuration", () => {
     [{ SLUICE_LOG_LEVEL: "loud" }, /SLUICE_LOG_LEVEL must be one of/],
     [{ SLUICE_BOOTSTRAP_API_KEY: "short" }, /SLUICE_BOOTSTRAP_API_KEY must be at least 16 characters/],
     [{ SLUICE_ALLOWED_CIDRS: "10.0.0.0/8,intranet" }, /SLUICE_ALLOWED_CIDRS: 'intranet' is not a CIDR range/],
-    [{ SLUICE_COMPONENT_ALLOWED_CIDRS: "10.0.0.0/40" }, /SLUICE_COMPONENT_ALLOWED_CIDRS: '10.0.0.0\/40' is not a CIDR/],
+    [
+      { SLUICE_COMPONENT_ALLOWED_CIDRS: "10.0.0.0/40" },
+      /SLUICE_COMPONENT_ALLOWED_CIDRS: '10.0.0.0\/40' is not a CIDR/,
+    ],
     [{ SLUICE_SANDBOX_NETWORK: "firewall" }, /SLUICE_SANDBOX_NETWORK must be guard or namespace/],
   ])("refuses %j with a message naming the variable", (env, message) => {
     expect(() => loadServerConfig({}, env)).toThrow(ConfigError);
