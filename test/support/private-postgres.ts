@@ -71,7 +71,38 @@ async function asPostgres(binary: string, args: string[]): Promise<void> {
   }
 }
 
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+/**
+ * Starts a private cluster. With `ssl`, it serves TLS with a self-signed certificate made for the
+ * run (clients must skip verification), as a managed PostgreSQL does.
+ */
+/** A key and certificate in `dir`, owned by the server's user; the server options that use them. */
+async function selfSignedCertificate(dir: string): Promise<string> {
+  const key = path.join(dir, "server.key");
+  const cert = path.join(dir, "server.crt");
+  await run("openssl", [
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=127.0.0.1",
+    "-keyout",
+    key,
+    "-out",
+    cert,
+  ]);
+  fs.chmodSync(key, 0o600);
+  if (process.getuid?.() === 0) {
+    const { stdout } = await run("id", ["-u", "postgres"]);
+    for (const file of [key, cert]) fs.chownSync(file, Number(stdout), -1);
+  }
+  return ` -c ssl=on -c ssl_cert_file=${cert} -c ssl_key_file=${key}`;
+}
+
+export async function startPrivatePostgres(options: { ssl?: boolean } = {}): Promise<PrivatePostgres> {
   const bin = postgresBinDir();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-pg-"));
   const dataDir = path.join(root, "data");
@@ -85,11 +116,12 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   }
   const port = await freePort();
   const pgCtl = path.join(bin, "pg_ctl");
+  const sslOptions = options.ssl ? await selfSignedCertificate(root) : "";
   let running = false;
   const start = async () => {
     // Unix socket in our own directory, TCP on 127.0.0.1 only.
-    const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1`;
-    await asPostgres(pgCtl, ["-D", dataDir, "-o", options, "-l", logFile, "-w", "-t", "60", "start"]);
+    const serverOptions = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1${sslOptions}`;
+    await asPostgres(pgCtl, ["-D", dataDir, "-o", serverOptions, "-l", logFile, "-w", "-t", "60", "start"]);
     running = true;
   };
   const stop = async (mode: "fast" | "immediate" = "fast") => {
