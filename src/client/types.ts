@@ -119,6 +119,9 @@ export interface Source {
   endpoint_url: string | null;
   timeout_seconds: number;
   max_events: number;
+  component_version: string | null;
+  /** Epoch seconds of the newest event; null before the first. */
+  last_event_at: number | null;
 }
 
 export interface SourceParams {

@@ -59,6 +59,8 @@ export interface DeployedSource {
   readonly maxEvents: number;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** Epoch ms of the newest event it emitted; null before the first. */
+  readonly lastEventAt: number | null;
 }
 
 /** The source as the API shows it (Pipedream's fields first), secrets masked. */
@@ -78,6 +80,8 @@ export function sourceView(context: CoreContext, source: DeployedSource) {
     endpoint_url: url,
     timeout_seconds: source.timeoutSeconds,
     max_events: source.maxEvents,
+    component_version: source.definition.version ?? null,
+    last_event_at: source.lastEventAt === null ? null : Math.floor(source.lastEventAt / 1000),
   };
 }
 
@@ -422,5 +426,6 @@ function toDeployedSource(
     maxEvents: row.max_events,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    lastEventAt: Number(row.last_event_ms) > 0 ? Number(row.last_event_ms) : null,
   };
 }

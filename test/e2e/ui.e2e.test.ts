@@ -225,6 +225,12 @@ describe("the web UI in a browser", { timeout: 120_000 }, () => {
     const sources = new SourcesPage(page);
     await sources.goto();
     await sources.row("greeter-from-key").waitFor();
+    // Name, component and version, state, endpoint and the last event's time.
+    const fromUrl = await sources.row("greeter-from-url").textContent();
+    expect(fromUrl).toContain("e2e-greeter@0.1.0");
+    expect(fromUrl).toContain("active");
+    expect(fromUrl).not.toContain("none yet");
+    expect(await sources.row("greeter-from-key").textContent()).toContain("none yet");
     audit.push(...(await screenshotAndAudit(page, "sources")));
     await sources.search("from-url");
     await page.waitForURL(/q=from-url/);

@@ -26,6 +26,11 @@ const sourceSchema = {
     name: { type: "string" },
     name_slug: { type: "string" },
     endpoint_url: { type: ["string", "null"] },
+    component_version: { type: ["string", "null"], description: "the component's version, if it has one" },
+    last_event_at: {
+      type: ["integer", "null"],
+      description: "epoch seconds of the newest event; null before one",
+    },
   },
 } as const;
 

@@ -61,7 +61,7 @@ export function SourcesPage() {
                 <th scope="col">Component</th>
                 <th scope="col">State</th>
                 <th scope="col">Endpoint</th>
-                <th scope="col">Updated</th>
+                <th scope="col">Last event</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -74,14 +74,17 @@ export function SourcesPage() {
                     <Link href={`/sources/${source.id}`}>{source.name}</Link>
                     <div className="muted mono small">{source.id}</div>
                   </td>
-                  <td className="mono">{source.component_key ?? source.component_id}</td>
+                  <td className="mono">
+                    {source.component_key ?? source.component_id}
+                    {source.component_version ? `@${source.component_version}` : ""}
+                  </td>
                   <td>
                     <span className={source.active ? "badge ok" : "badge"}>
                       {source.active ? "active" : "paused"}
                     </span>
                   </td>
                   <td className="mono small break">{source.endpoint_url ?? "—"}</td>
-                  <td>{formatSeconds(source.updated_at)}</td>
+                  <td>{source.last_event_at === null ? "none yet" : formatSeconds(source.last_event_at)}</td>
                   <td>
                     <ConfirmButton
                       label="Delete"
