@@ -2,6 +2,7 @@
 import { createRequire } from "node:module";
 import { Command } from "commander";
 import { registerAccounts } from "./commands/accounts.js";
+import { registerApps } from "./commands/apps.js";
 import { registerDeliveries } from "./commands/deliveries.js";
 import { registerDeploy } from "./commands/deploy.js";
 import { registerDev } from "./commands/dev.js";
@@ -39,6 +40,7 @@ registerAccounts(program);
 registerPublish(program); // after registerSources: it adds `list published` to `list`
 registerRunAction(program);
 registerWorkflows(program);
+registerApps(program);
 
 try {
   await program.parseAsync(process.argv);

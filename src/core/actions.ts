@@ -5,9 +5,13 @@
  * run ends. `runAction` is the single run of `POST /v1/actions/run`: it resolves the component
  * (saved, inline or published), checks the props, runs it, then performs its sends.
  */
+
+import { failedResult } from "../runtime/sandbox/invocation-collector.js";
 import type { HttpResponse, InvocationResult } from "../runtime/sandbox/sandbox.js";
+import { AuthUnavailableError, checkAuthRefs, resolveAuthRefs } from "./apps/auth-refs.js";
 import { getComponent, loadBundle, type SavedComponent, saveComponent } from "./components.js";
 import type { CoreContext } from "./context.js";
+import { loadDynamicProps, withDynamicProps } from "./dynamic-props.js";
 import { InvalidInputError } from "./errors.js";
 import type { ActionSender, SendReport } from "./outbound/action-sends.js";
 import { configureProps } from "./props.js";
@@ -29,10 +33,14 @@ export interface ActionRunInput {
   readonly configured_props?: unknown;
   readonly steps?: unknown;
   readonly timeout_seconds?: unknown;
+  /** A `dyp_` id from `POST /v1/components/props`. */
+  readonly dynamic_props_id?: unknown;
 }
 
 /** One step of an action: the component, its configured values and the `steps` it sees. */
 export interface ActionStep {
+  /** The account the step runs for: its connected accounts are the ones app props may name. */
+  readonly accountId: string;
   readonly component: SavedComponent;
   /** Values checked by `configureProps` against the component's props. */
   readonly values: Record<string, unknown>;
@@ -61,6 +69,13 @@ export interface ActionRun {
  */
 export async function invokeAction(context: CoreContext, step: ActionStep): Promise<InvocationResult> {
   const { component } = step;
+  let values: Record<string, unknown>;
+  try {
+    values = await resolveAuthRefs(context, step.accountId, component.definition, step.values);
+  } catch (error) {
+    if (!(error instanceof AuthUnavailableError)) throw error;
+    return failedResult({ reason: "error", message: error.message });
+  }
   const raw = await context.sandbox.invoke(
     {
       componentId: step.runnerId ?? component.id,
@@ -69,14 +84,14 @@ export async function invokeAction(context: CoreContext, step: ActionStep): Prom
     },
     {
       method: "run",
-      props: runnerProps(component.definition, step.values, null),
+      props: runnerProps(component.definition, values, null),
       db: {},
       steps: step.steps,
       timeoutMs: step.timeoutMs,
       ...(step.onRespond ? { onRespond: step.onRespond } : {}),
     },
   );
-  const secrets = secretStrings(component.definition, step.values);
+  const secrets = secretStrings(component.definition, values);
   return secrets.length === 0 ? raw : scrubbed(raw, secrets);
 }
 
@@ -87,9 +102,13 @@ export async function runAction(
   accountId: string,
   input: ActionRunInput,
 ): Promise<ActionRun> {
-  const component = await resolveAction(context, accountId, input);
+  const resolved = await resolveAction(context, accountId, input);
+  const additional = await loadDynamicProps(context, accountId, input.dynamic_props_id, resolved.id);
+  const component = { ...resolved, definition: withDynamicProps(resolved.definition, additional) };
   const values = configureProps(component.definition, input.configured_props);
+  await checkAuthRefs(context, accountId, component.definition, values);
   const result = await invokeAction(context, {
+    accountId,
     component,
     values,
     steps: stepsOf(input.steps),

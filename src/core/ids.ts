@@ -7,7 +7,20 @@ import { monotonicFactory } from "ulid";
 
 const nextUlid = monotonicFactory();
 
-export type IdPrefix = "u" | "key" | "wh" | "job" | "sc" | "dc" | "inv" | "sub" | "dlv" | "p" | "wr";
+export type IdPrefix =
+  | "u"
+  | "key"
+  | "wh"
+  | "job"
+  | "sc"
+  | "dc"
+  | "inv"
+  | "sub"
+  | "dlv"
+  | "p"
+  | "wr"
+  | "apn"
+  | "dyp";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${nextUlid().toLowerCase()}`;

@@ -3,11 +3,14 @@
  * it did. Hooks and `run` go the same way: props and key-value state in, the sandbox's result
  * committed in one transaction, subscribers woken after the commit.
  */
-import type { ComponentDefinition, HookName } from "../runtime/component-definition.js";
+import type { ComponentDefinition, HookName, PropDefinition } from "../runtime/component-definition.js";
+import { failedResult } from "../runtime/sandbox/invocation-collector.js";
 import type { HttpResponse, InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
+import { AuthUnavailableError, resolveAuthRefs } from "./apps/auth-refs.js";
 import { loadBundle } from "./components.js";
 import type { CoreContext } from "./context.js";
 import { DELIVERIES_TOPIC } from "./delivery/enqueue.js";
+import { withDynamicProps } from "./dynamic-props.js";
 import type { StoredEvent } from "./emitter-events.js";
 import { newId } from "./ids.js";
 import { type CommitOutcome, type CommitRequest, commitInvocations } from "./invocation-commit.js";
@@ -69,6 +72,7 @@ export async function loadRunnable(
       "sources.endpoint_id",
       "sources.timeout_seconds",
       "sources.active",
+      "sources.dynamic_props",
       "components.bundle_hash",
       "components.definition",
     ]);
@@ -83,7 +87,10 @@ export async function loadRunnable(
     accountId: row.account_id,
     componentId: row.component_id,
     bundleHash: row.bundle_hash,
-    definition: JSON.parse(row.definition) as ComponentDefinition,
+    definition: withDynamicProps(
+      JSON.parse(row.definition) as ComponentDefinition,
+      row.dynamic_props === null ? null : (JSON.parse(row.dynamic_props) as PropDefinition[]),
+    ),
     values: unsealProps(JSON.parse(row.configured_props) as Record<string, unknown>, context.secrets),
     endpointId: row.endpoint_id,
     timeoutSeconds: row.timeout_seconds,
@@ -160,6 +167,13 @@ async function runInSandbox(
     await drained(lane);
     lane.kv = await readKv(context, source.id);
   }
+  let values: Record<string, unknown>;
+  try {
+    values = await resolveAuthRefs(context, source.accountId, source.definition, source.values);
+  } catch (error) {
+    if (!(error instanceof AuthUnavailableError)) throw error;
+    return { invocationId, result: failedResult({ reason: "error", message: error.message }) };
+  }
   const raw = await context.sandbox.invoke(
     {
       componentId: source.id,
@@ -169,7 +183,7 @@ async function runInSandbox(
     {
       method: request.method,
       event: request.event,
-      props: runnerProps(source.definition, source.values, endpointUrl(context, source.endpointId)),
+      props: runnerProps(source.definition, values, endpointUrl(context, source.endpointId)),
       db: lane.kv,
       timeoutMs: source.timeoutSeconds * 1000,
       onRespond: request.onRespond,
@@ -179,7 +193,7 @@ async function runInSandbox(
   // As the commit stores them (undefined as null), and as the next run would read them back.
   if (writes.length > 0)
     lane.kv = { ...lane.kv, ...Object.fromEntries(writes.map(([key, value]) => [key, value ?? null])) };
-  const secrets = secretStrings(source.definition, source.values);
+  const secrets = secretStrings(source.definition, values);
   // Secrets never reach the logs or the caller, even when a component prints them.
   return { invocationId, result: secrets.length === 0 ? raw : scrubLogs(raw, secrets) };
 }

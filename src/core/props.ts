@@ -89,14 +89,8 @@ function checkPropDefinition(prop: PropDefinition, componentType: ComponentType)
     if (prop.static !== undefined) checkSchedule(name, prop.static, "static");
     return;
   }
-  if (prop.default !== undefined) {
-    if (!prop.optional)
-      throw propError(
-        name,
-        "default is allowed only on optional props: add optional: true or remove default",
-      );
-    coerceValue(prop, prop.default, "default");
-  }
+  // As on Pipedream, a default on a required prop is used when no value is given.
+  if (prop.default !== undefined) coerceValue(prop, prop.default, "default");
 }
 
 function checkBounds(prop: PropDefinition): void {
@@ -166,10 +160,19 @@ function configureProp(prop: PropDefinition, given: unknown): unknown {
     case "alert":
       return undefined;
     case "app":
-      // Credentials of connected accounts: an object of $auth fields (managed auth arrives later).
+      // {"authProvisionId": "apn_…"} (a connected account, checked by core/apps), or inline $auth fields.
       if (given === undefined || given === null) return undefined;
       if (typeof given !== "object" || Array.isArray(given))
-        throw propError(name, "an app prop's value is an object of $auth fields");
+        throw propError(
+          name,
+          'an app prop\'s value is {"authProvisionId": "apn_…"} (a connected account) or an object of $auth fields',
+        );
+      if ("authProvisionId" in given) {
+        const ref = (given as Record<string, unknown>).authProvisionId;
+        if (typeof ref !== "string" || !ref.startsWith("apn_") || Object.keys(given).length !== 1)
+          throw propError(name, '{"authProvisionId": …} takes one connected account id, apn_…');
+        return { authProvisionId: ref };
+      }
       return given;
     case "$.interface.timer": {
       if (prop.static !== undefined) {

@@ -16,6 +16,15 @@ function isSecret(prop: PropDefinition | undefined): boolean {
   return prop?.secret === true || prop?.type === "app";
 }
 
+/** `{"authProvisionId": "apn_…"}`: a reference to a connected account, stored and shown as is. */
+function isAuthReference(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Record<string, unknown>).authProvisionId === "string"
+  );
+}
+
 function isSealed(value: unknown): value is { [SEALED]: string } {
   return (
     typeof value === "object" &&
@@ -29,7 +38,10 @@ export function sealProps(definition: ComponentDefinition, values: Values, secre
   const byName = new Map(definition.props.map((prop) => [prop.name, prop]));
   const sealed: Values = {};
   for (const [name, value] of Object.entries(values)) {
-    sealed[name] = isSecret(byName.get(name)) ? { [SEALED]: secrets.encrypt(JSON.stringify(value)) } : value;
+    sealed[name] =
+      isSecret(byName.get(name)) && !isAuthReference(value)
+        ? { [SEALED]: secrets.encrypt(JSON.stringify(value)) }
+        : value;
   }
   return sealed;
 }

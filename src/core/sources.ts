@@ -5,10 +5,12 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Selectable } from "kysely";
-import type { ComponentDefinition } from "../runtime/component-definition.js";
+import type { ComponentDefinition, PropDefinition } from "../runtime/component-definition.js";
 import type { SourcesTable } from "../store/schema.js";
+import { checkAuthRefs } from "./apps/auth-refs.js";
 import { getComponent, type SavedComponent, saveComponent } from "./components.js";
 import type { CoreContext } from "./context.js";
+import { ConfigurationError, loadDynamicProps, withDynamicProps } from "./dynamic-props.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "./errors.js";
 import { newId } from "./ids.js";
 import {
@@ -41,6 +43,8 @@ export interface SourceInput {
   readonly active?: unknown;
   readonly timeout_seconds?: unknown;
   readonly max_events?: unknown;
+  /** A `dyp_` id from `POST /v1/components/props`: the additional props to deploy with. */
+  readonly dynamic_props_id?: unknown;
 }
 
 export interface DeployedSource {
@@ -52,7 +56,10 @@ export interface DeployedSource {
   readonly nameSlug: string;
   /** As stored: secret values sealed. */
   readonly storedProps: Record<string, unknown>;
+  /** The component's definition, with the dynamic props it was deployed with. */
   readonly definition: ComponentDefinition;
+  /** The additional props it was deployed with (`dynamic_props_id`), or null. */
+  readonly dynamicProps: readonly PropDefinition[] | null;
   readonly active: boolean;
   readonly endpointId: string | null;
   readonly timeoutSeconds: number;
@@ -92,8 +99,10 @@ export async function deploySource(
 ): Promise<DeployedSource> {
   const component = await resolveComponent(context, accountId, input, true);
   if (!component) throw new InvalidInputError("Pass component_id, component_code, component_url or key");
-  const definition = checkDeployable(component);
+  const additional = await loadDynamicProps(context, accountId, input.dynamic_props_id, component.id);
+  const definition = withDynamicProps(checkDeployable(component), additional);
   const values = configureProps(definition, input.configured_props);
+  await checkAuthRefs(context, accountId, definition, values);
   const name = optionalName(input.name) ?? component.name;
   const now = Date.now();
   const id = newId("dc");
@@ -107,6 +116,7 @@ export async function deploySource(
         name,
         name_slug: nameSlug,
         configured_props: JSON.stringify(sealProps(definition, values, context.secrets)),
+        dynamic_props: additional ? JSON.stringify(additional) : null,
         active: 1,
         endpoint_id: hasHttpInterface(definition) ? newEndpointId() : null,
         timeout_seconds:
@@ -139,7 +149,10 @@ export async function updateSource(
   const current = await getSource(context, accountId, ref);
   const replacement = await resolveComponent(context, accountId, input, false);
   const component = replacement ?? (await getComponent(context, accountId, current.componentId));
-  const definition = checkDeployable(component);
+  // Dynamic props: the ones given, else the current ones while the component stays the same.
+  const given = await loadDynamicProps(context, accountId, input.dynamic_props_id, component.id);
+  const additional = given ?? (component.id === current.componentId ? current.dynamicProps : null);
+  const definition = withDynamicProps(checkDeployable(component), additional);
   const update = (input.configured_props ?? {}) as Record<string, unknown>;
   if (typeof update !== "object" || Array.isArray(update)) {
     throw new InvalidInputError("configured_props must be an object of prop values", "invalid_prop");
@@ -149,6 +162,7 @@ export async function updateSource(
     Object.entries(unsealProps(current.storedProps, context.secrets)).filter(([name]) => known.has(name)),
   );
   const values = configureProps(definition, mergeForUpdate(definition, currentValues, update));
+  await checkAuthRefs(context, accountId, definition, values);
   const activeAfter = input.active === undefined ? current.active : parseBoolean(input.active, "active");
   const name = optionalName(input.name);
   const timeout = boundedInteger(input.timeout_seconds, "timeout_seconds", 1, MAX_TIMEOUT_SECONDS);
@@ -163,6 +177,7 @@ export async function updateSource(
   const changes = {
     component_id: component.id,
     configured_props: JSON.stringify(sealProps(definition, values, context.secrets)),
+    dynamic_props: additional ? JSON.stringify(additional) : null,
     active: activeAfter ? 1 : 0,
     endpoint_id: endpointId,
     timeout_seconds: timeout ?? current.timeoutSeconds,
@@ -346,6 +361,12 @@ async function removeSource(context: CoreContext, id: string): Promise<void> {
 
 function hookFailed(hook: string, report: InvocationReport, consequence: string): InvalidInputError {
   const failure = report.result.failure;
+  const configuration = /^ConfigurationError: ?/.exec(failure?.message ?? "");
+  if (configuration && failure) {
+    return new ConfigurationError(
+      `the ${hook} hook: ${failure.message.slice(configuration[0].length)}; ${consequence}`,
+    );
+  }
   return new InvalidInputError(
     `The ${hook} hook failed (${failure?.reason ?? "error"}): ${failure?.message ?? "unknown error"}; ${consequence}`,
     "hook_failed",
@@ -411,6 +432,8 @@ function parseBoolean(value: unknown, field: string): boolean {
 function toDeployedSource(
   row: Selectable<SourcesTable> & { definition: string; component_key: string | null },
 ): DeployedSource {
+  const dynamicProps =
+    row.dynamic_props === null ? null : (JSON.parse(row.dynamic_props) as PropDefinition[]);
   return {
     id: row.id,
     accountId: row.account_id,
@@ -419,7 +442,8 @@ function toDeployedSource(
     name: row.name,
     nameSlug: row.name_slug,
     storedProps: JSON.parse(row.configured_props) as Record<string, unknown>,
-    definition: JSON.parse(row.definition) as ComponentDefinition,
+    definition: withDynamicProps(JSON.parse(row.definition) as ComponentDefinition, dynamicProps),
+    dynamicProps,
     active: row.active === 1,
     endpointId: row.endpoint_id,
     timeoutSeconds: row.timeout_seconds,

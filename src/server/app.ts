@@ -20,8 +20,10 @@ import { installRateLimit } from "./plugins/rate-limit.js";
 import { installRouteList } from "./plugins/route-list.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { actionRoutes } from "./routes/actions.js";
+import { appRoutes } from "./routes/apps.js";
 import { componentRoutes } from "./routes/components.js";
 import { deliveryRoutes } from "./routes/deliveries.js";
+import { dynamicPropsRoutes } from "./routes/dynamic-props.js";
 import { eventRoutes } from "./routes/events.js";
 import { healthRoutes } from "./routes/health.js";
 import { sessionRoutes } from "./routes/sessions.js";
@@ -115,6 +117,8 @@ export async function buildApp({
       deliveryRoutes(v1, store);
       actionRoutes(v1, core);
       workflowRoutes(v1, core);
+      appRoutes(v1, core);
+      dynamicPropsRoutes(v1, core);
     },
     { prefix: "/v1" },
   );

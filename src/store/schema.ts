@@ -116,6 +116,8 @@ export interface SourcesTable {
   log_count: Generated<number>;
   created_at: number;
   updated_at: number;
+  /** JSON: the additional props (PropDefinition[]) it was deployed with, or null. */
+  dynamic_props: string | null;
 }
 
 export interface EventsTable {
@@ -251,6 +253,47 @@ export interface UiSessionsTable {
   expires_at: number;
 }
 
+/** An app's auth half; `owner` is "" for a server-wide app, else the account's id. */
+export interface AppsTable {
+  owner: string;
+  slug: string;
+  name: string;
+  auth_type: string;
+  /** JSON: keys fields, or OAuth settings without the client secret. */
+  definition: string;
+  /** The OAuth client secret, sealed. */
+  client_secret: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A connected account (`apn_…`): an account's credentials for one app, sealed. */
+export interface ConnectedAccountsTable {
+  id: string;
+  account_id: string;
+  app: string;
+  name: string;
+  auth_type: string;
+  /** Sealed JSON of the $auth fields. */
+  credentials: string;
+  healthy: number;
+  error: string | null;
+  expires_at: number | null;
+  last_refreshed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The props a component's additionalProps produced for one configuration (`dyp_…`). */
+export interface DynamicPropsTable {
+  id: string;
+  account_id: string;
+  component_id: string;
+  /** JSON: PropDefinition[]. */
+  props: string;
+  created_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -269,6 +312,9 @@ export interface Database {
   workflows: WorkflowsTable;
   workflow_runs: WorkflowRunsTable;
   ui_sessions: UiSessionsTable;
+  apps: AppsTable;
+  connected_accounts: ConnectedAccountsTable;
+  dynamic_props: DynamicPropsTable;
 }
 
 /** A database handle or an open transaction: store operations accept either. */

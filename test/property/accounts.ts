@@ -6,6 +6,7 @@
  * is provisioned again whenever they have deleted part of it.
  */
 import { randomBytes } from "node:crypto";
+import { appsApi } from "../../src/client/apps-client.js";
 import type { SluiceClient } from "../../src/client/client.js";
 import { waitUntil } from "../support/webhook-delivery.js";
 
@@ -25,6 +26,10 @@ export interface ResourceIds {
   readonly subscription: string[];
   readonly workflow: string[];
   readonly workflowRun: string[];
+  /** Registered app slugs (the account's own). */
+  readonly app: string[];
+  /** Connected accounts (apn_…). */
+  readonly connectedAccount: string[];
 }
 
 export type IdKind = keyof ResourceIds;
@@ -203,6 +208,20 @@ export async function provision(
     20_000,
   );
 
+  // An app of its own and a connected account of it, whose field is a secret.
+  const appSlug = `app${random()}`;
+  const appSecret = `appsecret${name}${random()}`;
+  await appsApi(client).registerApp({
+    slug: appSlug,
+    auth_type: "keys",
+    fields: [{ name: "token", secret: true }],
+  });
+  const connected = await appsApi(client).createConnectedAccount({
+    app: appSlug,
+    name: `conn ${marker}`,
+    fields: { token: appSecret },
+  });
+
   return {
     name,
     accountId: me.id,
@@ -221,7 +240,7 @@ export async function provision(
       events: events.data.map((event) => event.id),
       workflow: workflow.id,
     },
-    markers: [tag, labelValue, secretValue],
+    markers: [tag, labelValue, secretValue, appSlug, appSecret],
     secrets: [subscribed.signing_secret, limited.data.signing_secret],
     ids: {
       webhook: [subscribed.id, limited.data.id],
@@ -237,6 +256,8 @@ export async function provision(
       subscription: [subscription.id],
       workflow: [workflow.id],
       workflowRun: [runId],
+      app: [appSlug],
+      connectedAccount: [connected.id],
     },
   };
 }
@@ -254,6 +275,7 @@ export async function isIntact(fixture: AccountFixture): Promise<boolean> {
       Promise.all(ids.workflow.map((id) => client.getWorkflow(id))),
       Promise.all(ids.delivery.map((id) => client.getDelivery(id))),
       Promise.all(ids.workflowRun.map((id) => client.getWorkflowRun(id))),
+      Promise.all(ids.connectedAccount.map((id) => appsApi(client).getConnectedAccount(id))),
     ]);
     return (
       webhooks.every((webhook) => webhook.active) &&

@@ -171,6 +171,8 @@ const ID_KINDS: readonly IdKind[] = [
   "subscription",
   "workflow",
   "workflowRun",
+  "app",
+  "connectedAccount",
 ];
 
 /** Any id of either account, of any kind. */

@@ -121,6 +121,7 @@ function tokensOf(fixture: AccountFixture): string[] {
     ...ids.subscription,
     ...ids.workflow,
     ...ids.workflowRun,
+    ...ids.connectedAccount,
     ...fixture.markers,
     ...fixture.secrets,
   ].filter((token) => token.length >= 8);

@@ -118,6 +118,18 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
     runs: SLOW_RUNS,
     valid: ({ b }) => ({ component_code: actionCode(b.named.actionKey, "0.1.0") }),
   },
+  "POST /v1/components/configure": {
+    runs: SLOW_RUNS,
+    valid: ({ b }) => ({
+      id: b.named.emitterComponent,
+      prop_name: "label",
+      configured_props: { label: "l" },
+    }),
+  },
+  "POST /v1/components/props": {
+    runs: SLOW_RUNS,
+    valid: ({ b }) => ({ id: b.named.emitterComponent, configured_props: { label: "l" } }),
+  },
   "GET /v1/users/me/published": { valid: ({ b }) => ({ limit: 5, key: b.named.actionKey }) },
   "GET /v1/published/:key": { params: { key: "published" } },
   "DELETE /v1/published/:key": { params: { key: "published" } },
@@ -145,6 +157,20 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
     valid: () => ({ limit: 5, expand: "event" }),
   },
   "GET /sse/p/:id/emits": { ...id("workflow"), headers: ["last-event-id"] },
+
+  "POST /v1/apps": {
+    valid: () => ({ slug: "fuzzapp", auth_type: "keys", fields: [{ name: "token", secret: true }] }),
+  },
+  "GET /v1/apps": {},
+  "GET /v1/apps/:slug": { params: { slug: "app" } },
+  "DELETE /v1/apps/:slug": { params: { slug: "app" } },
+  "POST /v1/connected_accounts": {
+    valid: ({ b }) => ({ app: b.ids.app[0], name: "fuzzed", fields: { token: "t0k3n" } }),
+  },
+  "GET /v1/connected_accounts": { valid: ({ b }) => ({ limit: 5, app: b.ids.app[0] }) },
+  "GET /v1/connected_accounts/:id": id("connectedAccount"),
+  "PATCH /v1/connected_accounts/:id": { ...id("connectedAccount"), valid: () => ({ name: "renamed" }) },
+  "DELETE /v1/connected_accounts/:id": { ...id("connectedAccount"), valid: () => ({ force: true }) },
 
   "GET /sse/dc/:id/emits": { ...id("source"), headers: ["last-event-id"] },
   "GET /sse/dc/:id/observations": { ...id("source"), headers: ["last-event-id"] },

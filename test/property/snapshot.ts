@@ -55,6 +55,10 @@ export async function snapshotAccount(fixture: AccountFixture): Promise<unknown>
       ]),
     ]);
   const deliveries = await Promise.all(ids.delivery.map((id) => get(`/v1/deliveries/${id}`)));
+  // Server-wide apps are shared by design (an admin may register them); the account's own are its.
+  const apps = await get<{ data?: { scope?: string }[] }>("/v1/apps");
+  const ownApps = (apps.data ?? []).filter((app) => app.scope === "account");
+  const connectedAccounts = await list("/v1/connected_accounts");
   return {
     me,
     // The snapshot itself uses the main key: only its last use may move.
@@ -73,5 +77,7 @@ export async function snapshotAccount(fixture: AccountFixture): Promise<unknown>
     workflows,
     workflowDetails,
     deliveries,
+    ownApps,
+    connectedAccounts,
   };
 }

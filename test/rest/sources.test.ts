@@ -199,9 +199,9 @@ for (const dialect of dialects) {
 
     it.each([
       [
-        "a default on a required prop",
-        `{ n: { type: "integer", default: 1 } }`,
-        /prop 'n': default is allowed only on optional props/,
+        "a default on a required prop that is not a valid value",
+        `{ n: { type: "integer", default: "one" } }`,
+        /prop 'n': the default must be an integer/,
       ],
       [
         "min above max",

@@ -233,6 +233,7 @@ async function runStep(
     return failed(`props: ${error.message}`, began);
   }
   return invokeAction(context, {
+    accountId: workflow.accountId,
     component,
     values,
     steps: view,

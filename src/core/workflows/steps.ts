@@ -6,6 +6,7 @@
  * step runs, once their values are known.
  */
 import type { ComponentDefinition } from "../../runtime/component-definition.js";
+import { checkAuthRefs } from "../apps/auth-refs.js";
 import { getComponent, type SavedComponent, saveComponent } from "../components.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError, NotFoundError, SluiceError } from "../errors.js";
@@ -68,6 +69,7 @@ export async function prepareSteps(
     const values = await withPropContext(where, () =>
       configureProps(lenient(component.definition, holes), literal),
     );
+    await checkAuthRefs(context, accountId, component.definition, values);
     // Only the values given are stored: defaults apply again at run time, after the expressions.
     const given = Object.fromEntries(Object.entries(values).filter(([name]) => name in literal));
     steps.push({

@@ -81,7 +81,7 @@ function componentType(type: unknown): ComponentType {
  * when static and becomes `remoteOptions: true` when it is a method. A missing or non-string
  * `type` is described as "" for core to report.
  */
-function describeProp(name: string, declared: unknown): PropDefinition {
+export function describeProp(name: string, declared: unknown): PropDefinition {
   if (typeof declared === "string") return { name, type: declared };
   if (!isRecord(declared)) return { name, type: "" };
   const prop = resolvePropDefinition(name, declared);

@@ -12,13 +12,13 @@
  */
 import type { ComponentDefinition, HookName } from "../component-definition.js";
 import type { TunnelAnswer } from "./egress/egress-tunnel.js";
-import type { LogLine, PropValue, SendKind } from "./sandbox.js";
+import type { ConfigureMethod, LogLine, PropValue, SendKind } from "./sandbox.js";
 
 /** Parent → runner: run one invocation. Only one is in flight per runner at a time. */
 export interface InvokeMessage {
   readonly t: "invoke";
   readonly id: number;
-  readonly method: "run" | HookName;
+  readonly method: "run" | HookName | ConfigureMethod;
   readonly event?: unknown;
   /** Absent when the props are the same object as in the previous invoke: the runner keeps them. */
   readonly props?: Readonly<Record<string, PropValue>>;

@@ -18,9 +18,11 @@ import {
   type ComponentObject,
   isRecord,
   NotAComponentError,
+  type UnknownRecord,
 } from "../api/component-object.js";
 import { clipLogMessage, createCapturedConsole, type LogSink } from "../api/console-capture.js";
 import { describeComponent } from "../api/describe-component.js";
+import { type OptionsRequest, runAdditionalProps, runOptions } from "../api/dynamic-props.js";
 import { toJson } from "../api/json-value.js";
 import { installEgressGuard } from "./egress/egress-guard.js";
 import { createEgressPolicy, type EgressPolicySpec } from "./egress/egress-policy.js";
@@ -221,22 +223,32 @@ async function invoke(component: ComponentObject, message: InvokeMessage): Promi
   active = id;
   try {
     const self = createComponentThis(component, { props: currentProps, db: message.db }, effectsOf(id));
-    const method =
-      message.method === "run"
-        ? component.run
-        : isRecord(component.hooks)
-          ? component.hooks[message.method]
-          : undefined;
     const value: unknown =
-      typeof method !== "function"
-        ? undefined
-        : message.method === "run"
-          ? await method.call(self, runArgument(component, message))
-          : await method.call(self);
+      message.method === "options"
+        ? await runOptions(component, self, message.event as OptionsRequest)
+        : message.method === "additionalProps"
+          ? await runAdditionalProps(component, self)
+          : await runMethod(component, self, message);
     finish({ t: "done", id, ok: true, ...returnValueOf(value) });
   } catch (error) {
     finish({ t: "done", id, ok: false, ...errorFields(error) });
   }
+}
+
+/** `run` or a lifecycle hook; a missing one is a no-op. */
+async function runMethod(
+  component: ComponentObject,
+  self: UnknownRecord,
+  message: InvokeMessage,
+): Promise<unknown> {
+  const method =
+    message.method === "run"
+      ? component.run
+      : isRecord(component.hooks)
+        ? component.hooks[message.method]
+        : undefined;
+  if (typeof method !== "function") return undefined;
+  return message.method === "run" ? method.call(self, runArgument(component, message)) : method.call(self);
 }
 
 function returnValueOf(value: unknown): { returnValue?: string } {

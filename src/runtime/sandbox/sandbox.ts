@@ -43,12 +43,20 @@ export type PropValue =
   /** `app`: the app object of the definition, with `$auth` set to this value. */
   | { readonly kind: "app"; readonly auth: Record<string, unknown> };
 
+/**
+ * Dynamic props, run like an invocation: `options` (the event is an OptionsRequest of
+ * api/dynamic-props.ts; the return value `{options, context}`) and `additionalProps` (the return
+ * value the described props). A ConfigurationError fails with a message starting
+ * "ConfigurationError: ", a prop without options with "NoOptionsError: ".
+ */
+export type ConfigureMethod = "options" | "additionalProps";
+
 export interface Invocation {
   /**
    * `run` (with `event`, or an action's `steps`), or a lifecycle hook. A missing hook or run
    * method is a no-op success.
    */
-  readonly method: "run" | HookName;
+  readonly method: "run" | HookName | ConfigureMethod;
   readonly event?: unknown;
   readonly props: Readonly<Record<string, PropValue>>;
   /** The component's whole key-value state before this invocation. */

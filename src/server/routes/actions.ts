@@ -98,6 +98,7 @@ export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
             configured_props: { type: "object", additionalProperties: true },
             steps: { type: "object", additionalProperties: true, description: "run({ steps }) receives it" },
             timeout_seconds: { type: "integer" },
+            dynamic_props_id: { type: "string", description: "dyp_… from POST /v1/components/props" },
           },
         },
         response: { 200: { type: "object", properties: { data: runSchema } }, ...commonErrors },

@@ -46,6 +46,7 @@ const sourceInput = {
     configured_props: { type: "object", additionalProperties: true },
     timeout_seconds: { type: "integer" },
     max_events: { type: "integer" },
+    dynamic_props_id: { type: "string", description: "dyp_… from POST /v1/components/props" },
   },
 } as const;
 

@@ -7,6 +7,7 @@ import * as emitterCounts from "./0005-emitter-counts.js";
 import * as publishedComponents from "./0006-published-components.js";
 import * as workflows from "./0007-workflows.js";
 import * as uiSessions from "./0010-ui-sessions.js";
+import * as apps from "./0011-apps.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "0006-published-components": publishedComponents,
   "0007-workflows": workflows,
   "0010-ui-sessions": uiSessions,
+  "0011-apps": apps,
 };

@@ -1,0 +1,219 @@
+/**
+ * Connected accounts (`apn_…`, Pipedream's id): one account's credentials for one app. The
+ * credentials are sealed with the master key at rest; no view, log line or error carries them.
+ * An account reaches only its own connected accounts (another's is not found). A connected
+ * account that a source or workflow uses cannot be deleted unless forced.
+ */
+import type { Selectable } from "kysely";
+import type { ConnectedAccountsTable } from "../../store/schema.js";
+import type { CoreContext } from "../context.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
+import { looksLikeId, newId } from "../ids.js";
+import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { optionalText } from "../validation.js";
+import { checkFields, checkSlug } from "./app-definition.js";
+import { resolveApp } from "./app-registry.js";
+
+const MAX_NAME_LENGTH = 200;
+
+export interface ConnectedAccount {
+  readonly id: string;
+  readonly accountId: string;
+  readonly app: string;
+  readonly name: string;
+  readonly authType: string;
+  readonly healthy: boolean;
+  readonly error: string | null;
+  readonly expiresAt: number | null;
+  readonly lastRefreshedAt: number | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface ConnectedAccountInput {
+  readonly app?: unknown;
+  readonly name?: unknown;
+  readonly fields?: unknown;
+}
+
+function toConnectedAccount(row: Selectable<ConnectedAccountsTable>): ConnectedAccount {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    app: row.app,
+    name: row.name,
+    authType: row.auth_type,
+    healthy: row.healthy === 1,
+    error: row.error,
+    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+    lastRefreshedAt: row.last_refreshed_at === null ? null : Number(row.last_refreshed_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** As the API shows it: never the credentials. */
+export function connectedAccountView(account: ConnectedAccount) {
+  const seconds = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: account.id,
+    name: account.name,
+    app: account.app,
+    auth_type: account.authType,
+    healthy: account.healthy,
+    dead: !account.healthy,
+    error: account.error,
+    expires_at: seconds(account.expiresAt),
+    last_refreshed_at: seconds(account.lastRefreshedAt),
+    created_at: seconds(account.createdAt),
+    updated_at: seconds(account.updatedAt),
+  };
+}
+
+export async function createConnectedAccount(
+  context: CoreContext,
+  accountId: string,
+  input: ConnectedAccountInput,
+): Promise<ConnectedAccount> {
+  const slug = checkSlug(input.app, "app");
+  const app = await resolveApp(context.store.db, accountId, slug);
+  const fields = checkFields(app, input.fields);
+  const name = optionalText(input.name, "name", MAX_NAME_LENGTH)?.trim() || app.name;
+  const now = Date.now();
+  const id = newId("apn");
+  await context.store.db
+    .insertInto("connected_accounts")
+    .values({
+      id,
+      account_id: accountId,
+      app: slug,
+      name,
+      auth_type: app.authType,
+      credentials: context.secrets.encrypt(JSON.stringify(fields)),
+      healthy: 1,
+      error: null,
+      expires_at: null,
+      last_refreshed_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return getConnectedAccount(context, accountId, id);
+}
+
+export async function getConnectedAccount(
+  context: CoreContext,
+  accountId: string,
+  id: string,
+): Promise<ConnectedAccount> {
+  const row = looksLikeId(id, "apn")
+    ? await context.store.db
+        .selectFrom("connected_accounts")
+        .selectAll()
+        .where("id", "=", id)
+        .where("account_id", "=", accountId)
+        .executeTakeFirst()
+    : undefined;
+  if (!row) throw new NotFoundError("connected account", id);
+  return toConnectedAccount(row);
+}
+
+export function listConnectedAccounts(
+  context: CoreContext,
+  accountId: string,
+  request: PageRequest & { app?: string },
+): Promise<Page<ConnectedAccount>> {
+  const app = request.app === undefined ? undefined : checkSlug(request.app, "app");
+  const owned = () => {
+    let query = context.store.db.selectFrom("connected_accounts").where("account_id", "=", accountId);
+    if (app !== undefined) query = query.where("app", "=", app);
+    return query;
+  };
+  return readPage(request, {
+    async rows(cursor, order, limit) {
+      let query = owned().selectAll();
+      if (cursor) query = query.where("id", cursor.op, cursor.id);
+      return (await query.orderBy("id", order).limit(limit).execute()).map(toConnectedAccount);
+    },
+    async count() {
+      const row = await owned()
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+  });
+}
+
+export async function renameConnectedAccount(
+  context: CoreContext,
+  accountId: string,
+  id: string,
+  input: { name?: unknown },
+): Promise<ConnectedAccount> {
+  const current = await getConnectedAccount(context, accountId, id);
+  const name = optionalText(input.name, "name", MAX_NAME_LENGTH)?.trim();
+  if (!name) throw new InvalidInputError("name is required: a non-empty string");
+  await context.store.db
+    .updateTable("connected_accounts")
+    .set({ name, updated_at: Date.now() })
+    .where("id", "=", current.id)
+    .execute();
+  return getConnectedAccount(context, accountId, id);
+}
+
+/** The sources and workflows of the account whose configured props name the connected account. */
+export async function usersOf(context: CoreContext, accountId: string, id: string): Promise<string[]> {
+  const pattern = `%"${id}"%`;
+  const sources = await context.store.db
+    .selectFrom("sources")
+    .select("id")
+    .where("account_id", "=", accountId)
+    .where("configured_props", "like", pattern)
+    .execute();
+  const workflows = await context.store.db
+    .selectFrom("workflows")
+    .select("id")
+    .where("account_id", "=", accountId)
+    .where("document", "like", pattern)
+    .execute();
+  return [...sources, ...workflows].map((row) => row.id);
+}
+
+export async function deleteConnectedAccount(
+  context: CoreContext,
+  accountId: string,
+  id: string,
+  force: boolean,
+): Promise<string> {
+  const account = await getConnectedAccount(context, accountId, id);
+  if (!force) {
+    const users = await usersOf(context, accountId, account.id);
+    if (users.length > 0) {
+      throw new ConflictError(
+        "connected_account_in_use",
+        `Connected account ${account.id} is used by ${users.join(", ")}; change their app prop first, or delete with force=true`,
+      );
+    }
+  }
+  await context.store.db.deleteFrom("connected_accounts").where("id", "=", account.id).execute();
+  return account.id;
+}
+
+/** The unsealed `$auth` of a connected account of the account (404 when it is not one of its own). */
+export async function credentialsOf(
+  context: CoreContext,
+  accountId: string,
+  id: string,
+): Promise<{ account: ConnectedAccount; auth: Record<string, unknown> }> {
+  const row = looksLikeId(id, "apn")
+    ? await context.store.db
+        .selectFrom("connected_accounts")
+        .selectAll()
+        .where("id", "=", id)
+        .where("account_id", "=", accountId)
+        .executeTakeFirst()
+    : undefined;
+  if (!row) throw new NotFoundError("connected account", id);
+  const auth = JSON.parse(context.secrets.decrypt(row.credentials)) as Record<string, unknown>;
+  return { account: toConnectedAccount(row), auth };
+}

@@ -1,0 +1,293 @@
+/**
+ * /v1/apps (the auth half of apps: registered for the server by an admin, or by an account for
+ * itself) and /v1/connected_accounts (`apn_…`, an account's credentials for one app). These paths
+ * keep clear of /v1/accounts, which are Sluice's tenants. Credentials are never in a response.
+ */
+import type { FastifyInstance } from "fastify";
+import { appView, checkSlug, parseAppInput } from "../../core/apps/app-definition.js";
+import {
+  getRegisteredApp,
+  listApps,
+  registerApp,
+  resolveApp,
+  unregisterApp,
+} from "../../core/apps/app-registry.js";
+import {
+  type ConnectedAccountInput,
+  connectedAccountView,
+  createConnectedAccount,
+  deleteConnectedAccount,
+  getConnectedAccount,
+  listConnectedAccounts,
+  renameConnectedAccount,
+} from "../../core/apps/connected-accounts.js";
+import type { CoreContext } from "../../core/context.js";
+import type { PageRequest } from "../../core/pagination.js";
+import { requireAdmin } from "../plugins/auth.js";
+import { commonErrors, deletedResponse, errorResponse, idParams, pageInfo, pageQuery } from "../schemas.js";
+
+const fieldSchema = {
+  type: "object",
+  properties: {
+    name: { type: "string" },
+    label: { type: "string" },
+    description: { type: "string" },
+    secret: { type: "boolean" },
+    optional: { type: "boolean" },
+  },
+} as const;
+
+const appSchema = {
+  type: "object",
+  properties: {
+    name_slug: { type: "string" },
+    name: { type: "string" },
+    auth_type: { type: "string", enum: ["keys", "none"] },
+    fields: {
+      type: ["array", "null"],
+      items: fieldSchema,
+      description: "null for an app nobody registered: its connected accounts take any fields",
+    },
+    scope: { type: "string", enum: ["server", "account", "implicit"] },
+  },
+} as const;
+
+const appInput = {
+  type: "object",
+  properties: {
+    slug: { type: "string", description: "the app's name slug, the `app` of an app prop" },
+    name: { type: "string" },
+    auth_type: { type: "string", description: "keys or none" },
+    fields: { type: "array", items: { type: "object", additionalProperties: true } },
+    scope: {
+      type: "string",
+      enum: ["server", "account"],
+      default: "account",
+      description: "server: for every account (admin only); account: for this account",
+    },
+  },
+  required: ["slug", "auth_type"],
+} as const;
+
+const slugParams = {
+  type: "object",
+  properties: { slug: { type: "string", maxLength: 200 } },
+  required: ["slug"],
+} as const;
+
+const connectedAccountSchema = {
+  type: "object",
+  properties: {
+    id: { type: "string", description: "apn_…" },
+    name: { type: "string" },
+    app: { type: "string", description: "the app's name slug" },
+    auth_type: { type: "string" },
+    healthy: { type: "boolean" },
+    dead: { type: "boolean" },
+    error: { type: ["string", "null"] },
+    expires_at: { type: ["string", "null"] },
+    last_refreshed_at: { type: ["string", "null"] },
+    created_at: { type: "string" },
+    updated_at: { type: "string" },
+  },
+} as const;
+
+const oneApp = { 200: { type: "object", properties: { data: appSchema } }, ...commonErrors } as const;
+const oneAccount = {
+  200: { type: "object", properties: { data: connectedAccountSchema } },
+  ...commonErrors,
+} as const;
+
+export function appRoutes(app: FastifyInstance, context: CoreContext): void {
+  const { db } = context.store;
+
+  app.post<{ Body: Record<string, unknown> & { scope?: "server" | "account" } }>(
+    "/apps",
+    {
+      schema: {
+        summary: "Register an app (or replace its registration)",
+        tags: ["apps"],
+        body: appInput,
+        response: { ...oneApp, 403: errorResponse },
+      },
+    },
+    async (request) => {
+      const scope = request.body.scope ?? "account";
+      if (scope === "server") requireAdmin(request);
+      const definition = parseAppInput(request.body, scope);
+      await registerApp(db, request.account.id, definition);
+      return { data: appView(definition) };
+    },
+  );
+
+  app.get(
+    "/apps",
+    {
+      schema: {
+        summary: "List the apps this account sees: the server's and its own",
+        tags: ["apps"],
+        response: {
+          200: { type: "object", properties: { data: { type: "array", items: appSchema } } },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => ({ data: (await listApps(db, request.account.id)).map(appView) }),
+  );
+
+  app.get<{ Params: { slug: string } }>(
+    "/apps/:slug",
+    {
+      schema: {
+        summary: "Read an app: registered, or an open keys app when nobody registered the slug",
+        tags: ["apps"],
+        params: slugParams,
+        response: oneApp,
+      },
+    },
+    async (request) => ({
+      data: appView(await resolveApp(db, request.account.id, checkSlug(request.params.slug))),
+    }),
+  );
+
+  app.delete<{ Params: { slug: string }; Querystring: { scope?: "server" | "account" } }>(
+    "/apps/:slug",
+    {
+      schema: {
+        summary: "Remove an app's registration (scope=server: the server's, admin only)",
+        tags: ["apps"],
+        params: slugParams,
+        querystring: {
+          type: "object",
+          properties: { scope: { type: "string", enum: ["server", "account"], default: "account" } },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              data: {
+                type: "object",
+                properties: { name_slug: { type: "string" }, deleted: { type: "boolean" } },
+              },
+            },
+          },
+          403: errorResponse,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const scope = request.query.scope ?? "account";
+      if (scope === "server") requireAdmin(request);
+      await getRegisteredApp(db, request.account.id, request.params.slug);
+      await unregisterApp(db, request.account.id, request.params.slug, scope);
+      return { data: { name_slug: request.params.slug, deleted: true } };
+    },
+  );
+
+  app.post<{ Body: ConnectedAccountInput }>(
+    "/connected_accounts",
+    {
+      schema: {
+        summary: "Connect an account of a keys app: its fields are sealed at rest, never returned",
+        tags: ["connected accounts"],
+        body: {
+          type: "object",
+          properties: {
+            app: { type: "string", description: "the app's name slug" },
+            name: { type: "string" },
+            fields: { type: "object", additionalProperties: true, description: "the app's $auth fields" },
+          },
+          required: ["app"],
+        },
+        response: oneAccount,
+      },
+    },
+    async (request) => ({
+      data: connectedAccountView(await createConnectedAccount(context, request.account.id, request.body)),
+    }),
+  );
+
+  app.get<{ Querystring: PageRequest & { app?: string } }>(
+    "/connected_accounts",
+    {
+      schema: {
+        summary: "List the account's connected accounts, newest first",
+        tags: ["connected accounts"],
+        querystring: {
+          ...pageQuery,
+          properties: { ...pageQuery.properties, app: { type: "string", maxLength: 200 } },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: { page_info: pageInfo, data: { type: "array", items: connectedAccountSchema } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await listConnectedAccounts(context, request.account.id, request.query);
+      return { page_info: page.pageInfo, data: page.items.map(connectedAccountView) };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/connected_accounts/:id",
+    {
+      schema: {
+        summary: "Read a connected account (never its credentials)",
+        tags: ["connected accounts"],
+        params: idParams,
+        response: oneAccount,
+      },
+    },
+    async (request) => ({
+      data: connectedAccountView(await getConnectedAccount(context, request.account.id, request.params.id)),
+    }),
+  );
+
+  app.patch<{ Params: { id: string }; Body: { name?: unknown } }>(
+    "/connected_accounts/:id",
+    {
+      schema: {
+        summary: "Rename a connected account",
+        tags: ["connected accounts"],
+        params: idParams,
+        body: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        response: oneAccount,
+      },
+    },
+    async (request) => ({
+      data: connectedAccountView(
+        await renameConnectedAccount(context, request.account.id, request.params.id, request.body),
+      ),
+    }),
+  );
+
+  app.delete<{ Params: { id: string }; Querystring: { force?: boolean } }>(
+    "/connected_accounts/:id",
+    {
+      schema: {
+        summary:
+          "Delete a connected account; refused (409) while a source or workflow uses it, unless force=true",
+        tags: ["connected accounts"],
+        params: idParams,
+        querystring: { type: "object", properties: { force: { type: "boolean", default: false } } },
+        response: { 200: deletedResponse, 409: errorResponse, ...commonErrors },
+      },
+    },
+    async (request) => ({
+      data: {
+        id: await deleteConnectedAccount(
+          context,
+          request.account.id,
+          request.params.id,
+          request.query.force === true,
+        ),
+        deleted: true,
+      },
+    }),
+  );
+}

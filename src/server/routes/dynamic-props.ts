@@ -1,0 +1,91 @@
+/**
+ * Dynamic props, with Pipedream Connect's shapes (the web UI's configuration form calls these):
+ * `POST /v1/components/configure` fetches one page of a prop's options, `POST /v1/components/props`
+ * runs additionalProps and answers a `dyp_` id with the resulting configurable props.
+ */
+import type { FastifyInstance } from "fastify";
+import type { CoreContext } from "../../core/context.js";
+import { type ConfigureInput, configureProp, reloadComponentProps } from "../../core/dynamic-props.js";
+import { commonErrors } from "../schemas.js";
+
+const target = {
+  id: { type: "string", description: "a component key, a saved component id (sc_…) or a source id (dc_…)" },
+  configured_props: {
+    type: "object",
+    additionalProperties: true,
+    description: "the props configured so far; an app prop as {authProvisionId: apn_…}",
+  },
+  dynamic_props_id: { type: "string", description: "dyp_… from POST /v1/components/props" },
+} as const;
+
+const observations = { type: "array", items: { type: "object", additionalProperties: true } } as const;
+const errors = { type: "array", items: { type: "string" } } as const;
+
+export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): void {
+  app.post<{ Body: ConfigureInput }>(
+    "/components/configure",
+    {
+      schema: {
+        summary: "Fetch one page of a prop's options (async options, propDefinition), run in the sandbox",
+        tags: ["components"],
+        body: {
+          type: "object",
+          properties: {
+            ...target,
+            prop_name: { type: "string" },
+            query: { type: "string", description: "the user's text, for a prop with useQuery" },
+            page: { type: "integer", minimum: 0, description: "numeric pagination, from 0" },
+            prev_context: { description: "the context of the previous page, for token pagination" },
+          },
+          required: ["id", "prop_name"],
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              options: {
+                type: ["array", "null"],
+                items: { type: "object", properties: { label: { type: "string" }, value: {} } },
+              },
+              stringOptions: { type: ["array", "null"], items: { type: "string" } },
+              context: {},
+              errors,
+              observations,
+            },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => configureProp(context, request.account.id, request.body),
+  );
+
+  app.post<{ Body: ConfigureInput }>(
+    "/components/props",
+    {
+      schema: {
+        summary: "Run a component's additionalProps with the props configured so far; answers a dyp_ id",
+        tags: ["components"],
+        body: { type: "object", properties: target, required: ["id"] },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              dynamicProps: {
+                type: ["object", "null"],
+                properties: {
+                  id: { type: "string", description: "dyp_…" },
+                  configurableProps: { type: "array", items: { type: "object", additionalProperties: true } },
+                },
+              },
+              errors,
+              observations,
+            },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => reloadComponentProps(context, request.account.id, request.body),
+  );
+}

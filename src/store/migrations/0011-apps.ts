@@ -1,0 +1,67 @@
+/**
+ * Apps (the auth half of an app: its type, keys fields or OAuth settings), connected accounts
+ * (`apn_…`, credentials sealed under the master key) and dynamic props (`dyp_…`, the props a
+ * component's additionalProps produced for one configuration).
+ */
+import type { Kysely } from "kysely";
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable("apps")
+    // "" for an app registered for the whole server, else the account that registered it.
+    .addColumn("owner", "text", (col) => col.notNull())
+    .addColumn("slug", "text", (col) => col.notNull())
+    .addColumn("name", "text", (col) => col.notNull())
+    .addColumn("auth_type", "text", (col) => col.notNull())
+    // JSON: keys fields, or the OAuth settings without the client secret.
+    .addColumn("definition", "text", (col) => col.notNull())
+    // The OAuth client secret, sealed; null for other apps.
+    .addColumn("client_secret", "text")
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .addPrimaryKeyConstraint("apps_pk", ["owner", "slug"])
+    .execute();
+
+  await db.schema
+    .createTable("connected_accounts")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .addColumn("app", "text", (col) => col.notNull())
+    .addColumn("name", "text", (col) => col.notNull())
+    .addColumn("auth_type", "text", (col) => col.notNull())
+    // JSON of the $auth fields (and OAuth tokens), sealed under the master key.
+    .addColumn("credentials", "text", (col) => col.notNull())
+    .addColumn("healthy", "integer", (col) => col.notNull())
+    .addColumn("error", "text")
+    .addColumn("expires_at", "bigint")
+    .addColumn("last_refreshed_at", "bigint")
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .execute();
+  await db.schema
+    .createIndex("connected_accounts_account_app")
+    .on("connected_accounts")
+    .columns(["account_id", "app"])
+    .execute();
+
+  await db.schema
+    .createTable("dynamic_props")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .addColumn("component_id", "text", (col) => col.notNull())
+    // JSON: the props additionalProps returned (PropDefinition[]).
+    .addColumn("props", "text", (col) => col.notNull())
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .execute();
+  // A source deployed with dynamic props keeps them (JSON: PropDefinition[]), merged over its component's.
+  await db.schema.alterTable("sources").addColumn("dynamic_props", "text").execute();
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see up().
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable("sources").dropColumn("dynamic_props").execute();
+  await db.schema.dropTable("dynamic_props").execute();
+  await db.schema.dropTable("connected_accounts").execute();
+  await db.schema.dropTable("apps").execute();
+}

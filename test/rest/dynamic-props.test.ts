@@ -1,0 +1,256 @@
+/**
+ * Dynamic props over REST, in the real sandbox: async options with numeric and prevContext
+ * paging and a query, propDefinition with inputValues and the app's `$auth`, additionalProps with
+ * reloadProps (a `dyp_` id that deploy takes), and a ConfigurationError shown as
+ * `configuration_error` — SPEC.md's sheet whose header row is missing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appsApi } from "../../src/client/apps-client.js";
+import { ApiError } from "../../src/client/client.js";
+import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+
+const OPTIONS_SOURCE = `
+const shop = {
+  type: "app",
+  app: "shop",
+  propDefinitions: {
+    region: {
+      type: "string",
+      label: "Region",
+      async options({ country, page }) {
+        return [country + "-north", country + "-south"].map((r) => ({ label: r + " via " + this.$auth.token.length, value: r }));
+      },
+    },
+  },
+};
+export default {
+  name: "options fixture",
+  key: "options-fixture",
+  props: {
+    shop,
+    country: { type: "string" },
+    region: { propDefinition: [shop, "region", (c) => ({ country: c.country })] },
+    paged: {
+      type: "string",
+      async options({ prevContext }) {
+        const pages = { start: ["a1", "a2"], p2: ["b1", "b2"], p3: ["c1"] };
+        const token = prevContext?.nextPageToken ?? "start";
+        const next = { start: "p2", p2: "p3", p3: null }[token];
+        console.log("page " + token);
+        return { options: pages[token], context: { nextPageToken: next } };
+      },
+    },
+    numbered: {
+      type: "integer",
+      async options({ page }) { return page < 2 ? [page * 10 + 1, page * 10 + 2] : []; },
+    },
+    fruit: {
+      type: "string",
+      useQuery: true,
+      async options({ query }) {
+        return ["apple", "apricot", "banana"].filter((f) => f.startsWith(query ?? "")).map((f) => ({ label: f.toUpperCase(), value: f }));
+      },
+    },
+    plain: { type: "string", default: "dflt" },
+  },
+  async run() { this.$emit({ plain: this.plain, region: this.region }); },
+};`;
+
+/** SPEC.md's example: additionalProps builds a prop per column, and throws when the header row is missing. */
+const SHEET_SOURCE = `
+import { ConfigurationError } from "@pipedream/platform";
+export default {
+  name: "sheet fixture",
+  key: "sheet-fixture",
+  props: {
+    headerRow: { type: "string", label: "Header row", optional: true, reloadProps: true },
+  },
+  async additionalProps(previousPropDefs) {
+    if (!this.headerRow) throw new ConfigurationError("The sheet has no header row: add one in row 1");
+    const props = {};
+    for (const column of this.headerRow.split(",")) props[column] = { type: "string", label: column.toUpperCase() };
+    return props;
+  },
+  async run() {
+    const row = {};
+    for (const column of this.headerRow.split(",")) row[column] = this[column];
+    this.$emit(row);
+  },
+};`;
+
+async function failure(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error("expected the request to fail");
+}
+
+for (const dialect of dialects) {
+  describe.skipIf(!isAvailable(dialect))(`dynamic props on ${dialect.name}`, () => {
+    let database: TestDatabase;
+    let sluice: TestServer;
+    let api: ReturnType<typeof appsApi>;
+    let optionsId: string;
+
+    beforeAll(async () => {
+      database = await dialect.create();
+      sluice = await startTestServer(database);
+      api = appsApi(sluice.client);
+      optionsId = (await sluice.client.saveComponent({ component_code: OPTIONS_SOURCE })).id;
+    }, 120_000);
+    afterAll(async () => {
+      await sluice?.close();
+      await database?.cleanup();
+    });
+
+    it("pages async options with prevContext over 3 pages, and by page number", async () => {
+      const seen: string[] = [];
+      let context: unknown;
+      for (let page = 0; page < 3; page++) {
+        const answer = await api.configure({
+          id: optionsId,
+          prop_name: "paged",
+          page,
+          prev_context: context,
+        });
+        expect(answer.errors).toEqual([]);
+        seen.push(...(answer.stringOptions ?? []));
+        context = answer.context;
+        expect(answer.observations.map((o) => (o as { msg: string }).msg)).toEqual([
+          `page ${["start", "p2", "p3"][page]}`,
+        ]);
+      }
+      expect(seen).toEqual(["a1", "a2", "b1", "b2", "c1"]);
+      expect(context).toEqual({ nextPageToken: null });
+
+      const first = await api.configure({ id: "options-fixture", prop_name: "numbered", page: 0 });
+      const second = await api.configure({ id: "options-fixture", prop_name: "numbered", page: 1 });
+      const third = await api.configure({ id: "options-fixture", prop_name: "numbered", page: 2 });
+      expect([first.options, second.options, third.options]).toEqual([
+        [
+          { label: "1", value: 1 },
+          { label: "2", value: 2 },
+        ],
+        [
+          { label: "11", value: 11 },
+          { label: "12", value: 12 },
+        ],
+        [],
+      ]);
+    });
+
+    it("filters options by query (useQuery)", async () => {
+      const answer = await api.configure({ id: optionsId, prop_name: "fruit", query: "ap" });
+      expect(answer.options).toEqual([
+        { label: "APPLE", value: "apple" },
+        { label: "APRICOT", value: "apricot" },
+      ]);
+      expect(answer.stringOptions).toBeNull();
+    });
+
+    it("a propDefinition's options get its inputValues and run with the app's $auth", async () => {
+      const connected = await api.createConnectedAccount({ app: "shop", fields: { token: "tok-12345" } });
+      const answer = await api.configure({
+        id: optionsId,
+        prop_name: "region",
+        configured_props: { shop: { authProvisionId: connected.id }, country: "fr" },
+      });
+      expect(answer.options).toEqual([
+        { label: "fr-north via 9", value: "fr-north" },
+        { label: "fr-south via 9", value: "fr-south" },
+      ]);
+    });
+
+    it("refuses an options call on a prop without options, an unknown prop, and another account's component", async () => {
+      const none = await failure(api.configure({ id: optionsId, prop_name: "country" }));
+      expect(none.status).toBe(400);
+      expect(none.code).toBe("no_options");
+      const unknown = await failure(api.configure({ id: optionsId, prop_name: "nope" }));
+      expect(unknown.status).toBe(400);
+      expect(unknown.message).toContain("no prop 'nope'");
+      const stranger = await sluice.newAccount("stranger");
+      const theirs = await failure(appsApi(stranger.client).configure({ id: optionsId, prop_name: "paged" }));
+      expect(theirs.status).toBe(404);
+    });
+
+    it("a default on a required prop is used when no value is given", async () => {
+      const connected = await api.createConnectedAccount({ app: "shop", fields: { token: "tok" } });
+      const source = await sluice.client.deploySource({
+        component_id: optionsId,
+        configured_props: {
+          shop: { authProvisionId: connected.id },
+          country: "de",
+          region: "de-north",
+          paged: "a1",
+          numbered: 1,
+          fruit: "apple",
+        },
+      });
+      expect(source.configured_props.plain).toBe("dflt");
+      await sluice.client.runSource(source.id);
+      const events = await sluice.client.listEvents(source.id, { expand: "event" });
+      expect(events.data[0]?.event).toEqual({ plain: "dflt", region: "de-north" });
+    });
+
+    it("additionalProps: a dyp_ id round-trips through deploy; a ConfigurationError is configuration_error", async () => {
+      const sheet = await sluice.client.saveComponent({ component_code: SHEET_SOURCE });
+      const headerRow = sheet.configurable_props.find((prop) => prop.name === "headerRow");
+      expect(headerRow).toMatchObject({ reloadProps: true });
+
+      const missing = await failure(api.reloadProps({ id: sheet.id, configured_props: {} }));
+      expect(missing.status).toBe(400);
+      expect(missing.code).toBe("configuration_error");
+      expect(missing.message).toBe("additionalProps: The sheet has no header row: add one in row 1");
+
+      const reloaded = await api.reloadProps({ id: sheet.id, configured_props: { headerRow: "name,email" } });
+      expect(reloaded.errors).toEqual([]);
+      const dynamicProps = reloaded.dynamicProps;
+      expect(dynamicProps.id).toMatch(/^dyp_/);
+      expect(dynamicProps.configurableProps.map((prop) => prop.name)).toEqual(["headerRow", "name", "email"]);
+      expect(dynamicProps.configurableProps[1]).toMatchObject({ type: "string", label: "NAME" });
+
+      // Without the dyp_ id, the additional props are unknown; with it, they are configured and used.
+      const unknown = await failure(
+        sluice.client.deploySource({
+          component_id: sheet.id,
+          configured_props: { headerRow: "name,email", name: "Ada", email: "ada@example.com" },
+        }),
+      );
+      expect(unknown.message).toContain("prop 'name'");
+      const source = await sluice.client.deploySource({
+        component_id: sheet.id,
+        dynamic_props_id: dynamicProps.id,
+        configured_props: { headerRow: "name,email", name: "Ada", email: "ada@example.com" },
+      } as never);
+      expect(source.configured_props).toMatchObject({ name: "Ada", email: "ada@example.com" });
+      const missingValue = await failure(
+        sluice.client.deploySource({
+          component_id: sheet.id,
+          dynamic_props_id: dynamicProps.id,
+          configured_props: { headerRow: "name,email", name: "Ada" },
+        } as never),
+      );
+      expect(missingValue.message).toContain("prop 'email': a value is required");
+
+      await sluice.client.runSource(source.id);
+      const events = await sluice.client.listEvents(source.id, { expand: "event" });
+      expect(events.data[0]?.event).toEqual({ name: "Ada", email: "ada@example.com" });
+      // An update keeps the dynamic props; the source's own id configures options with its props.
+      const updated = await sluice.client.updateSource(source.id, { configured_props: { email: "a@b.c" } });
+      expect(updated.configured_props).toMatchObject({ name: "Ada", email: "a@b.c" });
+
+      const unknownDyp = await failure(
+        sluice.client.deploySource({
+          component_id: sheet.id,
+          dynamic_props_id: "dyp_00000000000000000000000000",
+          configured_props: {},
+        } as never),
+      );
+      expect(unknownDyp.status).toBe(404);
+    });
+  });
+}
