@@ -14,16 +14,34 @@ export const MAX_CONFIGURED_VALUE_BYTES = 64 * 1024;
 const SCALAR_TYPES = new Set(["string", "integer", "boolean"]);
 const ARRAY_TYPES = new Set(["string[]", "integer[]", "boolean[]"]);
 const SOURCE_ONLY = new Set(["$.interface.http", "$.interface.timer", "$.service.db"]);
-/** Display-only props of Pipedream's registry components: they take no value. */
-const DISPLAY_ONLY = new Set(["alert"]);
+/**
+ * Props of Pipedream's component API that take no configured value: `alert` is display only
+ * (`alertType`, `content`); `dir` is the component's writable directory; `$.interface.apphook`
+ * (sources) subscribes to an app's events, a service that exists only at Pipedream.
+ */
+const NO_VALUE = new Set(["alert", "dir", "$.interface.apphook"]);
+/**
+ * Types whose service (a picker, a typed id) exists only at Pipedream: accepted, described in
+ * configurable_props as declared, and configured as their base type.
+ */
+export const BASE_TYPES: Readonly<Record<string, string>> = {
+  "$.discord.channel": "string",
+  "$.discord.channel[]": "string[]",
+  "$.airtable.baseId": "string",
+  "$.airtable.tableId": "string",
+  "$.airtable.viewId": "string",
+  "$.airtable.fieldId": "string",
+};
 const KNOWN_TYPES = new Set([
   ...SCALAR_TYPES,
   ...ARRAY_TYPES,
   ...SOURCE_ONLY,
-  ...DISPLAY_ONLY,
+  ...NO_VALUE,
+  ...Object.keys(BASE_TYPES),
   "object",
   "any",
   "app",
+  "sql",
 ]);
 
 function propError(prop: string, problem: string): InvalidInputError {
@@ -64,7 +82,7 @@ function checkPropDefinition(prop: PropDefinition, componentType: ComponentType)
   }
   if (type === "any" && componentType !== "action")
     throw propError(name, "type 'any' is allowed in actions only");
-  if (SOURCE_ONLY.has(type) && componentType !== "source")
+  if ((SOURCE_ONLY.has(type) || type === "$.interface.apphook") && componentType !== "source")
     throw propError(name, `type '${type}' is allowed in sources only`);
   if (type === "app" && (typeof prop.app !== "string" || prop.app === "")) {
     throw propError(name, "an app prop needs 'app', the app's name slug");
@@ -77,7 +95,8 @@ function checkPropDefinition(prop: PropDefinition, componentType: ComponentType)
     if (prop[field] !== undefined && typeof prop[field] !== "boolean")
       throw propError(name, `${field} must be true or false`);
   }
-  if (prop.secret && type !== "string" && type !== "string[]")
+  const base = BASE_TYPES[type] ?? type;
+  if (prop.secret && base !== "string" && base !== "string[]")
     throw propError(name, "secret is allowed on string props only");
   if (prop.customResponse !== undefined && type !== "$.interface.http") {
     throw propError(name, "customResponse belongs to $.interface.http props only");
@@ -151,13 +170,15 @@ export function configureProps(
   return values;
 }
 
-function configureProp(prop: PropDefinition, given: unknown): unknown {
+function configureProp(declared: PropDefinition, given: unknown): unknown {
+  const base = BASE_TYPES[declared.type];
+  const prop = base === undefined ? declared : { ...declared, type: base };
   const { name, type } = prop;
   if (given !== undefined && given !== null) checkSize(name, given);
+  if (NO_VALUE.has(type)) return undefined;
   switch (type) {
     case "$.interface.http":
     case "$.service.db":
-    case "alert":
       return undefined;
     case "app":
       // {"authProvisionId": "apn_…"} (a connected account, checked by core/apps), or inline $auth fields.
@@ -225,6 +246,15 @@ function coerceValue(prop: PropDefinition, value: unknown, what: string): unknow
       if (value === "true" || value === "false") return value === "true";
       if (typeof value !== "boolean") throw propError(name, `the ${what} must be true or false`);
       return value;
+    case "sql": {
+      // A query as text, or Pipedream's object form ({ query, params }).
+      if (typeof value === "string") return value;
+      if (typeof value !== "object" || value === null || Array.isArray(value))
+        throw propError(name, `the ${what} must be a SQL query, as text or {query, params}`);
+      if (typeof (value as Record<string, unknown>).query !== "string")
+        throw propError(name, `the ${what}'s query must be a string`);
+      return value;
+    }
     case "object": {
       const object = typeof value === "string" ? parseJson(name, value) : value;
       if (typeof object !== "object" || object === null || Array.isArray(object)) {

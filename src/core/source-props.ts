@@ -117,6 +117,8 @@ export function runnerProps(
         };
         break;
       case "alert":
+      case "dir":
+      case "$.interface.apphook":
         break;
       default:
         if (prop.name in values) props[prop.name] = { kind: "value", value: values[prop.name] };

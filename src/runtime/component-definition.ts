@@ -32,6 +32,9 @@ export interface PropDefinition {
   readonly customResponse?: boolean;
   /** For `$.interface.timer`: Pipedream's non-configurable schedule. */
   readonly static?: unknown;
+  /** For `alert` (display only): `info`, `neutral`, `warning`, `error`, and its text. */
+  readonly alertType?: string;
+  readonly content?: string;
   /** Keys present in the source definition that this list does not model (kept for diagnostics). */
   readonly extraKeys?: readonly string[];
 }

@@ -34,6 +34,13 @@ const COPIED_FIELDS = [
   "reloadProps",
   "customResponse",
   "static",
+  // alert (display only), $.interface.apphook, dir: described for forms, not configured.
+  "alertType",
+  "content",
+  "appProp",
+  "eventNames",
+  "accessMode",
+  "sync",
 ] as const;
 
 /** Fields that are part of the model though not copied as such. */
