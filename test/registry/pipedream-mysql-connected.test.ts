@@ -22,6 +22,8 @@ import { tempDir } from "../support/temp.js";
 const run = promisify(execFile);
 const mysqlUrl = process.env.SLUICE_TEST_MYSQL_URL || undefined;
 const PACKAGE = "@pipedream/mysql@2.5.0";
+const FILLERS = Array.from({ length: 8 }, (_, n) => `filler_${n}`);
+const ALL_TABLES = ["first_table", "second_table", ...FILLERS].sort();
 
 describe.skipIf(!mysqlUrl)(`${PACKAGE} through a connected account`, () => {
   const url = new URL(mysqlUrl ?? "mysql://unset");
@@ -50,8 +52,13 @@ describe.skipIf(!mysqlUrl)(`${PACKAGE} through a connected account`, () => {
     });
     await run("tar", ["xzf", path.join(folder, stdout.trim().split("\n").at(-1) ?? ""), "-C", folder]);
     packageDir = path.join(folder, "package");
+    // New Table lists the ten newest tables the user can see, across schemas; a user without
+    // global privileges also sees performance_schema's tables, which have no CREATE_TIME (their
+    // events would carry an invalid ts). With ten tables of its own, only those are listed.
+    const tables = ["first_table", "second_table", ...FILLERS];
     await mysql(
-      `create database ${schema}; create table ${schema}.first_table (id int); create table ${schema}.second_table (id int);` +
+      `create database ${schema};` +
+        tables.map((table) => `create table ${schema}.${table} (id int);`).join("") +
         ["%", "localhost", "127.0.0.1"]
           .map(
             (host) =>
@@ -119,7 +126,7 @@ describe.skipIf(!mysqlUrl)(`${PACKAGE} through a connected account`, () => {
         const summaries = (await sluice.client.listEvents(source.id, { limit: 100 })).data.map(
           (item) => item.metadata.summary,
         );
-        expect(summaries.sort()).toEqual(["first_table", "second_table"]);
+        expect(summaries.sort()).toEqual(ALL_TABLES);
 
         // New Column's table prop is the app's propDefinition: its options are the database's tables.
         fs.writeFileSync(propsFile, JSON.stringify({ mysql: reference, table: "first_table" }));
@@ -140,9 +147,9 @@ describe.skipIf(!mysqlUrl)(`${PACKAGE} through a connected account`, () => {
           configured_props: { mysql: reference },
         });
         expect(configured.errors).toEqual([]);
-        expect(configured.stringOptions?.sort()).toEqual(["first_table", "second_table"]);
+        expect(configured.stringOptions?.sort()).toEqual(ALL_TABLES);
         const viaSource = await api.configure({ id: JSON.parse(newColumn.stdout).id, prop_name: "table" });
-        expect(viaSource.stringOptions?.sort()).toEqual(["first_table", "second_table"]);
+        expect(viaSource.stringOptions?.sort()).toEqual(ALL_TABLES);
 
         const everything = [
           newTable.stdout,

@@ -37,7 +37,9 @@ for (const dialect of dialects) {
 
     beforeAll(async () => {
       database = await dialect.create();
-      sluice = await startTestServer(database, { env: { SLUICE_ALLOWED_CIDRS: "127.0.0.0/8" } });
+      sluice = await startTestServer(database, {
+        env: { SLUICE_ALLOWED_CIDRS: "127.0.0.0/8", SLUICE_COMPONENT_ALLOWED_CIDRS: "127.0.0.0/8" },
+      });
       recorder = await startRecorder();
     });
     afterAll(async () => {
