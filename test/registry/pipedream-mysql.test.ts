@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
 import { dialects, type TestDatabase } from "../support/dialects.js";
+import { unpackNpmPackage } from "../support/npm-package.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
 
@@ -40,12 +41,7 @@ describe.skipIf(!mysqlUrl)(`Pipedream's ${PACKAGE} "New Table" source, unchanged
   let packageDir: string;
 
   beforeAll(async () => {
-    const folder = tempDir();
-    const { stdout } = await run("npm", ["pack", PACKAGE, "--pack-destination", folder, "--silent"], {
-      cwd: folder,
-    });
-    await run("tar", ["xzf", path.join(folder, stdout.trim().split("\n").at(-1) ?? ""), "-C", folder]);
-    packageDir = path.join(folder, "package");
+    packageDir = await unpackNpmPackage(PACKAGE);
     await mysql(`create database ${schema}; create table ${schema}.first_table (id int)`);
     database = await (dialects[0] as NonNullable<(typeof dialects)[0]>).create();
     sluice = await startTestServer(database, {
@@ -83,7 +79,7 @@ describe.skipIf(!mysqlUrl)(`Pipedream's ${PACKAGE} "New Table" source, unchanged
       ],
       env,
     );
-    expect(deployed.code, deployed.stderr).toBe(0);
+    expect(deployed.code, deployed.stderr + deployed.stdout).toBe(0);
     const source = JSON.parse(deployed.stdout) as {
       id: string;
       component_key: string;

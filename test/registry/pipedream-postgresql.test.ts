@@ -10,20 +10,18 @@
  * SLUICE_TEST_DATABASE_URL names (CI sets it; without it the suite shows as skipped) refuses the
  * source's connection to that same PostgreSQL, its own database, whatever the allow list says.
  */
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
 import { dialects, postgresUrl, type TestDatabase } from "../support/dialects.js";
+import { unpackNpmPackage } from "../support/npm-package.js";
 import { type PrivatePostgres, startPrivatePostgres } from "../support/private-postgres.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
 
-const run = promisify(execFile);
 const PACKAGE = "@pipedream/postgresql@2.2.4";
 
 describe.skipIf(!postgresUrl)(`Pipedream's ${PACKAGE} "New Table" source, unchanged`, () => {
@@ -68,12 +66,7 @@ describe.skipIf(!postgresUrl)(`Pipedream's ${PACKAGE} "New Table" source, unchan
     );
 
   beforeAll(async () => {
-    const folder = tempDir();
-    const { stdout } = await run("npm", ["pack", PACKAGE, "--pack-destination", folder, "--silent"], {
-      cwd: folder,
-    });
-    await run("tar", ["xzf", path.join(folder, stdout.trim().split("\n").at(-1) ?? ""), "-C", folder]);
-    packageDir = path.join(folder, "package");
+    packageDir = await unpackNpmPackage(PACKAGE);
     cluster = await startPrivatePostgres({ ssl: true });
     await query(`create schema ${schema}; create table ${schema}.first_table (id int)`, cluster.url);
     const propsFor = (host: string, port: number, user: string, password: string, database: string) => {

@@ -6,15 +6,12 @@
  * the operator allows loopback again, but the server's own port, and in scale mode its database,
  * stay refused. Traffic goes to loopback only.
  */
-import dgram from "node:dgram";
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
 import { dialects, postgresUrl, type TestDatabase } from "../support/dialects.js";
-import { probe } from "../support/network-probe.js";
+import { type LoopbackTargets, runProbe, startLoopbackTargets } from "../support/network-probe.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
 
@@ -30,40 +27,23 @@ for (const dialect of dialects) {
     let openDatabase: TestDatabase;
     let closed: TestServer;
     let open: TestServer;
-    let bystander: http.Server;
-    let bystanderPort: number;
-    let udp: dgram.Socket;
-    let datagrams = 0;
+    let targets: LoopbackTargets;
 
     beforeAll(async () => {
       database = await dialect.create();
       openDatabase = await dialect.create();
       closed = await startTestServer(database);
       open = await startTestServer(openDatabase, { env: { SLUICE_COMPONENT_ALLOWED_CIDRS: "127.0.0.0/8" } });
-      bystander = http.createServer((_request, response) => response.end("ok"));
-      await new Promise<void>((resolve) => bystander.listen(0, "127.0.0.1", resolve));
-      bystanderPort = (bystander.address() as AddressInfo).port;
-      udp = dgram.createSocket("udp4").on("message", () => datagrams++);
-      await new Promise<void>((resolve) => udp.bind(0, "127.0.0.1", resolve));
+      targets = await startLoopbackTargets();
     }, 60_000);
 
     afterAll(async () => {
       await closed?.close();
       await open?.close();
-      bystander?.close();
-      udp?.close();
+      targets?.close();
       await database?.cleanup();
       await openDatabase?.cleanup();
     });
-
-    const runProbe = async (server: TestServer, what: string, port: number) => {
-      const result = await server.client.runAction({
-        component_code: probe,
-        configured_props: { what, port },
-      });
-      expect(result.ok).toBe(true);
-      return { value: result.return_value, logs: result.logs.map((line) => line.message) };
-    };
 
     it("by default, an action cannot connect to the test PostgreSQL, and its log says why", async () => {
       const { value, logs } = await runProbe(closed, "tcp", postgresPort);
@@ -82,23 +62,23 @@ for (const dialect of dialects) {
       expect((await runProbe(closed, "http", port)).value).toBe(
         `connection to 127.0.0.1:${port} refused by Sluice's network policy: it is this Sluice server's own listen address, which components may never reach`,
       );
-      expect((await runProbe(closed, "name", bystanderPort)).value).toMatch(
+      expect((await runProbe(closed, "name", targets.httpPort)).value).toMatch(
         new RegExp(
-          `^connection to localhost \\((127\\.0\\.0\\.1|\\[::1\\]):${bystanderPort}\\) refused by Sluice's network policy`,
+          `^connection to localhost \\((127\\.0\\.0\\.1|\\[::1\\]):${targets.httpPort}\\) refused by Sluice's network policy`,
         ),
       );
     });
 
     it("by default, an action cannot send a UDP datagram to 127.0.0.1; nothing arrives", async () => {
-      const before = datagrams;
-      const { value } = await runProbe(closed, "udp", udp.address().port);
+      const before = targets.datagrams();
+      const { value } = await runProbe(closed, "udp", targets.udpPort);
       expect(value).toBe(`datagram to 127.0.0.1 refused by Sluice's network policy: ${LOOPBACK}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(datagrams).toBe(before);
+      expect(targets.datagrams()).toBe(before);
     });
 
     it("with 127.0.0.0/8 allowed, loopback services are reachable, but the server itself and its database are not", async () => {
-      expect((await runProbe(open, "http", bystanderPort)).value).toBe("reached 200");
+      expect((await runProbe(open, "http", targets.httpPort)).value).toBe("reached 200");
       const port = Number(new URL(open.url).port);
       expect((await runProbe(open, "http", port)).value).toBe(
         `connection to 127.0.0.1:${port} refused by Sluice's network policy: it is this Sluice server's own listen address, which components may never reach`,

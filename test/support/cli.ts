@@ -12,13 +12,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `sluice ARGS` with only the given environment (plus PATH), so no developer setting leaks in. */
+/**
+ * Runs `sluice ARGS` with only the given environment (plus PATH), so no developer setting leaks in.
+ * The time-out is generous: a deploy that installs npm packages on a busy machine takes a while.
+ */
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [sluiceBin, ...args],
-      { env: { PATH: process.env.PATH ?? "", ...env }, timeout: 20_000 },
+      { env: { PATH: process.env.PATH ?? "", ...env }, timeout: 90_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

@@ -1,3 +1,8 @@
+import dgram from "node:dgram";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { TestServer } from "./server.js";
+
 /**
  * An action for the network-policy tests (test/rest/network-*.test.ts) that tries one thing and
  * returns what happened: the error's message, or "reached".
@@ -16,3 +21,40 @@ export default {
     }
   },
 };`;
+
+/** What the probe aims at, on loopback: an HTTP server, and a UDP socket that counts datagrams. */
+export interface LoopbackTargets {
+  readonly httpPort: number;
+  readonly udpPort: number;
+  /** Datagrams received so far. */
+  datagrams(): number;
+  close(): void;
+}
+
+export async function startLoopbackTargets(): Promise<LoopbackTargets> {
+  const bystander = http.createServer((_request, response) => response.end("ok"));
+  await new Promise<void>((resolve) => bystander.listen(0, "127.0.0.1", resolve));
+  let received = 0;
+  const udp = dgram.createSocket("udp4").on("message", () => received++);
+  await new Promise<void>((resolve) => udp.bind(0, "127.0.0.1", resolve));
+  return {
+    httpPort: (bystander.address() as AddressInfo).port,
+    udpPort: udp.address().port,
+    datagrams: () => received,
+    close() {
+      bystander.close();
+      udp.close();
+    },
+  };
+}
+
+/** Runs the probe as an action on `server`; resolves to what it returned and its log lines. */
+export async function runProbe(
+  server: TestServer,
+  what: string,
+  port = 0,
+): Promise<{ value: unknown; logs: string[] }> {
+  const result = await server.client.runAction({ component_code: probe, configured_props: { what, port } });
+  if (!result.ok) throw new Error(`the probe action failed: ${JSON.stringify(result)}`);
+  return { value: result.return_value, logs: result.logs.map((line) => line.message) };
+}
