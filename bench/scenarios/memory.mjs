@@ -22,8 +22,11 @@ const SOURCE = `export default {
 
 const SOURCES = 100;
 
-/** A runner is a node process under the permission model; the server's other child is esbuild. */
-const isRunner = (command) => command.includes("--experimental-permission");
+/**
+ * A runner is a node process under the permission model (`--permission`, or
+ * `--experimental-permission` on Node 20); the server's other child is esbuild.
+ */
+const isRunner = (command) => /(^|\s)--(experimental-)?permission(\s|$)/.test(command);
 
 export async function memory(ctx) {
   const bare = await startBareServer();
@@ -87,7 +90,7 @@ export async function memory(ctx) {
         unit: "MB",
         better: "lower",
         baseline: bareBaseline,
-        method: `PSS of the server's runner processes (${runners}, told apart by their --experimental-permission flag) ÷ their count`,
+        method: `PSS of the server's runner processes (${runners}, told apart by their permission-model flag) ÷ their count`,
       }),
       figure({
         key: "memory.per_runner_rss",

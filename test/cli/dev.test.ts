@@ -192,8 +192,14 @@ describe("sluice dev and sluice init", () => {
     expect(fs.readdirSync(folder).sort()).toEqual(["greet", "hook-me", "my-service", "plain", "ticker"]);
 
     const tests = await new Promise<{ code: number; output: string }>((resolve) => {
-      execFile(process.execPath, ["--test", folder], { cwd: folder }, (error, stdout, stderr) =>
-        resolve({ code: error ? 1 : 0, output: stdout + stderr }),
+      // As init prints it: the test files, not the folder (Node 22 and 24 take only file patterns).
+      // TAP on every Node (the default reporter off a terminal is TAP on 20, spec on 24).
+      const files = fs.readdirSync(folder).map((name) => path.join(folder, name, `${name}.test.mjs`));
+      execFile(
+        process.execPath,
+        ["--test", "--test-reporter=tap", ...files],
+        { cwd: folder },
+        (error, stdout, stderr) => resolve({ code: error ? 1 : 0, output: stdout + stderr }),
       );
     });
     expect(tests.code, tests.output).toBe(0);

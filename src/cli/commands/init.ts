@@ -1,7 +1,8 @@
 /**
  * `sluice init source|action|app NAME [--http] [--timer] [--db]`: scaffolds NAME/NAME.mjs, a
  * working component in the style of docs/components.md, and NAME/NAME.test.mjs, a test of it that
- * runs with `node --test NAME/` and needs no server.
+ * runs with `node --test NAME/NAME.test.mjs` and needs no server. (A test file, not the folder:
+ * Node 22 and 24 read `node --test`'s arguments as file patterns, and a folder matches no file.)
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -49,7 +50,7 @@ export function registerInit(program: Command): void {
         [
           `Created ${relative}/${slug}.mjs and ${relative}/${slug}.test.mjs`,
           "",
-          `  node --test ${relative}/             run its test`,
+          `  node --test ${relative}/${slug}.test.mjs   run its test`,
           kind === "source"
             ? `  npx sluice dev ${relative}/${slug}.mjs   deploy it and redeploy on every save`
             : "",
