@@ -194,6 +194,8 @@ describe("the web UI in a browser", { timeout: 120_000 }, () => {
     await sourcePage.events().filter({ hasText: "Hi: order 42 shipped" }).waitFor();
     await sourcePage.inspector().getByText('"order 42 shipped"').waitFor();
     expect(navigations).toEqual([]);
+    await sourcePage.inspector().getByRole("button", { name: "Copy JSON" }).click();
+    expect(await page.evaluate("navigator.clipboard.readText()")).toContain("order 42 shipped");
     // Search within the payloads.
     await page.keyboard.press("/");
     await page.keyboard.type("no such thing");
@@ -288,6 +290,40 @@ describe("the web UI in a browser", { timeout: 120_000 }, () => {
     await webhookPage.deliveries().filter({ hasText: "delivered" }).first().waitFor({ timeout: 20_000 });
     const deliveries = await sluice.client.listDeliveries(webhook.id);
     expect(deliveries.data[0]).toMatchObject({ status: "delivered", last_status_code: 200 });
+
+    // Recover: resend every failed delivery since a time.
+    receiverUp = false;
+    const arrived = receiver.requests.length;
+    await fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"message":"while down"}',
+    });
+    await receiver.waitFor(arrived + 1);
+    await webhookPage.filterStatus("failed");
+    await webhookPage.deliveries().filter({ hasText: "failed" }).first().waitFor({ timeout: 20_000 });
+    receiverUp = true;
+    const anHourAgo = await page.evaluate(
+      "(() => { const d = new Date(Date.now() - 3600000); d.setMinutes(d.getMinutes() - d.getTimezoneOffset()); return d.toISOString().slice(0, 16); })()",
+    );
+    await page.getByLabel("Resend failed since").fill(String(anHourAgo));
+    await page.getByRole("button", { name: "Recover" }).click();
+    await page.getByText("1 failed delivery queued again").waitFor();
+    await receiver.waitFor(arrived + 2);
+
+    // Rotate the secret (shown once), set a rate limit, disable and enable.
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    const rotated = (await page.locator("code.secret").textContent()) ?? "";
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
+    await page.getByLabel("Rate limit (per second)").fill("5");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Disable" }).click();
+    await page.getByRole("button", { name: "Enable" }).waitFor();
+    expect(await sluice.client.getWebhook(webhook.id)).toMatchObject({ rate_limit: 5, active: false });
+    await page.getByRole("button", { name: "Enable" }).click();
+    await page.getByRole("button", { name: "Disable" }).waitFor();
+    expect((await sluice.client.getWebhook(webhook.id)).active).toBe(true);
   });
 
   it("a YAML syntax error shows at the document and deploys nothing", async () => {
@@ -319,6 +355,17 @@ describe("the web UI in a browser", { timeout: 120_000 }, () => {
     await workflowPage.runs().filter({ hasText: "replay" }).first().waitFor();
     const runs = await sluice.client.listWorkflowRuns(id);
     expect(runs.data.some((candidate) => candidate.replay_of !== null)).toBe(true);
+
+    // "Run with this event": the editor is pre-filled with the run's trigger event.
+    const editor = run.getByLabel("Run with this event (JSON)");
+    expect(JSON.parse(await editor.inputValue())).toEqual({ order: 42 });
+    await editor.fill('{"order": 43}');
+    await run.getByRole("button", { name: "Run with this event" }).click();
+    await expect
+      .poll(async () => (await sluice.client.listWorkflowRuns(id)).data.map((item) => item.trigger.event), {
+        timeout: 20_000,
+      })
+      .toContainEqual({ order: 43 });
 
     await page.goto(`/workflows/${id}?tab=document`);
     await page.getByLabel("Document (YAML)").waitFor();
