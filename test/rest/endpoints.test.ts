@@ -126,7 +126,11 @@ for (const dialect of dialects) {
     beforeAll(async () => {
       database = await dialect.create();
       sluice = await startTestServer(database, {
-        env: { SLUICE_ENDPOINT_BODY_LIMIT: String(ENDPOINT_BODY_LIMIT) },
+        env: {
+          SLUICE_ENDPOINT_BODY_LIMIT: String(ENDPOINT_BODY_LIMIT),
+          // The responder fetches a gate on 127.0.0.1 to hold its run.
+          SLUICE_COMPONENT_ALLOWED_CIDRS: "127.0.0.0/8",
+        },
       });
       echo = await sluice.client.deploySource({ component_code: ECHO });
       responder = await sluice.client.deploySource({ component_code: RESPONDER });
