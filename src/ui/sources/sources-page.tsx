@@ -54,7 +54,7 @@ export function SourcesPage() {
       )}
       {shown.length > 0 && (
         <div className="table-wrap">
-          <table>
+          <table className="cards">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -70,21 +70,25 @@ export function SourcesPage() {
             <tbody>
               {shown.map((source) => (
                 <tr key={source.id}>
-                  <td>
+                  <td data-label="Name">
                     <Link href={`/sources/${source.id}`}>{source.name}</Link>
                     <div className="muted mono small">{source.id}</div>
                   </td>
-                  <td className="mono">
+                  <td className="mono" data-label="Component">
                     {source.component_key ?? source.component_id}
                     {source.component_version ? `@${source.component_version}` : ""}
                   </td>
-                  <td>
+                  <td data-label="State">
                     <span className={source.active ? "badge ok" : "badge"}>
                       {source.active ? "active" : "paused"}
                     </span>
                   </td>
-                  <td className="mono small break">{source.endpoint_url ?? "—"}</td>
-                  <td>{source.last_event_at === null ? "none yet" : formatSeconds(source.last_event_at)}</td>
+                  <td className="mono small break" data-label="Endpoint">
+                    {source.endpoint_url ?? "—"}
+                  </td>
+                  <td data-label="Last event">
+                    {source.last_event_at === null ? "none yet" : formatSeconds(source.last_event_at)}
+                  </td>
                   <td>
                     <ConfirmButton
                       label="Delete"
