@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { Command } from "commander";
 import { registerAccounts } from "./commands/accounts.js";
 import { registerApps } from "./commands/apps.js";
+import { registerDataStores } from "./commands/data-stores.js";
 import { registerDeliveries } from "./commands/deliveries.js";
 import { registerDeploy } from "./commands/deploy.js";
 import { registerDev } from "./commands/dev.js";
@@ -41,6 +42,7 @@ registerPublish(program); // after registerSources: it adds `list published` to 
 registerRunAction(program);
 registerWorkflows(program);
 registerApps(program);
+registerDataStores(program);
 
 try {
   await program.parseAsync(process.argv);

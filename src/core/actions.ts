@@ -8,11 +8,12 @@
 
 import { failedResult } from "../runtime/sandbox/invocation-collector.js";
 import type { HttpResponse, InvocationResult } from "../runtime/sandbox/sandbox.js";
-import { AuthUnavailableError, checkAuthRefs, resolveAuthRefs } from "./apps/auth-refs.js";
+import { checkAuthRefs, resolveAuthRefs } from "./apps/auth-refs.js";
 import { getComponent, loadBundle, type SavedComponent, saveComponent } from "./components.js";
 import type { CoreContext } from "./context.js";
+import { dataStoreHandler, resolveDataStoreRefs } from "./data-store-props.js";
 import { loadDynamicProps, withDynamicProps } from "./dynamic-props.js";
-import { InvalidInputError } from "./errors.js";
+import { InvalidInputError, SluiceError } from "./errors.js";
 import type { ActionSender, SendReport } from "./outbound/action-sends.js";
 import { configureProps } from "./props.js";
 import { resolvePublished } from "./published.js";
@@ -71,9 +72,14 @@ export async function invokeAction(context: CoreContext, step: ActionStep): Prom
   const { component } = step;
   let values: Record<string, unknown>;
   try {
-    values = await resolveAuthRefs(context, step.accountId, component.definition, step.values);
+    values = await resolveAuthRefs(
+      context,
+      step.accountId,
+      component.definition,
+      await resolveDataStoreRefs(context, step.accountId, component.definition, step.values),
+    );
   } catch (error) {
-    if (!(error instanceof AuthUnavailableError)) throw error;
+    if (!(error instanceof SluiceError)) throw error;
     return failedResult({ reason: "error", message: error.message });
   }
   const raw = await context.sandbox.invoke(
@@ -88,6 +94,7 @@ export async function invokeAction(context: CoreContext, step: ActionStep): Prom
       db: {},
       steps: step.steps,
       timeoutMs: step.timeoutMs,
+      onDataStore: dataStoreHandler(context, component.definition, values),
       ...(step.onRespond ? { onRespond: step.onRespond } : {}),
     },
   );
@@ -105,7 +112,12 @@ export async function runAction(
   const resolved = await resolveAction(context, accountId, input);
   const additional = await loadDynamicProps(context, accountId, input.dynamic_props_id, resolved.id);
   const component = { ...resolved, definition: withDynamicProps(resolved.definition, additional) };
-  const values = configureProps(component.definition, input.configured_props);
+  const values = await resolveDataStoreRefs(
+    context,
+    accountId,
+    component.definition,
+    configureProps(component.definition, input.configured_props),
+  );
   await checkAuthRefs(context, accountId, component.definition, values);
   const result = await invokeAction(context, {
     accountId,

@@ -20,7 +20,8 @@ export type IdPrefix =
   | "p"
   | "wr"
   | "apn"
-  | "dyp";
+  | "dyp"
+  | "ds";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${nextUlid().toLowerCase()}`;

@@ -42,6 +42,7 @@ const KNOWN_TYPES = new Set([
   "any",
   "app",
   "sql",
+  "data_store",
 ]);
 
 function propError(prop: string, problem: string): InvalidInputError {
@@ -246,6 +247,16 @@ function coerceValue(prop: PropDefinition, value: unknown, what: string): unknow
       if (value === "true" || value === "false") return value === "true";
       if (typeof value !== "boolean") throw propError(name, `the ${what} must be true or false`);
       return value;
+    case "data_store": {
+      // A store of the account: its ds_ id or its name (created on first use), or {dataStoreId}.
+      const ref =
+        typeof value === "object" && value !== null && !Array.isArray(value)
+          ? (value as Record<string, unknown>).dataStoreId
+          : value;
+      if (typeof ref !== "string" || ref.trim() === "" || ref.length > 100)
+        throw propError(name, `the ${what} must name a data store: its ds_ id or its name`);
+      return ref.trim();
+    }
     case "sql": {
       // A query as text, or Pipedream's object form ({ query, params }).
       if (typeof value === "string") return value;

@@ -116,6 +116,10 @@ export function runnerProps(
           auth: (values[prop.name] as Record<string, unknown> | undefined) ?? {},
         };
         break;
+      case "data_store":
+        if (typeof values[prop.name] === "string")
+          props[prop.name] = { kind: "data_store", storeId: values[prop.name] as string };
+        break;
       case "alert":
       case "dir":
       case "$.interface.apphook":

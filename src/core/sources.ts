@@ -10,6 +10,7 @@ import type { SourcesTable } from "../store/schema.js";
 import { checkAuthRefs } from "./apps/auth-refs.js";
 import { getComponent, type SavedComponent, saveComponent } from "./components.js";
 import type { CoreContext } from "./context.js";
+import { resolveDataStoreRefs } from "./data-store-props.js";
 import { ConfigurationError, loadDynamicProps, withDynamicProps } from "./dynamic-props.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "./errors.js";
 import { newId } from "./ids.js";
@@ -101,7 +102,12 @@ export async function deploySource(
   if (!component) throw new InvalidInputError("Pass component_id, component_code, component_url or key");
   const additional = await loadDynamicProps(context, accountId, input.dynamic_props_id, component.id);
   const definition = withDynamicProps(checkDeployable(component), additional);
-  const values = configureProps(definition, input.configured_props);
+  const values = await resolveDataStoreRefs(
+    context,
+    accountId,
+    definition,
+    configureProps(definition, input.configured_props),
+  );
   await checkAuthRefs(context, accountId, definition, values);
   const name = optionalName(input.name) ?? component.name;
   const now = Date.now();
@@ -161,7 +167,12 @@ export async function updateSource(
   const currentValues = Object.fromEntries(
     Object.entries(unsealProps(current.storedProps, context.secrets)).filter(([name]) => known.has(name)),
   );
-  const values = configureProps(definition, mergeForUpdate(definition, currentValues, update));
+  const values = await resolveDataStoreRefs(
+    context,
+    accountId,
+    definition,
+    configureProps(definition, mergeForUpdate(definition, currentValues, update)),
+  );
   await checkAuthRefs(context, accountId, definition, values);
   const activeAfter = input.active === undefined ? current.active : parseBoolean(input.active, "active");
   const name = optionalName(input.name);

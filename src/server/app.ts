@@ -22,6 +22,7 @@ import { accountRoutes } from "./routes/accounts.js";
 import { actionRoutes } from "./routes/actions.js";
 import { appRoutes } from "./routes/apps.js";
 import { componentRoutes } from "./routes/components.js";
+import { dataStoreRoutes } from "./routes/data-stores.js";
 import { deliveryRoutes } from "./routes/deliveries.js";
 import { dynamicPropsRoutes } from "./routes/dynamic-props.js";
 import { eventRoutes } from "./routes/events.js";
@@ -119,6 +120,7 @@ export async function buildApp({
       workflowRoutes(v1, core);
       appRoutes(v1, core);
       dynamicPropsRoutes(v1, core);
+      dataStoreRoutes(v1, core);
     },
     { prefix: "/v1" },
   );

@@ -294,6 +294,24 @@ export interface DynamicPropsTable {
   created_at: number;
 }
 
+/** An account's data store (`ds_…`). */
+export interface DataStoresTable {
+  id: string;
+  account_id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface DataStoreRecordsTable {
+  store_id: string;
+  key: string;
+  /** JSON. */
+  value: string;
+  /** Epoch ms; null: never expires. */
+  expires_at: number | null;
+  updated_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -315,6 +333,8 @@ export interface Database {
   apps: AppsTable;
   connected_accounts: ConnectedAccountsTable;
   dynamic_props: DynamicPropsTable;
+  data_stores: DataStoresTable;
+  data_store_records: DataStoreRecordsTable;
 }
 
 /** A database handle or an open transaction: store operations accept either. */

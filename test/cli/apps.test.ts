@@ -74,4 +74,25 @@ describe("sluice apps and sluice connections", () => {
     expect(gone.code).not.toBe(0);
     expect(gone.stderr).toContain("No connected account");
   });
+  it("sluice data-stores: create, set with a TTL, read, list and unset records", async () => {
+    const created = await runCli(["data-stores", "create", "cli-store", "--json"], env);
+    expect(created.code, created.stderr).toBe(0);
+    const set = await runCli(
+      ["data-stores", "set", "cli-store", "colour", '{"name":"teal"}', "--ttl", "600"],
+      env,
+    );
+    expect(set.code, set.stderr).toBe(0);
+    const got = await runCli(["data-stores", "get", "cli-store", "colour", "--json"], env);
+    expect(JSON.parse(got.stdout)).toEqual({ key: "colour", value: { name: "teal" } });
+    const records = await runCli(["data-stores", "records", "cli-store"], env);
+    expect(records.stdout).toContain("colour");
+    const list = await runCli(["data-stores", "list", "--json"], env);
+    expect(JSON.parse(list.stdout)).toEqual([
+      expect.objectContaining({ name: "cli-store", record_count: 1 }),
+    ]);
+    const unset = await runCli(["data-stores", "unset", "cli-store", "colour"], env);
+    expect(unset.code, unset.stderr).toBe(0);
+    const gone = await runCli(["data-stores", "get", "cli-store", "colour"], env);
+    expect(gone.code).not.toBe(0);
+  });
 });

@@ -30,6 +30,8 @@ export interface ResourceIds {
   readonly app: string[];
   /** Connected accounts (apn_…). */
   readonly connectedAccount: string[];
+  /** Data stores (ds_…). */
+  readonly dataStore: string[];
 }
 
 export type IdKind = keyof ResourceIds;
@@ -222,6 +224,11 @@ export async function provision(
     fields: { token: appSecret },
   });
 
+  const store = await client.request<{ data: { id: string } }>("POST", "/v1/data_stores", {
+    body: { name: `store ${marker}` },
+  });
+  await client.request("PUT", `/v1/data_stores/${store.data.id}/records/k`, { body: { value: tag } });
+
   return {
     name,
     accountId: me.id,
@@ -258,6 +265,7 @@ export async function provision(
       workflowRun: [runId],
       app: [appSlug],
       connectedAccount: [connected.id],
+      dataStore: [store.data.id],
     },
   };
 }
@@ -276,6 +284,7 @@ export async function isIntact(fixture: AccountFixture): Promise<boolean> {
       Promise.all(ids.delivery.map((id) => client.getDelivery(id))),
       Promise.all(ids.workflowRun.map((id) => client.getWorkflowRun(id))),
       Promise.all(ids.connectedAccount.map((id) => appsApi(client).getConnectedAccount(id))),
+      Promise.all(ids.dataStore.map((id) => client.request("GET", `/v1/data_stores/${id}/records/k`))),
     ]);
     return (
       webhooks.every((webhook) => webhook.active) &&

@@ -173,6 +173,7 @@ const ID_KINDS: readonly IdKind[] = [
   "workflowRun",
   "app",
   "connectedAccount",
+  "dataStore",
 ];
 
 /** Any id of either account, of any kind. */

@@ -122,6 +122,7 @@ function tokensOf(fixture: AccountFixture): string[] {
     ...ids.workflow,
     ...ids.workflowRun,
     ...ids.connectedAccount,
+    ...ids.dataStore,
     ...fixture.markers,
     ...fixture.secrets,
   ].filter((token) => token.length >= 8);

@@ -172,6 +172,17 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
   "PATCH /v1/connected_accounts/:id": { ...id("connectedAccount"), valid: () => ({ name: "renamed" }) },
   "DELETE /v1/connected_accounts/:id": { ...id("connectedAccount"), valid: () => ({ force: true }) },
 
+  "GET /v1/data_stores": {},
+  "POST /v1/data_stores": { valid: () => ({ name: "fuzzed store" }) },
+  "DELETE /v1/data_stores/:id": id("dataStore"),
+  "GET /v1/data_stores/:id/records": id("dataStore"),
+  "GET /v1/data_stores/:id/records/:key": { params: { id: "dataStore", key: "subpath" } },
+  "PUT /v1/data_stores/:id/records/:key": {
+    params: { id: "dataStore", key: "subpath" },
+    valid: () => ({ value: { a: 1 }, ttl: 60 }),
+  },
+  "DELETE /v1/data_stores/:id/records/:key": { params: { id: "dataStore", key: "subpath" } },
+
   "GET /sse/dc/:id/emits": { ...id("source"), headers: ["last-event-id"] },
   "GET /sse/dc/:id/observations": { ...id("source"), headers: ["last-event-id"] },
 

@@ -59,6 +59,8 @@ export async function snapshotAccount(fixture: AccountFixture): Promise<unknown>
   const apps = await get<{ data?: { scope?: string }[] }>("/v1/apps");
   const ownApps = (apps.data ?? []).filter((app) => app.scope === "account");
   const connectedAccounts = await list("/v1/connected_accounts");
+  const dataStores = await get("/v1/data_stores");
+  const dataStoreRecords = await Promise.all(ids.dataStore.map((id) => get(`/v1/data_stores/${id}/records`)));
   return {
     me,
     // The snapshot itself uses the main key: only its last use may move.
@@ -79,5 +81,7 @@ export async function snapshotAccount(fixture: AccountFixture): Promise<unknown>
     deliveries,
     ownApps,
     connectedAccounts,
+    dataStores,
+    dataStoreRecords,
   };
 }

@@ -6,6 +6,7 @@
 import type { PropValue } from "../sandbox/sandbox.js";
 import { createAppObject } from "./app-prop.js";
 import { type ComponentObject, functionsOf, isRecord, type UnknownRecord } from "./component-object.js";
+import { createDataStore, type DataStoreOp } from "./data-store.js";
 import { createHttpInterface, type EncodedHttpResponse } from "./http-interface.js";
 import { toJson } from "./json-value.js";
 import { createKeyValueStore } from "./key-value-store.js";
@@ -24,6 +25,8 @@ export interface InvocationEffects {
   emit(event: string | undefined, meta: EmitMeta): void;
   set(key: string, json: string): void;
   respond(response: EncodedHttpResponse): void;
+  /** A data store call, answered by the parent. */
+  dataStore(storeId: string, op: DataStoreOp, args: Record<string, unknown>): Promise<unknown>;
 }
 
 export interface InvocationInput {
@@ -61,6 +64,11 @@ export function createComponentThis(
       case "app":
         self[name] = createAppObject(declaredProps[name], structuredClone(prop.auth));
         break;
+      case "data_store": {
+        const { storeId } = prop;
+        self[name] = createDataStore((op, args) => effects.dataStore(storeId, op, args));
+        break;
+      }
     }
   }
   self.$emit = (event?: unknown, meta?: unknown): Promise<void> => {

@@ -39,7 +39,17 @@ export interface EgressAnswerMessage {
   readonly answer: TunnelAnswer;
 }
 
-export type ParentMessage = InvokeMessage | DescribeMessage | EgressAnswerMessage;
+/** Parent → runner: the answer to a data store call. */
+export interface DataStoreResultMessage {
+  readonly t: "data_store_result";
+  readonly call: number;
+  readonly ok: boolean;
+  /** JSON of the answer; absent for undefined. */
+  readonly value?: string;
+  readonly message?: string;
+}
+
+export type ParentMessage = InvokeMessage | DescribeMessage | DataStoreResultMessage | EgressAnswerMessage;
 
 /** The bundle imported and exports a component: the runner takes invocations. */
 export interface ReadyMessage {
@@ -169,4 +179,15 @@ export type RunnerMessage =
   | SendMessage
   | DoneMessage
   | ExitMessage
-  | DescribeResultMessage;
+  | DescribeResultMessage
+  | DataStoreCallMessage;
+
+/** A component called its data store (`this.<prop>.get(…)`, …); the parent answers with data_store_result. */
+export interface DataStoreCallMessage {
+  readonly t: "data_store";
+  readonly id: number;
+  readonly call: number;
+  readonly storeId: string;
+  readonly op: string;
+  readonly args: Record<string, unknown>;
+}

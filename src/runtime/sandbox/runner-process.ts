@@ -58,6 +58,7 @@ interface InFlight {
   readonly startedAt: number;
   readonly timer: NodeJS.Timeout;
   readonly resolve: (result: InvocationResult) => void;
+  readonly onDataStore: Invocation["onDataStore"];
 }
 
 interface PendingDescribe {
@@ -185,7 +186,13 @@ export class RunnerProcess {
         });
         void this.stop();
       }, invocation.timeoutMs);
-      this.inFlight = { collector, startedAt: performance.now(), timer, resolve };
+      this.inFlight = {
+        collector,
+        startedAt: performance.now(),
+        timer,
+        resolve,
+        onDataStore: invocation.onDataStore,
+      };
       this.watchMemory();
       this.post(message);
     });
@@ -344,6 +351,9 @@ export class RunnerProcess {
       case "send":
         if (ofCurrent) current.send(message.kind, message.params);
         break;
+      case "data_store":
+        if (ofCurrent) this.onDataStoreCall(message);
+        break;
       case "done":
         if (ofCurrent) this.onDone(message);
         break;
@@ -377,6 +387,35 @@ export class RunnerProcess {
         this.pendingDescribe = undefined;
         break;
     }
+  }
+
+  /** Performs a data store call of the invocation in flight and answers the runner. */
+  private onDataStoreCall(message: Record<string, unknown>): void {
+    const call = Number(message.call);
+    const handler = this.inFlight?.onDataStore;
+    const args = (typeof message.args === "object" && message.args !== null ? message.args : {}) as Record<
+      string,
+      unknown
+    >;
+    const answer = handler
+      ? handler(String(message.storeId), String(message.op), args)
+      : Promise.reject(new Error("this invocation has no data store"));
+    answer.then(
+      (value) =>
+        this.post({
+          t: "data_store_result",
+          call,
+          ok: true,
+          ...(value === undefined ? {} : { value: JSON.stringify(value) }),
+        }),
+      (error: unknown) =>
+        this.post({
+          t: "data_store_result",
+          call,
+          ok: false,
+          message: error instanceof Error ? error.message : String(error),
+        }),
+    );
   }
 
   private onDone(message: Record<string, unknown>): void {

@@ -28,7 +28,13 @@ import { installEgressGuard } from "./egress/egress-guard.js";
 import { createEgressPolicy, type EgressPolicySpec } from "./egress/egress-policy.js";
 import type { TunnelAnswer, TunnelRequest } from "./egress/egress-tunnel.js";
 import { explainNativeAddonError, refuseNativeAddons } from "./native-addons.js";
-import type { DoneMessage, InvokeMessage, ParentMessage, RunnerMessage } from "./protocol.js";
+import type {
+  DataStoreResultMessage,
+  DoneMessage,
+  InvokeMessage,
+  ParentMessage,
+  RunnerMessage,
+} from "./protocol.js";
 import type { PropValue } from "./sandbox.js";
 
 /** Thrown out of process.exit() so that no component code runs after it while the exit is sent. */
@@ -176,8 +182,31 @@ async function load(file: string): Promise<ComponentObject | undefined> {
   }
 }
 
+/** Data store calls waiting for the parent's answer, by call number. */
+const dataStoreCalls = new Map<
+  number,
+  { resolve: (value: unknown) => void; reject: (error: Error) => void }
+>();
+let nextDataStoreCall = 1;
+
+function settleDataStoreCall(message: DataStoreResultMessage): void {
+  const pending = dataStoreCalls.get(message.call);
+  if (!pending) return;
+  dataStoreCalls.delete(message.call);
+  if (message.ok) pending.resolve(message.value === undefined ? undefined : JSON.parse(message.value));
+  else pending.reject(new Error(message.message ?? "the data store call failed"));
+}
+
 function effectsOf(id: number): InvocationEffects {
   return {
+    dataStore(storeId, op, args) {
+      if (active !== id) return Promise.reject(new Error("the invocation has ended"));
+      const call = nextDataStoreCall++;
+      return new Promise((resolve, reject) => {
+        dataStoreCalls.set(call, { resolve, reject });
+        send({ t: "data_store", id, call, storeId, op, args });
+      });
+    },
     emit(event, meta) {
       if (active === id) send({ t: "emit", id, meta, ...(event === undefined ? {} : { event }) });
     },
@@ -319,6 +348,10 @@ if (ipcSend === undefined || artifactFile === undefined || egressPolicy === unde
   installProcessHooks();
   const loaded = load(artifactFile);
   process.on("message", (message: ParentMessage) => {
+    if (message.t === "data_store_result") {
+      settleDataStoreCall(message);
+      return;
+    }
     if (message.t === "egress_answer") {
       tunnels.get(message.rid)?.(message.answer);
       tunnels.delete(message.rid);

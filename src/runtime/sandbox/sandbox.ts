@@ -41,7 +41,16 @@ export type PropValue =
   /** `$.service.db`: synchronous get/set over the component's key-value state. */
   | { readonly kind: "db" }
   /** `app`: the app object of the definition, with `$auth` set to this value. */
-  | { readonly kind: "app"; readonly auth: Record<string, unknown> };
+  | { readonly kind: "app"; readonly auth: Record<string, unknown> }
+  /** `data_store`: the async data store API over the account's store `ds_…` (calls go to `onDataStore`). */
+  | { readonly kind: "data_store"; readonly storeId: string };
+
+/** Answers a runner's data store call; rejects with an Error whose message the component sees. */
+export type DataStoreHandler = (
+  storeId: string,
+  op: string,
+  args: Record<string, unknown>,
+) => Promise<unknown>;
 
 /**
  * Dynamic props, run like an invocation: `options` (the event is an OptionsRequest of
@@ -69,6 +78,8 @@ export interface Invocation {
    * runner passes the results of the earlier steps; sources ignore it.
    */
   readonly steps?: unknown;
+  /** Performs the invocation's data store calls (only for the stores of its props). */
+  readonly onDataStore?: DataStoreHandler;
 }
 
 export interface HttpResponse {

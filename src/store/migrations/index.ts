@@ -8,6 +8,7 @@ import * as publishedComponents from "./0006-published-components.js";
 import * as workflows from "./0007-workflows.js";
 import * as uiSessions from "./0010-ui-sessions.js";
 import * as apps from "./0011-apps.js";
+import * as dataStores from "./0012-data-stores.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "0007-workflows": workflows,
   "0010-ui-sessions": uiSessions,
   "0011-apps": apps,
+  "0012-data-stores": dataStores,
 };

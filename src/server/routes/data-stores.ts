@@ -1,0 +1,177 @@
+/** /v1/data_stores: an account's data stores (`ds_…`) and their records (read, write, delete keys). */
+import type { FastifyInstance } from "fastify";
+import type { CoreContext } from "../../core/context.js";
+import {
+  createDataStore,
+  dataStoreRecords,
+  dataStoreView,
+  deleteDataStore,
+  getDataStore,
+  listDataStores,
+} from "../../core/data-stores.js";
+import { NotFoundError } from "../../core/errors.js";
+import { commonErrors, deletedResponse, errorResponse, idParams } from "../schemas.js";
+
+const storeSchema = {
+  type: "object",
+  properties: {
+    id: { type: "string", description: "ds_…" },
+    name: { type: "string" },
+    created_at: { type: "integer" },
+    record_count: { type: "integer" },
+  },
+} as const;
+
+const recordSchema = {
+  type: "object",
+  properties: {
+    key: { type: "string" },
+    value: {},
+    expires_at: { type: ["integer", "null"], description: "epoch seconds; null: never" },
+  },
+} as const;
+
+const recordParams = {
+  type: "object",
+  properties: { id: { type: "string", maxLength: 200 }, key: { type: "string", maxLength: 1000 } },
+  required: ["id", "key"],
+} as const;
+
+export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): void {
+  app.get(
+    "/data_stores",
+    {
+      schema: {
+        summary: "List the account's data stores",
+        tags: ["data stores"],
+        response: {
+          200: { type: "object", properties: { data: { type: "array", items: storeSchema } } },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => ({ data: (await listDataStores(context, request.account.id)).map(dataStoreView) }),
+  );
+
+  app.post<{ Body: { name?: unknown } }>(
+    "/data_stores",
+    {
+      schema: {
+        summary: "Create a data store",
+        tags: ["data stores"],
+        body: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        response: {
+          200: { type: "object", properties: { data: storeSchema } },
+          409: errorResponse,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => ({
+      data: dataStoreView(await createDataStore(context, request.account.id, request.body.name)),
+    }),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    "/data_stores/:id",
+    {
+      schema: {
+        summary: "Delete a data store and its records",
+        tags: ["data stores"],
+        params: idParams,
+        response: { 200: deletedResponse, ...commonErrors },
+      },
+    },
+    async (request) => ({
+      data: { id: await deleteDataStore(context, request.account.id, request.params.id), deleted: true },
+    }),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/data_stores/:id/records",
+    {
+      schema: {
+        summary: "Every live record of a data store (by ds_ id or name), by key",
+        tags: ["data stores"],
+        params: idParams,
+        response: {
+          200: { type: "object", properties: { data: { type: "array", items: recordSchema } } },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const store = await getDataStore(context, request.account.id, request.params.id);
+      return { data: await dataStoreRecords(context, store.id).entries() };
+    },
+  );
+
+  app.get<{ Params: { id: string; key: string } }>(
+    "/data_stores/:id/records/:key",
+    {
+      schema: {
+        summary: "One record",
+        tags: ["data stores"],
+        params: recordParams,
+        response: { 200: { type: "object", properties: { data: recordSchema } }, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const store = await getDataStore(context, request.account.id, request.params.id);
+      const records = dataStoreRecords(context, store.id);
+      if (!(await records.has(request.params.key))) throw new NotFoundError("record", request.params.key);
+      return { data: { key: request.params.key, value: await records.get(request.params.key) } };
+    },
+  );
+
+  app.put<{ Params: { id: string; key: string }; Body: { value?: unknown; ttl?: unknown } }>(
+    "/data_stores/:id/records/:key",
+    {
+      schema: {
+        summary: "Write a record (any JSON value, at most 64 KB), with an optional ttl in seconds",
+        tags: ["data stores"],
+        params: recordParams,
+        body: { type: "object", properties: { value: {}, ttl: { type: "number" } }, required: ["value"] },
+        response: {
+          200: { type: "object", properties: { data: recordSchema } },
+          409: errorResponse,
+          413: errorResponse,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const store = await getDataStore(context, request.account.id, request.params.id);
+      const records = dataStoreRecords(context, store.id);
+      await records.set(request.params.key, { value: request.body.value }, request.body.ttl);
+      return { data: { key: request.params.key, value: await records.get(request.params.key) } };
+    },
+  );
+
+  app.delete<{ Params: { id: string; key: string } }>(
+    "/data_stores/:id/records/:key",
+    {
+      schema: {
+        summary: "Delete a record",
+        tags: ["data stores"],
+        params: recordParams,
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              data: { type: "object", properties: { key: { type: "string" }, deleted: { type: "boolean" } } },
+            },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const store = await getDataStore(context, request.account.id, request.params.id);
+      if (!(await dataStoreRecords(context, store.id).delete(request.params.key))) {
+        throw new NotFoundError("record", request.params.key);
+      }
+      return { data: { key: request.params.key, deleted: true } };
+    },
+  );
+}
