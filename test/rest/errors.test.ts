@@ -240,7 +240,8 @@ for (const dialect of dialects) {
       expect((await rawRequest(`${sluice.url}/health`)).status).toBe(200);
       const list = await sluice.client.listWebhooks({ limit: 100 });
       expect(list.data.filter((webhook) => !webhook.url.startsWith("https://example.com"))).toEqual([]);
-    });
+      // Thousands of requests, a number that grows with the routes: more than the default 30 s.
+    }, 120_000);
   });
 
   describe.skipIf(!isAvailable(dialect))(`rate limit and readiness on ${dialect.name}`, () => {
