@@ -121,6 +121,31 @@ describe("what a component sees", () => {
     ]);
   });
 
+  test("an unusable meta.ts (NaN, an invalid date) keeps the event, stamped at emit time, with a warning; a date string is read", async () => {
+    const spec = component(`export default {
+      name: "stamps",
+      async run() {
+        this.$emit({ n: 1 }, { id: "nan", ts: NaN });
+        this.$emit({ n: 2 }, { id: "invalid", ts: new Date("not a date") });
+        this.$emit({ n: 3 }, { id: "iso", ts: "2024-01-02T03:04:05.000Z" });
+      },
+    }`);
+    const result = await sandbox.invoke(spec, invocation());
+    expectOk(result);
+    expect(result.emits).toEqual([
+      { event: { n: 1 }, meta: { id: "nan" } },
+      { event: { n: 2 }, meta: { id: "invalid" } },
+      { event: { n: 3 }, meta: { id: "iso", ts: Date.parse("2024-01-02T03:04:05.000Z") } },
+    ]);
+    expect(result.logs.map((line) => [line.level, line.message])).toEqual([
+      ["warn", "$emit: meta.ts NaN is not an epoch timestamp in milliseconds; the event is stamped now"],
+      [
+        "warn",
+        "$emit: meta.ts Invalid Date is not an epoch timestamp in milliseconds; the event is stamped now",
+      ],
+    ]);
+  });
+
   test("$emit of a value JSON cannot hold fails the component with a clear message", async () => {
     const spec = component(`export default {
       name: "cyclic-emitter",

@@ -102,11 +102,16 @@ function checkEmitMeta(meta: unknown): EmitMeta {
     checked.summary = String(summary);
   }
   if (ts !== undefined && ts !== null) {
-    const epochMs = ts instanceof Date ? ts.getTime() : ts;
-    if (typeof epochMs !== "number" || !Number.isFinite(epochMs)) {
-      throw new TypeError("$emit: meta.ts must be an epoch timestamp in milliseconds");
+    const epochMs = ts instanceof Date ? ts.getTime() : typeof ts === "string" ? Date.parse(ts) : ts;
+    if (typeof epochMs === "number" && Number.isFinite(epochMs)) checked.ts = epochMs;
+    else {
+      // As on Pipedream, an unusable ts does not lose the event: it takes the time of the emit.
+      // Registry components do this (@pipedream/mysql's New Table, for a table whose CREATE_TIME
+      // is null, emits ts NaN).
+      console.warn(
+        `$emit: meta.ts ${String(ts)} is not an epoch timestamp in milliseconds; the event is stamped now`,
+      );
     }
-    checked.ts = epochMs;
   }
   return checked;
 }
