@@ -1,7 +1,7 @@
 /**
  * What `sluice deploy` and `sluice update --code` were pointed at, made into a saved component:
- * a local file (its relative imports bundled here), an http(s) URL the server fetches, or the key
- * of a component saved in the account. Saving first compiles the code once, tells the CLI which
+ * a local file (its relative imports bundled here), an http(s) URL the server fetches, or a key
+ * (`key` or `key@version`: the account's own component, else the public registry's). Saving first compiles the code once, tells the CLI which
  * props to ask for, and lets the deploy name the component by id.
  */
 import fs from "node:fs";
@@ -25,7 +25,8 @@ export async function saveTarget(client: SluiceClient, target: string): Promise<
   if (stat?.isFile()) return saveFile(client, target);
   if (stat?.isDirectory()) throw new UsageError(`${target} is a directory; give the component's file`);
   if (FILE_LIKE.test(target)) throw new UsageError(`No such file: ${target}`);
-  return client.getComponent(target);
+  // A key (or key@version): the account's own component, else the public registry's.
+  return withSpinner(`Finding ${target}`, () => client.componentForKey(target));
 }
 
 /** Bundles a local file's relative imports and saves the result (npm packages install on the server). */

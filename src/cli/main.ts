@@ -11,6 +11,7 @@ import { registerEvents } from "./commands/events.js";
 import { registerInit } from "./commands/init.js";
 import { registerLogin } from "./commands/login.js";
 import { registerPublish } from "./commands/publish.js";
+import { registerRegistry } from "./commands/registry.js";
 import { registerRunAction } from "./commands/run-action.js";
 import { registerServer } from "./commands/server.js";
 import { registerSources } from "./commands/sources.js";
@@ -39,6 +40,7 @@ registerWebhooks(program);
 registerDeliveries(program);
 registerAccounts(program);
 registerPublish(program); // after registerSources: it adds `list published` to `list`
+registerRegistry(program);
 registerRunAction(program);
 registerWorkflows(program);
 registerApps(program);

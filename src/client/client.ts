@@ -404,6 +404,45 @@ export class SluiceClient {
     return this.data("GET", `/v1/published/${encodeURIComponent(ref)}`);
   }
 
+  /** Publishes a component in the server's public registry (Pipedream's key, version, name and description rules). */
+  publishPublic(input: {
+    component_code?: string;
+    component_url?: string;
+    component_id?: string;
+    filename?: string;
+  }): Promise<import("./types.js").PublicPublished> {
+    return this.data("POST", "/v1/registry/components", { body: input });
+  }
+
+  /** A public key (its latest version) or key@version, with every version. */
+  getPublic(ref: string): Promise<import("./types.js").PublicComponentDetail> {
+    return this.data("GET", `/v1/registry/components/${encodeURIComponent(ref)}`);
+  }
+
+  /** Unpublishes a public key, or one version: its publisher or an admin. */
+  unpublishPublic(ref: string): Promise<import("./types.js").PublicVersionsChanged> {
+    return this.data("DELETE", `/v1/registry/components/${encodeURIComponent(ref)}`);
+  }
+
+  /** Deprecates a public key or key@version (`false` restores it). */
+  deprecatePublic(ref: string, deprecated = true): Promise<import("./types.js").PublicVersionsChanged> {
+    return this.data("POST", `/v1/registry/components/${encodeURIComponent(ref)}/deprecate`, {
+      body: { deprecated },
+    });
+  }
+
+  /** Searches the account's published components and the public registry. */
+  searchComponents(
+    query: import("./types.js").ComponentSearchParams = {},
+  ): Promise<PageOf<import("./types.js").ListedComponent>> {
+    return this.request("GET", "/v1/components", { query: { ...query } });
+  }
+
+  /** The account's component for a key (`key@version`): its own, else the public registry's, copied in. */
+  componentForKey(key: string): Promise<Component> {
+    return this.data("POST", "/v1/components", { body: { key } });
+  }
+
   /** Runs an action once: its return value, exports, summary, logs and sends. */
   runAction(input: import("./types.js").ActionRunParams): Promise<import("./types.js").ActionRunResult> {
     return this.data("POST", "/v1/actions/run", { body: input });

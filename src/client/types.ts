@@ -298,3 +298,44 @@ export interface ActionRunResult {
 export type ComponentSummary = Omit<Component, "code">;
 
 export type * from "./workflow-types.js";
+
+/** A component in a registry, as search and the public registry list it (the latest version of its key). */
+export interface ListedComponent {
+  /** sc_… of the published code. */
+  id: string;
+  key: string;
+  version: string;
+  registry: "public" | "private";
+  app: string | null;
+  type: "source" | "action";
+  name: string;
+  description: string | null;
+  /** Epoch seconds. */
+  published_at: number;
+  deprecated: boolean;
+}
+
+/** `POST /v1/registry/components`: `unchanged` when the same code was already published under that version. */
+export interface PublicPublished extends ListedComponent {
+  status: "published" | "unchanged";
+}
+
+/** `GET /v1/registry/components/{key}`: the version the key resolves to and every version. */
+export interface PublicComponentDetail extends ListedComponent {
+  versions: ListedComponent[];
+}
+
+export interface ComponentSearchParams extends PageParams {
+  q?: string;
+  app?: string;
+  type?: "source" | "action";
+  registry?: "public" | "private" | "all";
+}
+
+/** What unpublish and deprecate in the public registry changed. */
+export interface PublicVersionsChanged {
+  key: string;
+  versions: string[];
+  deleted?: boolean;
+  deprecated?: boolean;
+}

@@ -9,6 +9,7 @@
 import { failedResult } from "../runtime/sandbox/invocation-collector.js";
 import type { HttpResponse, InvocationResult } from "../runtime/sandbox/sandbox.js";
 import { checkAuthRefs, resolveAuthRefs } from "./apps/auth-refs.js";
+import { componentForKey } from "./component-lookup.js";
 import { getComponent, loadBundle, type SavedComponent, saveComponent } from "./components.js";
 import type { CoreContext } from "./context.js";
 import { dataStoreHandler, resolveDataStoreRefs } from "./data-store-props.js";
@@ -16,7 +17,6 @@ import { loadDynamicProps, withDynamicProps } from "./dynamic-props.js";
 import { InvalidInputError, SluiceError } from "./errors.js";
 import type { ActionSender, SendReport } from "./outbound/action-sends.js";
 import { configureProps } from "./props.js";
-import { resolvePublished } from "./published.js";
 import { maskSecrets, runnerProps, secretStrings } from "./source-props.js";
 
 export const DEFAULT_ACTION_TIMEOUT_SECONDS = 30;
@@ -169,9 +169,9 @@ async function resolveAction(
   } else if (input.component_code !== undefined || input.component_url !== undefined) {
     component = await saveComponent(context, accountId, input);
   } else if (typeof input.key === "string" && input.key !== "") {
-    component = (await resolvePublished(context, accountId, input.key)).component;
+    component = await componentForKey(context, accountId, input.key, { savedKeys: false });
   } else if (id !== undefined) {
-    component = (await resolvePublished(context, accountId, id)).component;
+    component = await componentForKey(context, accountId, id, { savedKeys: false });
   } else {
     throw new InvalidInputError(
       "Pass component_id (sc_…), component_code, component_url or key (a published key, or key@version)",

@@ -8,6 +8,7 @@ import type { Selectable } from "kysely";
 import type { ComponentDefinition, PropDefinition } from "../runtime/component-definition.js";
 import type { SourcesTable } from "../store/schema.js";
 import { checkAuthRefs } from "./apps/auth-refs.js";
+import { componentForKey } from "./component-lookup.js";
 import { getComponent, type SavedComponent, saveComponent } from "./components.js";
 import type { CoreContext } from "./context.js";
 import { resolveDataStoreRefs } from "./data-store-props.js";
@@ -325,7 +326,9 @@ async function resolveComponent(
   if (input.component_code !== undefined || input.component_url !== undefined) {
     return saveComponent(context, accountId, input);
   }
-  if (typeof input.key === "string" && input.key !== "") return getComponent(context, accountId, input.key);
+  if (typeof input.key === "string" && input.key !== "") {
+    return componentForKey(context, accountId, input.key, { savedKeys: true });
+  }
   if (required) return null;
   return null;
 }

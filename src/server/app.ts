@@ -27,6 +27,7 @@ import { deliveryRoutes } from "./routes/deliveries.js";
 import { dynamicPropsRoutes } from "./routes/dynamic-props.js";
 import { eventRoutes } from "./routes/events.js";
 import { healthRoutes } from "./routes/health.js";
+import { registryRoutes } from "./routes/registry.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { sourceRoutes } from "./routes/sources.js";
 import { subscriptionRoutes } from "./routes/subscriptions.js";
@@ -112,6 +113,7 @@ export async function buildApp({
       sessionRoutes(v1, store.db, config.baseUrl);
       webhookRoutes(v1, store.db, secrets);
       componentRoutes(v1, core);
+      registryRoutes(v1, core);
       sourceRoutes(v1, core);
       eventRoutes(v1, core);
       subscriptionRoutes(v1, store.db);

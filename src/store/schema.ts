@@ -201,6 +201,21 @@ export interface PublishedComponentsTable {
   published_at: number;
 }
 
+export interface PublicComponentsTable {
+  key: string;
+  version: string;
+  /** The publisher. */
+  account_id: string;
+  component_id: string;
+  /** The app slug the key starts with. */
+  app: string;
+  type: string;
+  name: string;
+  description: string;
+  published_at: number;
+  deprecated_at: number | null;
+}
+
 export interface WorkflowsTable {
   id: string;
   account_id: string;
@@ -327,6 +342,7 @@ export interface Database {
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   published_components: PublishedComponentsTable;
+  public_components: PublicComponentsTable;
   workflows: WorkflowsTable;
   workflow_runs: WorkflowRunsTable;
   ui_sessions: UiSessionsTable;

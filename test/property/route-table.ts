@@ -134,6 +134,20 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
   "GET /v1/published/:key": { params: { key: "published" } },
   "DELETE /v1/published/:key": { params: { key: "published" } },
 
+  "GET /v1/components": {
+    valid: ({ b }) => ({ q: b.named.actionKey, registry: "all", type: "action", limit: 5 }),
+  },
+  "POST /v1/registry/components": {
+    runs: SLOW_RUNS,
+    valid: ({ b }) => ({ component_code: actionCode(b.named.actionKey, "0.1.0") }),
+  },
+  "GET /v1/registry/components/:key": { params: { key: "published" } },
+  "DELETE /v1/registry/components/:key": { params: { key: "published" } },
+  "POST /v1/registry/components/:key/deprecate": {
+    params: { key: "published" },
+    valid: () => ({ deprecated: true }),
+  },
+
   "POST /v1/workflows": {
     runs: SLOW_RUNS,
     valid: ({ b }) => ({

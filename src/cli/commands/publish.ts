@@ -29,10 +29,27 @@ export function registerPublish(program: Command): void {
       .command("publish <file>")
       .description(
         "publish an action or a source under its key and version (relative imports are bundled; a URL is fetched by the server)",
+      )
+      .option(
+        "--public",
+        "publish in the server's public registry, which every account can search and deploy",
       ),
-  ).action(async (target: string, options: ApiCommandOptions) => {
+  ).action(async (target: string, options: ApiCommandOptions & { public?: boolean }) => {
     const { client } = clientFor(options);
     const input = URL_TARGET.test(target) ? { component_url: target } : await bundled(target);
+    if (options.public) {
+      const listed = await withSpinner("Publishing publicly (installing npm packages if needed)", () =>
+        client.publishPublic(input),
+      );
+      printRecord(
+        options,
+        listed,
+        listed.status === "unchanged"
+          ? `${listed.key}@${listed.version} was already in the public registry with this code; nothing changed.`
+          : `Published ${listed.key}@${listed.version} in the public registry. Any account can deploy it with: sluice ${listed.type === "action" ? "run-action" : "deploy"} ${listed.key}`,
+      );
+      return;
+    }
     const published = await withSpinner("Publishing (installing npm packages if needed)", () =>
       client.publishComponent(input),
     );
@@ -48,9 +65,19 @@ export function registerPublish(program: Command): void {
   apiOptions(
     program
       .command("unpublish <key>")
-      .description("unpublish every version of a key, or one version: KEY@VERSION"),
-  ).action(async (ref: string, options: ApiCommandOptions) => {
+      .description("unpublish every version of a key, or one version: KEY@VERSION")
+      .option("--public", "from the public registry (its publisher or an admin)"),
+  ).action(async (ref: string, options: ApiCommandOptions & { public?: boolean }) => {
     const { client } = clientFor(options);
+    if (options.public) {
+      const changed = await client.unpublishPublic(ref);
+      printRecord(
+        options,
+        changed,
+        `Unpublished ${changed.key} from the public registry: ${changed.versions.join(", ")}.`,
+      );
+      return;
+    }
     const removed = await client.unpublish(ref);
     printRecord(
       options,

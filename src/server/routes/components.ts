@@ -1,5 +1,6 @@
 /** /v1/components: save a component from code or a URL, and read it back by id or key. */
 import type { FastifyInstance } from "fastify";
+import { componentForKey } from "../../core/component-lookup.js";
 import {
   type ComponentInput,
   getComponent,
@@ -42,11 +43,12 @@ const componentSchema = {
 } as const;
 
 export function componentRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.post<{ Body: ComponentInput }>(
+  app.post<{ Body: ComponentInput & { key?: string } }>(
     "/components",
     {
       schema: {
-        summary: "Save a component (compile it and describe its props)",
+        summary:
+          "Save a component (compile it and describe its props), or take one by key: the account's own, else the public registry's (copied into the account)",
         tags: ["components"],
         body: {
           type: "object",
@@ -54,14 +56,28 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
             component_code: { type: "string", description: "the component's source code" },
             component_url: { type: "string", description: "an http(s) URL to the code" },
             filename: { type: "string", description: "the file name, for TypeScript (.ts) and messages" },
+            key: {
+              type: "string",
+              maxLength: 400,
+              description:
+                "instead of code: key or key@version, the account's own first, then the public registry",
+            },
           },
         },
         response: { 200: { type: "object", properties: { data: componentSchema } }, ...commonErrors },
       },
     },
-    async (request) => ({
-      data: componentView(await saveComponent(context, request.account.id, request.body)),
-    }),
+    async (request) => {
+      const { key, ...input } = request.body ?? {};
+      const component =
+        typeof key === "string" &&
+        key !== "" &&
+        input.component_code === undefined &&
+        input.component_url === undefined
+          ? await componentForKey(context, request.account.id, key, { savedKeys: true })
+          : await saveComponent(context, request.account.id, input);
+      return { data: componentView(component) };
+    },
   );
 
   app.get<{ Querystring: PageRequest }>(

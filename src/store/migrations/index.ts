@@ -9,6 +9,7 @@ import * as workflows from "./0007-workflows.js";
 import * as uiSessions from "./0010-ui-sessions.js";
 import * as apps from "./0011-apps.js";
 import * as dataStores from "./0012-data-stores.js";
+import * as publicRegistry from "./0013-public-registry.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "0010-ui-sessions": uiSessions,
   "0011-apps": apps,
   "0012-data-stores": dataStores,
+  "0013-public-registry": publicRegistry,
 };

@@ -1,0 +1,218 @@
+/**
+ * The public registry and search: `POST /v1/registry/components` publishes publicly (Pipedream's
+ * rules), `GET /v1/registry/components/{key}` reads a public key with its versions, `DELETE` of it
+ * unpublishes and `POST …/{key}/deprecate` deprecates (publisher or admin only), and
+ * `GET /v1/components?q=&app=&type=&registry=` searches the account's and the public registry.
+ */
+import type { FastifyInstance } from "fastify";
+import { type ComponentSearch, type SearchResult, searchComponents } from "../../core/component-lookup.js";
+import type { CoreContext } from "../../core/context.js";
+import type { PublishInput } from "../../core/published.js";
+import {
+  deprecatePublic,
+  type PublicComponent,
+  publishPublic,
+  readPublic,
+  unpublishPublic,
+} from "../../core/registry.js";
+import { commonErrors, epochSeconds, errorResponse, pageInfo, pageQuery } from "../schemas.js";
+
+export function publicView(published: PublicComponent) {
+  return {
+    id: published.componentId,
+    key: published.key,
+    version: published.version,
+    registry: "public" as const,
+    app: published.app,
+    type: published.type,
+    name: published.name,
+    description: published.description,
+    published_at: epochSeconds(published.publishedAt),
+    deprecated: published.deprecatedAt !== null,
+  };
+}
+
+function searchView(result: SearchResult) {
+  return {
+    id: result.id,
+    key: result.key,
+    version: result.version,
+    registry: result.registry,
+    app: result.app,
+    type: result.type,
+    name: result.name,
+    description: result.description,
+    published_at: epochSeconds(result.publishedAt),
+    deprecated: result.deprecated,
+  };
+}
+
+const listedSchema = {
+  type: "object",
+  additionalProperties: true,
+  properties: {
+    id: { type: "string", description: "sc_… of the published code" },
+    key: { type: "string" },
+    version: { type: "string" },
+    registry: { type: "string", enum: ["public", "private"] },
+    app: { type: ["string", "null"] },
+    type: { type: "string", enum: ["source", "action"] },
+    name: { type: "string" },
+    description: { type: ["string", "null"] },
+    published_at: { type: "integer", description: "epoch seconds" },
+    deprecated: { type: "boolean" },
+  },
+} as const;
+
+const keyParams = {
+  type: "object",
+  properties: { key: { type: "string", maxLength: 400, description: "a public key, or key@version" } },
+  required: ["key"],
+} as const;
+
+const changedVersions = {
+  200: {
+    type: "object",
+    properties: {
+      data: {
+        type: "object",
+        properties: { key: { type: "string" }, versions: { type: "array", items: { type: "string" } } },
+        additionalProperties: true,
+      },
+    },
+  },
+  ...commonErrors,
+} as const;
+
+export function registryRoutes(app: FastifyInstance, context: CoreContext): void {
+  app.get<{ Querystring: ComponentSearch }>(
+    "/components",
+    {
+      schema: {
+        summary:
+          "Search components: the latest version of each key, in the account's registry, the public one, or both",
+        tags: ["components"],
+        querystring: {
+          ...pageQuery,
+          properties: {
+            ...pageQuery.properties,
+            q: {
+              type: "string",
+              maxLength: 200,
+              description: "words to find in the key, name or description",
+            },
+            app: { type: "string", maxLength: 200, description: "an app slug" },
+            type: { type: "string", enum: ["source", "action"] },
+            registry: { type: "string", enum: ["public", "private", "all"], default: "all" },
+          },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: { page_info: pageInfo, data: { type: "array", items: listedSchema } },
+          },
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await searchComponents(context, request.account.id, request.query);
+      return { page_info: page.pageInfo, data: page.items.map(searchView) };
+    },
+  );
+
+  app.post<{ Body: PublishInput }>(
+    "/registry/components",
+    {
+      schema: {
+        summary:
+          "Publish a component in the server's public registry (key <app>-<kebab-name>, a greater semver version, a name and a description)",
+        tags: ["components"],
+        body: {
+          type: "object",
+          properties: {
+            component_code: { type: "string" },
+            component_url: { type: "string" },
+            component_id: { type: "string", description: "a saved component (sc_…)" },
+            filename: { type: "string" },
+          },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              data: {
+                ...listedSchema,
+                properties: {
+                  ...listedSchema.properties,
+                  status: { type: "string", enum: ["published", "unchanged"] },
+                },
+              },
+            },
+          },
+          409: errorResponse,
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const result = await publishPublic(context, request.account, request.body);
+      return {
+        data: { ...publicView(result.published), status: result.created ? "published" : "unchanged" },
+      };
+    },
+  );
+
+  app.get<{ Params: { key: string } }>(
+    "/registry/components/:key",
+    {
+      schema: {
+        summary: "Read a public component: key (its latest version) or key@version, with every version",
+        tags: ["components"],
+        params: keyParams,
+        response: { 200: { type: "object", properties: { data: listedSchema } }, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { published, versions } = await readPublic(context, request.params.key);
+      return { data: { ...publicView(published), versions: versions.map(publicView) } };
+    },
+  );
+
+  app.delete<{ Params: { key: string } }>(
+    "/registry/components/:key",
+    {
+      schema: {
+        summary: "Unpublish every version of a public key, or one (key@version): its publisher or an admin",
+        tags: ["components"],
+        params: keyParams,
+        response: changedVersions,
+      },
+    },
+    async (request) => ({
+      data: { ...(await unpublishPublic(context, request.account, request.params.key)), deleted: true },
+    }),
+  );
+
+  app.post<{ Params: { key: string }; Body: { deprecated?: boolean } | undefined }>(
+    "/registry/components/:key/deprecate",
+    {
+      schema: {
+        summary:
+          "Deprecate a public key or key@version (deprecated: false restores it): it runs where deployed, but is not offered for new deploys",
+        tags: ["components"],
+        params: keyParams,
+        body: {
+          type: ["object", "null"],
+          properties: { deprecated: { type: "boolean", default: true } },
+        },
+        response: changedVersions,
+      },
+    },
+    async (request) => {
+      const deprecated = request.body?.deprecated !== false;
+      const changed = await deprecatePublic(context, request.account, request.params.key, deprecated);
+      return { data: { ...changed, deprecated } };
+    },
+  );
+}
