@@ -25,6 +25,7 @@ export async function saveTarget(client: SluiceClient, target: string): Promise<
   if (stat?.isFile()) return saveFile(client, target);
   if (stat?.isDirectory()) throw new UsageError(`${target} is a directory; give the component's file`);
   if (FILE_LIKE.test(target)) throw new UsageError(`No such file: ${target}`);
+  if (target.startsWith("sc_")) return client.getComponent(target);
   // A key (or key@version): the account's own component, else the public registry's.
   return withSpinner(`Finding ${target}`, () => client.componentForKey(target));
 }

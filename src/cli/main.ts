@@ -11,7 +11,7 @@ import { registerEvents } from "./commands/events.js";
 import { registerInit } from "./commands/init.js";
 import { registerLogin } from "./commands/login.js";
 import { registerPublish } from "./commands/publish.js";
-import { registerRegistry } from "./commands/registry.js";
+import { registerRegistry, registerRegistryImport } from "./commands/registry.js";
 import { registerRunAction } from "./commands/run-action.js";
 import { registerServer } from "./commands/server.js";
 import { registerSources } from "./commands/sources.js";
@@ -41,6 +41,7 @@ registerDeliveries(program);
 registerAccounts(program);
 registerPublish(program); // after registerSources: it adds `list published` to `list`
 registerRegistry(program);
+registerRegistryImport(program);
 registerRunAction(program);
 registerWorkflows(program);
 registerApps(program);

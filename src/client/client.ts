@@ -443,6 +443,15 @@ export class SluiceClient {
     return this.data("POST", "/v1/components", { body: { key } });
   }
 
+  /** Publishes every source and action of a Pipedream-layout package (npm:<spec>, or a folder's files). */
+  importPackage(input: {
+    npm?: string;
+    files?: Record<string, string>;
+    registry?: "public" | "private";
+  }): Promise<import("./types.js").ImportReport> {
+    return this.data("POST", "/v1/registry/import", { body: input });
+  }
+
   /** Runs an action once: its return value, exports, summary, logs and sends. */
   runAction(input: import("./types.js").ActionRunParams): Promise<import("./types.js").ActionRunResult> {
     return this.data("POST", "/v1/actions/run", { body: input });

@@ -339,3 +339,17 @@ export interface PublicVersionsChanged {
   deleted?: boolean;
   deprecated?: boolean;
 }
+
+/** One component of a package import. */
+export interface ImportedComponent {
+  file: string;
+  status: "published" | "skipped" | "failed";
+  key: string | null;
+  version: string | null;
+  reason?: string;
+}
+
+export interface ImportReport {
+  registry: "public" | "private";
+  components: ImportedComponent[];
+}

@@ -7,7 +7,7 @@
  */
 import semver from "semver";
 import type { ComponentsTable } from "../store/schema.js";
-import { type SavedComponent, toSavedComponent } from "./components.js";
+import { getComponent, type SavedComponent, toSavedComponent } from "./components.js";
 import type { CoreContext } from "./context.js";
 import { InvalidInputError, NotFoundError } from "./errors.js";
 import { newId } from "./ids.js";
@@ -27,7 +27,14 @@ export async function componentForKey(
   ref: string,
   options: { readonly savedKeys: boolean },
 ): Promise<SavedComponent> {
+  if (ref.startsWith("sc_")) return getComponent(context, accountId, ref);
   const own = await ownComponent(context, accountId, ref, options.savedKeys);
+  if (own instanceof NotFoundError) {
+    // Its published versions, when it has some, say more than the generic message.
+    const published = await findPublic(context, ref);
+    if (published === undefined) throw own;
+    return adoptComponent(context, accountId, published.componentId);
+  }
   if (own !== undefined) return own;
   const published = await findPublic(context, ref);
   if (published === undefined) {
@@ -44,12 +51,13 @@ async function ownComponent(
   accountId: string,
   ref: string,
   savedKeys: boolean,
-): Promise<SavedComponent | undefined> {
+): Promise<SavedComponent | NotFoundError | undefined> {
   if (!savedKeys) {
     try {
       return (await resolvePublished(context, accountId, ref)).component;
     } catch (error) {
-      if (error instanceof NotFoundError) return undefined;
+      if (error instanceof NotFoundError)
+        return error.message.includes("published versions") ? error : undefined;
       throw error;
     }
   }

@@ -14,6 +14,8 @@ export interface CoreContext {
   readonly fetchCode: CodeFetcher;
   /** Performs actions' queued `$.send.*` calls (HTTP through the SSRF guard, email over SMTP). */
   readonly sender: ActionSender;
+  /** Unpacks an npm package (`name@version`) into a directory, for imports of Pipedream-layout packages. */
+  readonly fetchPackage: (spec: string, dest: string) => Promise<void>;
   /** Public URL of the server, for source endpoint URLs. */
   readonly baseUrl: string;
 }

@@ -84,6 +84,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       store,
       secrets: createSecretBox(masterKey),
       compiler: createCompiler({ dataDir: config.dataDir, packages }),
+      fetchPackage: (spec, dest) => packages.extract(spec, dest),
       sandbox,
       fetchCode: createCodeFetcher(policy),
       sender,

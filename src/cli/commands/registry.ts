@@ -1,12 +1,16 @@
 /**
  * `sluice search [WORDS…]` finds components (the latest version of each key) in the account's
  * published components and the server's public registry; `sluice deprecate KEY[@VERSION]` takes a
- * public component out of new deploys (its publisher or an admin).
+ * public component out of new deploys (its publisher or an admin); `sluice registry import
+ * FOLDER|npm:SPEC` publishes every component of a Pipedream-layout package.
  */
+import fs from "node:fs";
+import path from "node:path";
 import type { Command } from "commander";
-import type { ComponentSearchParams, ListedComponent } from "../../client/types.js";
+import type { ComponentSearchParams, ImportedComponent, ListedComponent } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
 import { type Column, formatTime, printList, printRecord, UsageError } from "../output.js";
+import { withSpinner } from "../terminal.js";
 
 const columns: readonly Column<ListedComponent>[] = [
   ["key", (listed) => listed.key],
@@ -82,4 +86,64 @@ function parseLimit(text: string): number {
   const count = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
   if (!(count >= 1 && count <= 100)) throw new UsageError(`-n takes a count from 1 to 100, got '${text}'`);
   return count;
+}
+
+/** The files of a local package folder the server needs: code and JSON, without node_modules or dot folders. */
+function packageFiles(folder: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+      const full = path.join(dir, entry.name);
+      const name = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+      if (entry.isDirectory()) walk(full, name);
+      else if (entry.isFile() && /\.(mjs|cjs|js|ts|json)$/.test(entry.name))
+        files[name] = fs.readFileSync(full, "utf8");
+    }
+  };
+  walk(folder, "");
+  return files;
+}
+
+const importColumns: readonly Column<ImportedComponent>[] = [
+  ["status", (row) => row.status],
+  ["component", (row) => (row.key === null ? row.file : `${row.key}@${row.version ?? "?"}`)],
+  ["reason", (row) => row.reason ?? ""],
+];
+
+export function registerRegistryImport(program: Command): void {
+  const registry =
+    program.commands.find((command) => command.name() === "registry") ??
+    program.command("registry").description("the server's registries");
+  apiOptions(
+    registry
+      .command("import <package>")
+      .description(
+        "publish every source and action of a Pipedream-layout package: a local folder, or npm:<package>@<version> fetched by the server",
+      )
+      .option("--public", "into the public registry (admins only); by default the account's private one"),
+  ).action(async (target: string, options: ApiCommandOptions & { public?: boolean }) => {
+    const input: { npm?: string; files?: Record<string, string>; registry: "public" | "private" } = {
+      registry: options.public ? "public" : "private",
+    };
+    if (target.startsWith("npm:")) input.npm = target;
+    else {
+      const stat = fs.statSync(target, { throwIfNoEntry: false });
+      if (!stat?.isDirectory())
+        throw new UsageError(`${target} is not a folder; give a package folder or npm:<package>@<version>`);
+      input.files = packageFiles(target);
+    }
+    const { client } = clientFor(options);
+    const report = await withSpinner(`Importing ${target}`, () => client.importPackage(input));
+    const counts = { published: 0, skipped: 0, failed: 0 };
+    for (const row of report.components) counts[row.status]++;
+    if (options.json) printRecord(options, report, "");
+    else {
+      printList(options, report.components, importColumns, "No components.");
+      process.stdout.write(
+        `${counts.published} published, ${counts.skipped} skipped (already there), ${counts.failed} failed, in the ${report.registry} registry.\n`,
+      );
+    }
+    if (counts.failed > 0) process.exitCode = 2;
+  });
 }

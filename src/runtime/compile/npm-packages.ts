@@ -6,6 +6,8 @@
  */
 
 import path from "node:path";
+import pacote from "pacote";
+import { CompileError } from "./compiler.js";
 import { type NpmSettings, readNpmSettings } from "./npm-config.js";
 import { npmInstall } from "./npm-install.js";
 import { type InstallEvent, PackageCache } from "./package-cache.js";
@@ -27,6 +29,12 @@ export interface NpmPackagesOptions {
 export interface NpmPackages {
   readonly cache: PackageCache;
   readonly resolver: VersionResolver;
+  /**
+   * Unpacks the package an npm spec names (`@scope/name@1.2.3`, `name@^1`, `name`) into `dest`.
+   * A spec the registry does not have is a CompileError('unknown_package'); a registry that cannot
+   * be reached, a plain Error.
+   */
+  extract(spec: string, dest: string): Promise<void>;
 }
 
 const DEFAULT_INSTALL_TIMEOUT_MS = 5 * 60 * 1000;
@@ -58,5 +66,33 @@ export function createNpmPackages(options: NpmPackagesOptions): NpmPackages {
       }),
     ...(options.onInstall === undefined ? {} : { onInstall: options.onInstall }),
   });
-  return { cache, resolver: createRegistryResolver(npmSettings) };
+  return {
+    cache,
+    resolver: createRegistryResolver(npmSettings),
+    async extract(spec, dest) {
+      const settings = await npmSettings();
+      try {
+        await pacote.extract(spec, dest, { ...settings });
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (
+          code === "E404" ||
+          code === "ETARGET" ||
+          code === "EINVALIDTAGNAME" ||
+          code === "EINVALIDPACKAGENAME"
+        ) {
+          throw new CompileError(
+            "unknown_package",
+            `The npm registry (${settings.registry}) has no package '${spec}' (${String(code)}): check its name and version.`,
+          );
+        }
+        throw new Error(
+          `Fetching ${spec} from the npm registry (${settings.registry}) failed: ${(error as Error).message}`,
+          {
+            cause: error,
+          },
+        );
+      }
+    },
+  };
 }

@@ -28,6 +28,8 @@ declare module "pacote" {
   /** Errors carry npm's codes: E404, ETARGET, EINVALIDTAGNAME, ECONNREFUSED, … */
   interface Pacote {
     manifest(spec: string, options?: PacoteOptions): Promise<Manifest>;
+    /** Unpacks the package's tarball into `dest` (created if needed). */
+    extract(spec: string, dest: string, options?: PacoteOptions): Promise<{ readonly resolved: string }>;
     packument(spec: string, options?: PacoteOptions): Promise<Packument>;
   }
 
