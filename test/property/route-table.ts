@@ -148,6 +148,15 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
     valid: () => ({ deprecated: true }),
   },
 
+  "POST /v1/registry/import": {
+    // Each request may fetch from the npm registry or compile a package's components.
+    runs: 10,
+    valid: ({ b }) => ({
+      files: { "actions/fuzzed/fuzzed.mjs": actionCode(b.named.actionKey, "0.1.0") },
+      registry: "private",
+    }),
+  },
+
   "POST /v1/workflows": {
     runs: SLOW_RUNS,
     valid: ({ b }) => ({
