@@ -172,6 +172,12 @@ describe(`sluice registry import npm:${PACKAGE}`, () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("has no package '@pipedream/sluice-no-such-package-xyz@1.0.0'");
 
+    for (const spec of ["npm:file:/etc", "npm:git+https://example.com/x.git", "npm:lodash@4/lib"]) {
+      const refused = await cli(["registry", "import", spec]);
+      expect(refused.code, spec).toBe(1);
+      expect(refused.stderr, spec).toMatch(/not a valid npm import|is not a package/);
+    }
+
     const notAdmin = await cli(["registry", "import", `npm:${PACKAGE}`, "--public"], other.apiKey);
     expect(notAdmin.code).toBe(1);
     expect(notAdmin.stderr).toContain("Only an admin can import into the public registry");

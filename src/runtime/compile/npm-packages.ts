@@ -12,6 +12,7 @@ import { type NpmSettings, readNpmSettings } from "./npm-config.js";
 import { npmInstall } from "./npm-install.js";
 import { type InstallEvent, PackageCache } from "./package-cache.js";
 import { createRegistryResolver, type VersionResolver } from "./registry.js";
+import { parseNpmSpecifier } from "./specifier.js";
 
 export interface NpmPackagesOptions {
   /** Sluice's data directory; packages are cached in `<dataDir>/packages`. */
@@ -70,9 +71,17 @@ export function createNpmPackages(options: NpmPackagesOptions): NpmPackages {
     cache,
     resolver: createRegistryResolver(npmSettings),
     async extract(spec, dest) {
+      // Registry packages only: no file:, git or URL specs, which would read other sources.
+      const parsed = parseNpmSpecifier(spec);
+      if (parsed.subpath !== undefined) {
+        throw new CompileError(
+          "invalid_specifier",
+          `'${spec}' is not a package: give name@version, without a path`,
+        );
+      }
       const settings = await npmSettings();
       try {
-        await pacote.extract(spec, dest, { ...settings });
+        await pacote.extract(`${parsed.name}@${parsed.range ?? "latest"}`, dest, { ...settings });
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         if (
