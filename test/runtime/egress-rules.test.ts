@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseCidrSet, refusingRule } from "../../src/runtime/sandbox/egress/address-rules.js";
-import { guardNativeHandles } from "../../src/runtime/sandbox/egress/egress-guard.js";
 import { createEgressPolicy, type EgressRefusal } from "../../src/runtime/sandbox/egress/egress-policy.js";
+import { guardNativeHandles } from "../../src/runtime/sandbox/egress/native-handles.js";
 
 describe("address rules", () => {
   it.each([
