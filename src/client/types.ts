@@ -132,6 +132,8 @@ export interface SourceParams {
   filename?: string;
   name?: string;
   configured_props?: Record<string, unknown>;
+  /** dyp_… from `POST /v1/components/props`, for a component whose props were reloaded. */
+  dynamic_props_id?: string;
   active?: boolean;
   timeout_seconds?: number;
   max_events?: number;

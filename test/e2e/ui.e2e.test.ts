@@ -12,11 +12,11 @@ import { type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { SignInPage } from "./pages/sign-in-page.js";
 import { SourcePage } from "./pages/source-page.js";
-import { CreateSourcePage, SourcesPage } from "./pages/sources-page.js";
+import { CreateSourcePage, DynamicPropsForm, SourcesPage } from "./pages/sources-page.js";
 import { WebhookPage, WebhooksPage } from "./pages/webhook-page.js";
 import { WorkflowPage, WorkflowsPage } from "./pages/workflow-page.js";
 import { launchBrowser, newContext, screenshotAndAudit } from "./support/browser.js";
-import { BROKEN_YAML, FAILING_WORKFLOW, GREETER_SOURCE } from "./support/fixtures.js";
+import { BROKEN_YAML, FAILING_WORKFLOW, GREETER_SOURCE, REGIONS_SOURCE } from "./support/fixtures.js";
 
 const sqlite = dialects.find((dialect) => dialect.name === "sqlite");
 
@@ -48,6 +48,7 @@ describe("the web UI in a browser", { timeout: 120_000 }, () => {
       receiverUp ? { status: 200, body: "thanks" } : { status: 500, body: "receiver is down" },
     );
     await sluice.client.publishComponent({ component_code: GREETER_SOURCE });
+    await sluice.client.publishComponent({ component_code: REGIONS_SOURCE });
     browser = await launchBrowser();
     context = await newContext(browser, sluice.url);
     page = await context.newPage();
@@ -133,6 +134,49 @@ describe("the web UI in a browser", { timeout: 120_000 }, () => {
     });
     // The secret is stored but never shown back.
     expect(JSON.stringify(source.configured_props)).not.toContain("s3cret-token");
+  });
+
+  it("remote options (searched, three pages) and an app prop connected through the keys form deploy", async () => {
+    const create = new CreateSourcePage(page);
+    const form = new DynamicPropsForm(page);
+    await create.gotoKey("e2e-regions");
+    await create.waitForForm();
+    await page.getByLabel("Name", { exact: true }).fill("regions");
+
+    // An app nobody registered: free key/value fields; the new account is selected.
+    await form.connectNew("e2e-vault", "e2e vault", { token: "vault-s3cret" });
+    const vault = page.getByLabel("Vault", { exact: true });
+    await expect.poll(() => vault.inputValue()).toMatch(/^apn_/);
+    const accountId = await vault.inputValue();
+    const accounts = await sluice.client.request<{ data: { id: string; app: string; name: string }[] }>(
+      "GET",
+      "/v1/connected_accounts",
+      { query: { app: "e2e-vault" } },
+    );
+    expect(accounts.data).toEqual([
+      expect.objectContaining({ id: accountId, app: "e2e-vault", name: "e2e vault" }),
+    ]);
+
+    // The first page loads at once; the search narrows; Load more follows prevContext to the end.
+    await expect.poll(() => form.optionsOf("Region")).toEqual(["Amsterdam", "Berlin", "Bordeaux"]);
+    await form.search("Region", "b");
+    await expect.poll(() => form.optionsOf("Region")).toEqual(["Berlin", "Bordeaux", "Boston"]);
+    await form.loadMore().click();
+    await expect
+      .poll(() => form.optionsOf("Region"))
+      .toEqual(["Berlin", "Bordeaux", "Boston", "Brussels", "Budapest", "Bogota"]);
+    await form.loadMore().click();
+    await expect.poll(() => form.optionsOf("Region")).toHaveLength(7);
+    await form.settled();
+    expect(await form.loadMore().count()).toBe(0);
+    await page.getByLabel("Region", { exact: true }).selectOption({ label: "Bern" });
+    audit.push(...(await screenshotAndAudit(page, "source-create-dynamic")));
+
+    await create.deploy();
+    await page.waitForURL(/\/sources\/dc_/);
+    const source = await sluice.client.getSource(new SourcePage(page).id());
+    expect(source.configured_props).toMatchObject({ region: "bern", vault: { authProvisionId: accountId } });
+    expect(JSON.stringify(source)).not.toContain("vault-s3cret");
   });
 
   it("bad prop values (invalid JSON, over 64 KB, out of range) show at their prop and deploy nothing", async () => {

@@ -1,11 +1,23 @@
 /**
- * One input per prop type. A renderer is looked up by the prop's type in PROP_INPUTS; a type
- * with no renderer (app props, async options, data_store, http_request: they come with the apps
- * work) shows a notice instead of a wrong input. Adding a type is adding an entry here.
+ * One input per prop type. A renderer is looked up by the prop's type in PROP_INPUTS; a prop
+ * whose options load from the component gets the remote options input. A type with no renderer
+ * (data_store, http_request) shows a notice instead of a wrong input. Adding a type is adding an
+ * entry here.
  */
 import type { ReactNode } from "react";
 import type { ConfigurableProp } from "../../client/types.js";
-import type { FormValue, TimerValue } from "./prop-values.js";
+import { AppInput } from "./app-input.js";
+import { type FormValue, hasRemoteOptions, type TimerValue } from "./prop-values.js";
+import { RemoteOptionsInput } from "./remote-options-input.js";
+
+/** What an input that calls the server needs from the form around it. */
+export interface FormContext {
+  /** The component key, sc_ or dc_ id that `/v1/components/configure` takes. */
+  componentId: string;
+  dynamicPropsId?: string;
+  /** The props configured before `name`, as the API takes them (values that do not parse are left out). */
+  configuredSoFar: (name: string) => Record<string, unknown>;
+}
 
 export interface PropInputProps {
   prop: ConfigurableProp;
@@ -14,6 +26,7 @@ export interface PropInputProps {
   onChange: (value: FormValue) => void;
   describedBy: string;
   invalid: boolean;
+  form: FormContext;
 }
 
 type PropInput = (props: PropInputProps) => ReactNode;
@@ -165,13 +178,16 @@ const PROP_INPUTS: Record<string, PropInput> = {
   "boolean[]": JsonInput,
   "object[]": JsonInput,
   "$.interface.timer": TimerInput,
+  app: AppInput,
 };
+
+function RemoteInput(props: PropInputProps) {
+  const Static = PROP_INPUTS[props.prop.type] ?? TextInput;
+  return <RemoteOptionsInput {...props} fallback={Static} />;
+}
 
 /** The input for a prop, or undefined when this UI cannot configure it yet. */
 export function propInputFor(prop: ConfigurableProp): PropInput | undefined {
-  // Async options, propDefinitions and app props need the dynamic-props API (the apps work).
-  if (prop.type === "app" || typeof prop.propDefinition !== "undefined" || prop.hasAsyncOptions === true) {
-    return undefined;
-  }
+  if (hasRemoteOptions(prop)) return RemoteInput;
   return PROP_INPUTS[prop.type];
 }

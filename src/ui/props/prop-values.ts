@@ -8,7 +8,36 @@ import type { ConfigurableProp } from "../../client/types.js";
 /** SPEC.md: a configured value may be at most 64 KB (the server refuses larger ones too). */
 export const MAX_VALUE_BYTES = 64 * 1024;
 
-export type FormValue = string | boolean | TimerValue | undefined;
+export type FormValue = string | boolean | TimerValue | RemoteValue | AppValue | undefined;
+
+/** An option picked from remote (async) options: its value as the component gave it. */
+export interface RemoteValue {
+  kind: "remote";
+  value: unknown;
+}
+
+/** An app prop's connected account. */
+export interface AppValue {
+  kind: "app";
+  authProvisionId: string;
+}
+
+export function isRemoteValue(value: FormValue): value is RemoteValue {
+  return typeof value === "object" && value !== null && (value as { kind?: string }).kind === "remote";
+}
+
+export function isAppValue(value: FormValue): value is AppValue {
+  return typeof value === "object" && value !== null && (value as { kind?: string }).kind === "app";
+}
+
+/**
+ * A prop whose options load from the component: async `options`, its own or a propDefinition's
+ * (the server resolves propDefinitions and describes an options method as `remoteOptions: true`;
+ * `hasAsyncOptions` is Pipedream Connect's name for the same).
+ */
+export function hasRemoteOptions(prop: ConfigurableProp): boolean {
+  return prop.type !== "app" && (prop.remoteOptions === true || prop.hasAsyncOptions === true);
+}
 
 export interface TimerValue {
   mode: "interval" | "cron";
@@ -27,6 +56,12 @@ export function isConfigurable(prop: ConfigurableProp): boolean {
 /** The initial text of an input, from a configured value or the prop's default. */
 export function initialValue(prop: ConfigurableProp, configured: unknown): FormValue {
   const value = configured ?? prop.default;
+  if (prop.type === "app") {
+    const id = (value as { authProvisionId?: unknown } | undefined)?.authProvisionId;
+    return typeof id === "string" ? { kind: "app", authProvisionId: id } : undefined;
+  }
+  if (hasRemoteOptions(prop))
+    return value === undefined || value === null ? undefined : { kind: "remote", value };
   if (prop.type === "$.interface.timer") {
     const schedule = (value ?? {}) as { intervalSeconds?: number; cron?: string; timezone?: string };
     return {
@@ -47,6 +82,13 @@ export class PropValueError extends Error {}
 
 /** The configured value of one input, or undefined when it is left empty. Throws PropValueError. */
 export function configuredValue(prop: ConfigurableProp, value: FormValue): unknown {
+  if (prop.type === "app") {
+    if (isAppValue(value)) return { authProvisionId: value.authProvisionId };
+    if (prop.optional) return undefined;
+    throw new PropValueError("Choose a connected account, or connect a new one");
+  }
+  if (isRemoteValue(value)) return value.value;
+  if (hasRemoteOptions(prop) && value === undefined) return undefined;
   if (prop.type === "$.interface.timer") {
     const timer = value as TimerValue;
     if (timer.mode === "cron") {

@@ -3,10 +3,12 @@
  * help, and the error for that prop, whether the browser found it (bad JSON, over 64 KB) or the
  * server did (`prop '<name>': …`).
  */
-import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import type { ConfigurableProp } from "../../client/types.js";
 import { errorMessage } from "../api.js";
-import { propInputFor } from "./prop-inputs.js";
+import { appsClient } from "./apps-api.js";
+import { type FormContext, propInputFor } from "./prop-inputs.js";
 import {
   configuredValue,
   type FormValue,
@@ -17,22 +19,108 @@ import {
 } from "./prop-values.js";
 
 export interface PropsFormProps {
+  /** The component key, sc_ or dc_ id: what loads remote options and reloads props. */
+  componentId: string;
   props: readonly ConfigurableProp[];
   configured?: Record<string, unknown>;
   submitLabel: string;
   /** Other fields shown above the props (the source's name). */
   children?: React.ReactNode;
-  onSubmit: (configured: Record<string, unknown>, form: HTMLFormElement) => Promise<void>;
+  /** dynamicPropsId: the dyp_ id to deploy with, once the props were reloaded. */
+  onSubmit: (
+    configured: Record<string, unknown>,
+    form: HTMLFormElement,
+    dynamicPropsId?: string,
+  ) => Promise<void>;
 }
 
-export function PropsForm({ props, configured = {}, submitLabel, children, onSubmit }: PropsFormProps) {
-  const shown = props.filter(isConfigurable);
+/** How long a typed change waits before the props reload (one call per pause, not per key). */
+const RELOAD_DELAY_MS = 400;
+
+export function PropsForm({
+  componentId,
+  props,
+  configured = {},
+  submitLabel,
+  children,
+  onSubmit,
+}: PropsFormProps) {
+  const [dynamic, setDynamic] = useState<{ id: string; props: ConfigurableProp[] } | null>(null);
+  const shown = (dynamic?.props ?? props).filter(isConfigurable);
   const [values, setValues] = useState<Record<string, FormValue>>(() =>
     Object.fromEntries(shown.map((prop) => [prop.name, initialValue(prop, configured[prop.name])])),
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  /** The configured values of the given props, leaving out what is empty or does not parse. */
+  const configuredOf = (of: readonly ConfigurableProp[], from: Record<string, FormValue>) => {
+    const result: Record<string, unknown> = {};
+    for (const prop of of) {
+      if (!propInputFor(prop)) continue;
+      try {
+        const value = configuredValue(prop, from[prop.name]);
+        if (value !== undefined) result[prop.name] = value;
+      } catch (error) {
+        if (!(error instanceof PropValueError)) throw error;
+      }
+    }
+    return result;
+  };
+  const form: FormContext = {
+    componentId,
+    ...(dynamic ? { dynamicPropsId: dynamic.id } : {}),
+    configuredSoFar: (name) =>
+      configuredOf(
+        shown.slice(
+          0,
+          shown.findIndex((prop) => prop.name === name),
+        ),
+        values,
+      ),
+  };
+
+  // reloadProps: after such a prop changes, ask the component for its props again.
+  const reload = useMutation({
+    mutationFn: (input: { changed: string; configured: Record<string, unknown> }) =>
+      appsClient.reloadProps({
+        id: componentId,
+        configured_props: input.configured,
+        ...(dynamic ? { dynamic_props_id: dynamic.id } : {}),
+      }),
+    onSuccess: (result, input) => {
+      const next = result.dynamicProps.configurableProps as unknown as ConfigurableProp[];
+      setDynamic({ id: result.dynamicProps.id, props: next });
+      setValues((current) =>
+        Object.fromEntries(
+          next
+            .filter(isConfigurable)
+            .map((prop) => [
+              prop.name,
+              prop.name in current ? current[prop.name] : initialValue(prop, configured[prop.name]),
+            ]),
+        ),
+      );
+      setErrors(result.errors.length > 0 ? { [input.changed]: result.errors.join("; ") } : {});
+    },
+    onError: (error, input) => {
+      const message = errorMessage(error);
+      setErrors({ [propOfMessage(message) ?? input.changed]: message });
+    },
+  });
+  const reloadTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(reloadTimer.current), []);
+  const change = (prop: ConfigurableProp, value: FormValue) => {
+    const next = { ...values, [prop.name]: value };
+    setValues(next);
+    if (prop.reloadProps !== true) return;
+    clearTimeout(reloadTimer.current);
+    reloadTimer.current = setTimeout(
+      () => reload.mutate({ changed: prop.name, configured: configuredOf(shown, next) }),
+      typeof value === "string" ? RELOAD_DELAY_MS : 0,
+    );
+  };
 
   return (
     <form
@@ -58,7 +146,7 @@ export function PropsForm({ props, configured = {}, submitLabel, children, onSub
         if (Object.keys(found).length > 0) return;
         setBusy(true);
         try {
-          await onSubmit(result, form);
+          await onSubmit(result, form, dynamic?.id);
         } catch (error) {
           const message = errorMessage(error);
           const prop = propOfMessage(message);
@@ -85,9 +173,10 @@ export function PropsForm({ props, configured = {}, submitLabel, children, onSub
                 prop={prop}
                 id={id}
                 value={values[prop.name]}
-                onChange={(value) => setValues((current) => ({ ...current, [prop.name]: value }))}
+                onChange={(value) => change(prop, value)}
                 describedBy={describedBy}
                 invalid={error !== undefined}
+                form={form}
               />
             ) : (
               <p className="notice" id={id}>
@@ -109,6 +198,11 @@ export function PropsForm({ props, configured = {}, submitLabel, children, onSub
           </div>
         );
       })}
+      {reload.isPending && (
+        <p className="muted" role="status">
+          Loading the component's props…
+        </p>
+      )}
       {formError && (
         <p className="field-error" role="alert">
           {formError}

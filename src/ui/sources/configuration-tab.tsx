@@ -22,10 +22,11 @@ export function ConfigurationTab({ source }: { source: Source }) {
     <div className="configuration">
       <PropsForm
         key={source.updated_at}
+        componentId={source.id}
         props={props}
         configured={source.configured_props}
         submitLabel="Update"
-        onSubmit={async (configured) => {
+        onSubmit={async (configured, _form, dynamicPropsId) => {
           setSaved(false);
           // An input emptied by the user clears that prop (null); left out, the API keeps it.
           const cleared = props
@@ -39,6 +40,7 @@ export function ConfigurationTab({ source }: { source: Source }) {
             .map((prop) => [prop.name, null] as const);
           const updated = await api.updateSource(source.id, {
             configured_props: { ...Object.fromEntries(cleared), ...configured },
+            ...(dynamicPropsId ? { dynamic_props_id: dynamicPropsId } : {}),
           });
           queryClient.setQueryData(["source", source.id], updated);
           setSaved(true);

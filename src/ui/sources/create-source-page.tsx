@@ -191,10 +191,11 @@ function DeployForm({ loaded, onBack }: { loaded: Loaded; onBack: () => void }) 
   const queryClient = useQueryClient();
   const { component } = loaded;
   const deploy = useMutation({
-    mutationFn: (input: { name: string; configured: Record<string, unknown> }) =>
+    mutationFn: (input: { name: string; configured: Record<string, unknown>; dynamicPropsId?: string }) =>
       api.deploySource({
         component_id: component.id,
         configured_props: input.configured,
+        ...(input.dynamicPropsId ? { dynamic_props_id: input.dynamicPropsId } : {}),
         ...(input.name ? { name: input.name } : {}),
       }),
     onSuccess: (source) => {
@@ -218,11 +219,12 @@ function DeployForm({ loaded, onBack }: { loaded: Loaded; onBack: () => void }) 
         </button>
       </p>
       <PropsForm
+        componentId={component.id}
         props={component.configurable_props}
         submitLabel="Deploy"
-        onSubmit={async (configured, form) => {
+        onSubmit={async (configured, form, dynamicPropsId) => {
           const name = String(new FormData(form).get("source_name") ?? "").trim();
-          await deploy.mutateAsync({ name, configured });
+          await deploy.mutateAsync({ name, configured, ...(dynamicPropsId ? { dynamicPropsId } : {}) });
         }}
       >
         <div className="field">

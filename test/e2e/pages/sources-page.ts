@@ -55,3 +55,39 @@ export class CreateSourcePage {
     return (await this.page.locator(`[id="${id}"]`).textContent()) ?? "";
   }
 }
+
+/** Page object: the create form's remote options and app props. */
+export class DynamicPropsForm {
+  constructor(private readonly page: Page) {}
+
+  async search(label: string, text: string): Promise<void> {
+    await this.page.getByLabel(`Search ${label}`).fill(text);
+  }
+
+  /** The labels of the options of the select labelled `label`, without its placeholder. */
+  async optionsOf(label: string): Promise<string[]> {
+    const texts = await this.page.getByLabel(label, { exact: true }).locator("option").allTextContents();
+    return texts.slice(1);
+  }
+
+  loadMore() {
+    return this.page.getByRole("button", { name: "Load more" });
+  }
+
+  /** Waits until no options are loading. */
+  async settled(): Promise<void> {
+    await this.page.getByRole("status").filter({ hasText: "Loading options" }).waitFor({ state: "detached" });
+  }
+
+  async connectNew(app: string, name: string, fields: Record<string, string>): Promise<void> {
+    await this.page.getByRole("button", { name: `Connect new ${app} account` }).click();
+    await this.page.getByLabel("Account name").fill(name);
+    const entries = Object.entries(fields);
+    for (const [index, [key, value]] of entries.entries()) {
+      if (index > 0) await this.page.getByRole("button", { name: "Add a field" }).click();
+      await this.page.getByLabel(`Key ${index + 1}`).fill(key);
+      await this.page.getByLabel(`Value ${index + 1}`).fill(value);
+    }
+    await this.page.getByRole("button", { name: "Connect", exact: true }).click();
+  }
+}

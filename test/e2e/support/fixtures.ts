@@ -54,3 +54,37 @@ steps:
   - name: one
     code: "unterminated
 `;
+
+/**
+ * A source with an app prop for an app nobody registered (e2e-vault) and a prop whose options
+ * load from the component: searched with useQuery, three per page, the next page found from
+ * prevContext (a page asked for without it fails).
+ */
+export const REGIONS_SOURCE = `const CITIES = ["Amsterdam", "Berlin", "Bordeaux", "Boston", "Brussels", "Budapest", "Bogota", "Cairo", "Bern", "Dublin"];
+export default {
+  key: "e2e-regions",
+  name: "E2E regions",
+  version: "0.1.0",
+  type: "source",
+  props: {
+    http: { type: "$.interface.http" },
+    vault: { type: "app", app: "e2e-vault", label: "Vault" },
+    region: {
+      type: "string",
+      label: "Region",
+      useQuery: true,
+      async options({ page, prevContext, query }) {
+        const start = page === 0 ? 0 : prevContext?.nextPageToken;
+        if (typeof start !== "number") throw new Error("page " + page + " asked for without prevContext");
+        const matching = CITIES.filter((city) => city.toLowerCase().startsWith((query ?? "").toLowerCase()));
+        const options = matching.slice(start, start + 3).map((city) => ({ label: city, value: city.toLowerCase() }));
+        const next = start + 3 < matching.length ? start + 3 : undefined;
+        return { options, context: next === undefined ? {} : { nextPageToken: next } };
+      },
+    },
+  },
+  async run(event) {
+    this.$emit({ region: this.region }, { summary: this.region });
+  },
+};
+`;
