@@ -16,7 +16,13 @@ import { CreateSourcePage, DynamicPropsForm, SourcesPage } from "./pages/sources
 import { WebhookPage, WebhooksPage } from "./pages/webhook-page.js";
 import { WorkflowPage, WorkflowsPage } from "./pages/workflow-page.js";
 import { launchBrowser, newContext, screenshotAndAudit } from "./support/browser.js";
-import { BROKEN_YAML, FAILING_WORKFLOW, GREETER_SOURCE, REGIONS_SOURCE } from "./support/fixtures.js";
+import {
+  BROKEN_YAML,
+  FAILING_WORKFLOW,
+  GREETER_SOURCE,
+  REGIONS_SOURCE,
+  SHEET_SOURCE,
+} from "./support/fixtures.js";
 
 const sqlite = dialects.find((dialect) => dialect.name === "sqlite");
 
@@ -49,6 +55,7 @@ describe("the web UI in a browser", { timeout: 120_000 }, () => {
     );
     await sluice.client.publishComponent({ component_code: GREETER_SOURCE });
     await sluice.client.publishComponent({ component_code: REGIONS_SOURCE });
+    await sluice.client.publishComponent({ component_code: SHEET_SOURCE });
     browser = await launchBrowser();
     context = await newContext(browser, sluice.url);
     page = await context.newPage();
@@ -177,6 +184,31 @@ describe("the web UI in a browser", { timeout: 120_000 }, () => {
     const source = await sluice.client.getSource(new SourcePage(page).id());
     expect(source.configured_props).toMatchObject({ region: "bern", vault: { authProvisionId: accountId } });
     expect(JSON.stringify(source)).not.toContain("vault-s3cret");
+  });
+
+  it("reloadProps: the props the component adds appear and deploy with the dyp_ id; its ConfigurationError shows at the prop", async () => {
+    const create = new CreateSourcePage(page);
+    await create.gotoKey("e2e-sheet");
+    await create.waitForForm();
+    await page.getByLabel("Name", { exact: true }).fill("sheet");
+    await create.fill("Header row", "name,email");
+    await page.getByLabel("EMAIL", { exact: true }).waitFor();
+    await create.fill("Header row", "");
+    await expect
+      .poll(() => create.messageOf("Header row"))
+      .toContain("The sheet has no header row: add one in row 1");
+    await create.fill("Header row", "name,email");
+    await expect.poll(() => create.messageOf("Header row")).not.toContain("header row");
+    await create.fill("NAME", "Ada");
+    await create.fill("EMAIL", "ada@example.com");
+    await create.deploy();
+    await page.waitForURL(/\/sources\/dc_/);
+    const source = await sluice.client.getSource(new SourcePage(page).id());
+    expect(source.configured_props).toMatchObject({
+      headerRow: "name,email",
+      name: "Ada",
+      email: "ada@example.com",
+    });
   });
 
   it("bad prop values (invalid JSON, over 64 KB, out of range) show at their prop and deploy nothing", async () => {

@@ -5,6 +5,7 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import type { ReloadPropsResult } from "../../client/apps-client.js";
 import type { ConfigurableProp } from "../../client/types.js";
 import { errorMessage } from "../api.js";
 import { appsClient } from "./apps-api.js";
@@ -81,17 +82,24 @@ export function PropsForm({
       ),
   };
 
-  // reloadProps: after such a prop changes, ask the component for its props again.
+  // reloadProps: after such a prop changes, ask the component for its props again. Only the
+  // latest call's answer is used, so answers arriving out of order cannot bring back old props.
+  const latestReload = useRef(0);
   const reload = useMutation({
-    mutationFn: (input: { changed: string; configured: Record<string, unknown> }) =>
-      appsClient.reloadProps({
-        id: componentId,
-        configured_props: input.configured,
-        ...(dynamic ? { dynamic_props_id: dynamic.id } : {}),
-      }),
+    mutationFn: (input: { changed: string; configured: Record<string, unknown>; seq: number }) =>
+      appsClient.reloadProps({ id: componentId, configured_props: input.configured }),
     onSuccess: (result, input) => {
-      const next = result.dynamicProps.configurableProps as unknown as ConfigurableProp[];
-      setDynamic({ id: result.dynamicProps.id, props: next });
+      if (input.seq !== latestReload.current) return;
+      // A failure the component did not mark as a ConfigurationError comes back in `errors`.
+      const dynamicProps = result.dynamicProps as ReloadPropsResult["dynamicProps"] | null;
+      if (!dynamicProps) {
+        setErrors({
+          [input.changed]: result.errors.join("; ") || "The component's props could not be reloaded",
+        });
+        return;
+      }
+      const next = dynamicProps.configurableProps as unknown as ConfigurableProp[];
+      setDynamic({ id: dynamicProps.id, props: next });
       setValues((current) =>
         Object.fromEntries(
           next
@@ -105,6 +113,7 @@ export function PropsForm({
       setErrors(result.errors.length > 0 ? { [input.changed]: result.errors.join("; ") } : {});
     },
     onError: (error, input) => {
+      if (input.seq !== latestReload.current) return;
       const message = errorMessage(error);
       setErrors({ [propOfMessage(message) ?? input.changed]: message });
     },
@@ -117,7 +126,14 @@ export function PropsForm({
     if (prop.reloadProps !== true) return;
     clearTimeout(reloadTimer.current);
     reloadTimer.current = setTimeout(
-      () => reload.mutate({ changed: prop.name, configured: configuredOf(shown, next) }),
+      () => {
+        latestReload.current += 1;
+        reload.mutate({
+          changed: prop.name,
+          configured: configuredOf(shown, next),
+          seq: latestReload.current,
+        });
+      },
       typeof value === "string" ? RELOAD_DELAY_MS : 0,
     );
   };

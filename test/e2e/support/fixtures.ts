@@ -88,3 +88,26 @@ export default {
   },
 };
 `;
+
+/** additionalProps: a prop per column of the header row (reloadProps), a ConfigurationError without one. */
+export const SHEET_SOURCE = `import { ConfigurationError } from "@pipedream/platform";
+export default {
+  key: "e2e-sheet",
+  name: "E2E sheet",
+  version: "0.1.0",
+  type: "source",
+  props: {
+    http: { type: "$.interface.http" },
+    headerRow: { type: "string", label: "Header row", optional: true, reloadProps: true },
+  },
+  async additionalProps() {
+    if (!this.headerRow) throw new ConfigurationError("The sheet has no header row: add one in row 1");
+    const props = {};
+    for (const column of this.headerRow.split(",")) props[column] = { type: "string", label: column.toUpperCase() };
+    return props;
+  },
+  async run(event) {
+    this.$emit({ headerRow: this.headerRow });
+  },
+};
+`;
