@@ -7,6 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appsApi } from "../../src/client/apps-client.js";
 import { dialects, type TestDatabase } from "../support/dialects.js";
 import { type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -22,6 +23,7 @@ import {
   GREETER_SOURCE,
   REGIONS_SOURCE,
   SHEET_SOURCE,
+  WEATHER_SOURCE,
 } from "./support/fixtures.js";
 
 const sqlite = dialects.find((dialect) => dialect.name === "sqlite");
@@ -56,6 +58,7 @@ describe("the web UI in a browser", { timeout: 120_000 }, () => {
     await sluice.client.publishComponent({ component_code: GREETER_SOURCE });
     await sluice.client.publishComponent({ component_code: REGIONS_SOURCE });
     await sluice.client.publishComponent({ component_code: SHEET_SOURCE });
+    await sluice.client.publishComponent({ component_code: WEATHER_SOURCE });
     browser = await launchBrowser();
     context = await newContext(browser, sluice.url);
     page = await context.newPage();
@@ -184,6 +187,41 @@ describe("the web UI in a browser", { timeout: 120_000 }, () => {
     const source = await sluice.client.getSource(new SourcePage(page).id());
     expect(source.configured_props).toMatchObject({ region: "bern", vault: { authProvisionId: accountId } });
     expect(JSON.stringify(source)).not.toContain("vault-s3cret");
+  });
+
+  it("an app prop of a registered app: Connect new shows its fields, and the server's check at the form", async () => {
+    await appsApi(sluice.client).registerApp({
+      slug: "e2e-weather",
+      name: "E2E Weather",
+      auth_type: "keys",
+      fields: [
+        { name: "api_key", label: "API key", secret: true },
+        { name: "units", label: "Units", optional: true },
+      ],
+    });
+    const create = new CreateSourcePage(page);
+    await create.gotoKey("e2e-weather");
+    await create.waitForForm();
+    await page.getByRole("button", { name: "Connect new e2e-weather account" }).click();
+    await page.getByRole("group", { name: "Connect a E2E Weather account" }).waitFor();
+    await page.getByLabel("Account name").fill("home");
+    await page.getByLabel("Units").fill("metric");
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: "needs the field 'api_key'" }).waitFor();
+    expect(await page.getByLabel("API key").getAttribute("type")).toBe("password");
+    audit.push(...(await screenshotAndAudit(page, "source-create-connect")));
+    await page.getByLabel("API key").fill("w-s3cret");
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    const weather = page.getByLabel("Weather", { exact: true });
+    await expect.poll(() => weather.inputValue()).toMatch(/^apn_/);
+    const accountId = await weather.inputValue();
+    await create.deploy();
+    await page.waitForURL(/\/sources\/dc_/);
+    const source = await sluice.client.getSource(new SourcePage(page).id());
+    expect(source.configured_props).toMatchObject({
+      weather: { authProvisionId: accountId },
+    });
+    expect(JSON.stringify(source)).not.toContain("w-s3cret");
   });
 
   it("reloadProps: the props the component adds appear and deploy with the dyp_ id; its ConfigurationError shows at the prop", async () => {

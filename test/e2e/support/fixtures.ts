@@ -111,3 +111,19 @@ export default {
   },
 };
 `;
+
+/** An app prop for a registered keys app (e2e-weather: a secret api_key and optional units). */
+export const WEATHER_SOURCE = `export default {
+  key: "e2e-weather",
+  name: "E2E weather",
+  version: "0.1.0",
+  type: "source",
+  props: {
+    http: { type: "$.interface.http" },
+    weather: { type: "app", app: "e2e-weather", label: "Weather" },
+  },
+  async run(event) {
+    this.$emit({ units: this.weather.$auth.units ?? null });
+  },
+};
+`;
