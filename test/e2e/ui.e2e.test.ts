@@ -203,7 +203,7 @@ describe("the web UI in a browser", { timeout: 120_000 }, () => {
     await create.gotoKey("e2e-weather");
     await create.waitForForm();
     await page.getByRole("button", { name: "Connect new e2e-weather account" }).click();
-    await page.getByRole("group", { name: "Connect a E2E Weather account" }).waitFor();
+    await page.getByRole("group", { name: "New E2E Weather account" }).waitFor();
     await page.getByLabel("Account name").fill("home");
     await page.getByLabel("Units").fill("metric");
     await page.getByRole("button", { name: "Connect", exact: true }).click();

@@ -99,7 +99,7 @@ function ConnectForm({ slug, onDone }: { slug: string; onDone: (accountId?: stri
   const base = `connect-${slug}`;
   return (
     <fieldset className="connect-account">
-      <legend>Connect a {app.data?.name ?? slug} account</legend>
+      <legend>New {app.data?.name ?? slug} account</legend>
       {app.isPending && <p className="muted">Loading the app…</p>}
       {app.error ? (
         <p className="field-error" role="alert">

@@ -208,6 +208,7 @@ export function PropsForm({
             ) : (
               <p className="help" id={`${id}-help`}>
                 {prop.description ??
+                  (prop.type === "app" ? `A connected ${String(prop.app)} account` : undefined) ??
                   `${prop.type}${typeof prop.min === "number" ? `, at least ${prop.min}` : ""}${typeof prop.max === "number" ? `, at most ${prop.max}` : ""}`}
               </p>
             )}
