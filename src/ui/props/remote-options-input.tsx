@@ -5,7 +5,7 @@
  * `useQuery`. A prop that turns out to declare no options (400 no_options) is a plain input.
  */
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { ConfigureResult } from "../../client/apps-client.js";
 import { ApiError, errorMessage } from "../api.js";
 import { appsClient } from "./apps-api.js";
@@ -33,6 +33,18 @@ function optionsOf(result: ConfigureResult): Option[] {
   return (result.stringOptions ?? []).map((option) => ({ label: option, value: option }));
 }
 
+/** How long the search waits after the last key before it asks the component (one call per pause). */
+const SEARCH_DELAY_MS = 300;
+
+function useDebounced<T>(value: T, delayMs: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
+}
+
 function nextPageToken(context: unknown): unknown {
   return typeof context === "object" && context !== null
     ? (context as { nextPageToken?: unknown }).nextPageToken
@@ -43,7 +55,8 @@ export function RemoteOptionsInput(
   props: PropInputProps & { fallback: (props: PropInputProps) => React.ReactNode },
 ) {
   const { prop, id, value, onChange, describedBy, invalid, form, fallback: Fallback } = props;
-  const [query, setQuery] = useState("");
+  const [typed, setTyped] = useState("");
+  const query = useDebounced(typed, SEARCH_DELAY_MS);
   const configured = form.configuredSoFar(prop.name);
   const options = useInfiniteQuery({
     queryKey: ["prop-options", form.componentId, prop.name, configured, form.dynamicPropsId, query],
@@ -84,8 +97,8 @@ export function RemoteOptionsInput(
           type="search"
           aria-label={`Search ${label}`}
           placeholder="Search…"
-          value={query}
-          onChange={(event) => setQuery(event.target.value)}
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
         />
       )}
       <select
