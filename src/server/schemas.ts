@@ -34,6 +34,14 @@ export const pageInfo = {
   },
 } as const;
 
+/** A list response: `{ page_info, data: [item…] }`. */
+export function pageOf<Item extends object>(item: Item) {
+  return {
+    type: "object",
+    properties: { page_info: pageInfo, data: { type: "array", items: item } },
+  } as const;
+}
+
 export const idParams = {
   type: "object",
   properties: { id: { type: "string", maxLength: 200 } },

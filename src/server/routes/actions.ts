@@ -18,7 +18,7 @@ import {
   resolvePublished,
   unpublish,
 } from "../../core/published.js";
-import { commonErrors, epochSeconds, errorResponse, pageInfo, pageQuery } from "../schemas.js";
+import { commonErrors, epochSeconds, errorResponse, pageOf, pageQuery } from "../schemas.js";
 import { componentView } from "./components.js";
 
 function publishedView(published: PublishedComponent) {
@@ -147,10 +147,7 @@ export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
           properties: { ...pageQuery.properties, key: { type: "string", maxLength: 400 } },
         },
         response: {
-          200: {
-            type: "object",
-            properties: { page_info: pageInfo, data: { type: "array", items: publishedSchema } },
-          },
+          200: pageOf(publishedSchema),
           ...commonErrors,
         },
       },

@@ -24,7 +24,7 @@ import {
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
 import { requireAdmin } from "../plugins/auth.js";
-import { commonErrors, deletedResponse, errorResponse, idParams, pageInfo, pageQuery } from "../schemas.js";
+import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
 
 const fieldSchema = {
   type: "object",
@@ -219,10 +219,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
           properties: { ...pageQuery.properties, app: { type: "string", maxLength: 200 } },
         },
         response: {
-          200: {
-            type: "object",
-            properties: { page_info: pageInfo, data: { type: "array", items: connectedAccountSchema } },
-          },
+          200: pageOf(connectedAccountSchema),
           ...commonErrors,
         },
       },

@@ -10,7 +10,7 @@ import {
 } from "../../core/components.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import { commonErrors, epochSeconds, pageInfo, pageQuery } from "../schemas.js";
+import { commonErrors, epochSeconds, pageOf, pageQuery } from "../schemas.js";
 
 export function componentView(component: SavedComponent) {
   return {
@@ -88,10 +88,7 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
         tags: ["components"],
         querystring: pageQuery,
         response: {
-          200: {
-            type: "object",
-            properties: { page_info: pageInfo, data: { type: "array", items: componentSchema } },
-          },
+          200: pageOf(componentSchema),
           ...commonErrors,
         },
       },

@@ -11,7 +11,7 @@ import {
 import { InvalidInputError } from "../../core/errors.js";
 import type { PageRequest } from "../../core/pagination.js";
 import type { Store } from "../../store/store.js";
-import { commonErrors, errorResponse, idParams, pageInfo, pageQuery } from "../schemas.js";
+import { commonErrors, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
 
 const deliverySchema = {
   type: "object",
@@ -36,10 +36,7 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
           },
         },
         response: {
-          200: {
-            type: "object",
-            properties: { page_info: pageInfo, data: { type: "array", items: deliverySchema } },
-          },
+          200: pageOf(deliverySchema),
           ...commonErrors,
         },
       },

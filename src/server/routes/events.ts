@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../core/context.js";
 import { deleteEvents, type EventQuery, listEventSummaries, listLogs } from "../../core/events.js";
 import { getSource } from "../../core/sources.js";
-import { commonErrors, idParams, pageInfo, pageQuery } from "../schemas.js";
+import { commonErrors, idParams, pageInfo, pageOf, pageQuery } from "../schemas.js";
 
 const eventSummarySchema = {
   type: "object",
@@ -26,10 +26,7 @@ export const eventSummariesQuery = {
 } as const;
 
 export const eventSummariesResponse = {
-  200: {
-    type: "object",
-    properties: { page_info: pageInfo, data: { type: "array", items: eventSummarySchema } },
-  },
+  200: pageOf(eventSummarySchema),
   ...commonErrors,
 } as const;
 

@@ -17,7 +17,7 @@ import {
   readPublic,
   unpublishPublic,
 } from "../../core/registry.js";
-import { commonErrors, epochSeconds, errorResponse, pageInfo, pageQuery } from "../schemas.js";
+import { commonErrors, epochSeconds, errorResponse, pageOf, pageQuery } from "../schemas.js";
 
 export function publicView(published: PublicComponent) {
   return {
@@ -109,10 +109,7 @@ export function registryRoutes(app: FastifyInstance, context: CoreContext): void
           },
         },
         response: {
-          200: {
-            type: "object",
-            properties: { page_info: pageInfo, data: { type: "array", items: listedSchema } },
-          },
+          200: pageOf(listedSchema),
           ...commonErrors,
         },
       },

@@ -12,7 +12,7 @@ import {
   sourceView,
   updateSource,
 } from "../../core/sources.js";
-import { commonErrors, deletedResponse, errorResponse, idParams, pageInfo, pageQuery } from "../schemas.js";
+import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
 
 const sourceSchema = {
   type: "object",
@@ -118,10 +118,7 @@ export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
         tags: ["sources"],
         querystring: pageQuery,
         response: {
-          200: {
-            type: "object",
-            properties: { page_info: pageInfo, data: { type: "array", items: sourceSchema } },
-          },
+          200: pageOf(sourceSchema),
           ...commonErrors,
         },
       },

@@ -9,7 +9,7 @@ import {
   unsubscribe,
 } from "../../core/subscriptions.js";
 import type { Executor } from "../../store/schema.js";
-import { commonErrors, pageInfo, pageQuery } from "../schemas.js";
+import { commonErrors, pageOf, pageQuery } from "../schemas.js";
 
 const subscriptionSchema = {
   type: "object",
@@ -71,10 +71,7 @@ export function subscriptionRoutes(app: FastifyInstance, db: Executor): void {
         tags: ["subscriptions"],
         querystring: pageQuery,
         response: {
-          200: {
-            type: "object",
-            properties: { page_info: pageInfo, data: { type: "array", items: subscriptionSchema } },
-          },
+          200: pageOf(subscriptionSchema),
           ...commonErrors,
         },
       },

@@ -12,7 +12,7 @@ import {
   type Webhook,
 } from "../../core/webhooks.js";
 import type { Executor } from "../../store/schema.js";
-import { commonErrors, deletedResponse, epochSeconds, idParams, pageInfo, pageQuery } from "../schemas.js";
+import { commonErrors, deletedResponse, epochSeconds, idParams, pageOf, pageQuery } from "../schemas.js";
 
 const webhookProperties = {
   id: { type: "string", description: "wh_…" },
@@ -91,10 +91,7 @@ export function webhookRoutes(app: FastifyInstance, db: Executor, secrets: Secre
         tags: ["webhooks"],
         querystring: pageQuery,
         response: {
-          200: {
-            type: "object",
-            properties: { page_info: pageInfo, data: { type: "array", items: webhookSchema } },
-          },
+          200: pageOf(webhookSchema),
           ...commonErrors,
         },
       },

@@ -16,7 +16,7 @@ import {
   updateWorkflow,
   workflowView,
 } from "../../core/workflows/workflows.js";
-import { commonErrors, deletedResponse, errorResponse, idParams, pageInfo, pageQuery } from "../schemas.js";
+import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
 import { eventSummariesQuery, eventSummariesResponse } from "./events.js";
 
 const workflowSchema = {
@@ -120,10 +120,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
         tags: ["workflows"],
         querystring: pageQuery,
         response: {
-          200: {
-            type: "object",
-            properties: { page_info: pageInfo, data: { type: "array", items: workflowSchema } },
-          },
+          200: pageOf(workflowSchema),
           ...commonErrors,
         },
       },
@@ -163,10 +160,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
         params: idParams,
         querystring: pageQuery,
         response: {
-          200: {
-            type: "object",
-            properties: { page_info: pageInfo, data: { type: "array", items: runSchema } },
-          },
+          200: pageOf(runSchema),
           ...commonErrors,
         },
       },
