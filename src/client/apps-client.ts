@@ -13,22 +13,80 @@ export interface AppField {
   optional?: boolean;
 }
 
+/** An oauth app's settings as the API shows them (never the client secret). */
+export interface OAuthSettings {
+  authorize_url: string;
+  token_url: string;
+  scopes: string[];
+  scope_separator: string;
+  pkce: boolean;
+  authorize_params: Record<string, string>;
+  user_info_url: string | null;
+  uid_field: string;
+  client_id: string;
+  token_auth_method: "client_secret_basic" | "client_secret_post";
+  has_client_secret: boolean;
+  /** The callback URL to register with the provider. */
+  redirect_uri: string;
+}
+
 export interface App {
   name_slug: string;
   name: string;
-  auth_type: "keys" | "none";
+  auth_type: "keys" | "oauth" | "none";
   /** null for an app nobody registered: it takes any fields. */
   fields: AppField[] | null;
+  oauth: OAuthSettings | null;
   scope: "server" | "account" | "implicit";
+}
+
+export interface OAuthSettingsParams {
+  authorize_url: string;
+  token_url: string;
+  client_id: string;
+  /** Omitted: keep the registered one; null: remove it (a public client). */
+  client_secret?: string | null;
+  scopes?: string[] | string;
+  scope_separator?: string;
+  pkce?: boolean;
+  authorize_params?: Record<string, string>;
+  user_info_url?: string;
+  uid_field?: string;
+  token_auth_method?: "client_secret_basic" | "client_secret_post";
 }
 
 export interface AppParams {
   slug: string;
   name?: string;
-  auth_type: "keys" | "none";
+  auth_type: "keys" | "oauth" | "none";
   fields?: AppField[];
+  oauth?: OAuthSettingsParams;
   /** server: for every account (admin only). */
   scope?: "server" | "account";
+}
+
+export interface OAuthConnection {
+  id: string;
+  app: string;
+  status: "pending" | "connected" | "failed" | "expired";
+  connected_account_id: string | null;
+  error: string | null;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface StartedOAuthConnection extends OAuthConnection {
+  /** Open it in a browser; it works once, until expires_at. */
+  authorize_url: string;
+  redirect_uri: string;
+}
+
+export interface OAuthStartParams {
+  app: string;
+  name?: string;
+  fields?: Record<string, string | number | boolean>;
+  /** Reconnect this connected account instead of creating one. */
+  connected_account_id?: string;
 }
 
 export interface ConnectedAccount {
@@ -102,6 +160,10 @@ export function appsApi(client: SluiceClient) {
       client.data<ConnectedAccount>("PATCH", path(id), { body: { name } }),
     deleteConnectedAccount: (id: string, force = false) =>
       client.data<Deleted>("DELETE", path(id), { query: { force: force ? "true" : undefined } }),
+    startOAuthConnection: (params: OAuthStartParams) =>
+      client.data<StartedOAuthConnection>("POST", "/v1/connected_accounts/oauth", { body: params }),
+    getOAuthConnection: (id: string) =>
+      client.data<OAuthConnection>("GET", `/v1/connected_accounts/oauth/${encodeURIComponent(id)}`),
     configure: (params: ConfigureParams) =>
       client.request<ConfigureResult>("POST", "/v1/components/configure", { body: params }),
     reloadProps: (params: ReloadPropsParams) =>

@@ -25,6 +25,7 @@ export const ENV = {
   smtpUrl: "SLUICE_SMTP_URL",
   smtpFrom: "SLUICE_SMTP_FROM",
   smtpTo: "SLUICE_SMTP_TO",
+  oauthStateTtl: "SLUICE_OAUTH_STATE_TTL",
   // CLI only
   apiKey: "SLUICE_API_KEY",
   profile: "SLUICE_PROFILE",

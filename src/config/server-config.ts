@@ -46,6 +46,8 @@ export interface ServerConfig {
   readonly shutdownTimeoutMs: number;
   /** Where an action's `$.send.email` goes; undefined when SLUICE_SMTP_URL is not set. */
   readonly smtp: SmtpConfig | undefined;
+  /** How long an OAuth connection's authorize link (its `state`) stays usable. */
+  readonly oauthStateTtlSeconds: number;
 }
 
 export interface SmtpConfig {
@@ -117,6 +119,8 @@ export function loadServerConfig(
       parseInteger(pick(undefined, ENV.shutdownTimeout), ENV.shutdownTimeout, { min: 0, max: 3_600_000 }) ??
       10_000,
     smtp: parseSmtp(pick(undefined, ENV.smtpUrl), pick(undefined, ENV.smtpFrom), pick(undefined, ENV.smtpTo)),
+    oauthStateTtlSeconds:
+      parseInteger(pick(undefined, ENV.oauthStateTtl), ENV.oauthStateTtl, { min: 1, max: 86_400 }) ?? 600,
   };
 }
 

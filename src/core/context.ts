@@ -2,6 +2,7 @@
 import type { Compiler } from "../runtime/compile/compiler.js";
 import type { Sandbox } from "../runtime/sandbox/sandbox.js";
 import type { Store } from "../store/store.js";
+import type { OAuthRuntime } from "./apps/oauth-connections.js";
 import type { ActionSender } from "./outbound/action-sends.js";
 import type { CodeFetcher } from "./outbound/fetch-code.js";
 import type { SecretBox } from "./secret-box.js";
@@ -16,6 +17,8 @@ export interface CoreContext {
   readonly sender: ActionSender;
   /** Unpacks an npm package (`name@version`) into a directory, for imports of Pipedream-layout packages. */
   readonly fetchPackage: (spec: string, dest: string) => Promise<void>;
-  /** Public URL of the server, for source endpoint URLs. */
+  /** Public URL of the server, for source endpoint URLs and the OAuth callback. */
   readonly baseUrl: string;
+  /** OAuth's token requests (through the SSRF guard) and how long a connection's state lives. */
+  readonly oauth: OAuthRuntime;
 }

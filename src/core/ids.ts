@@ -20,6 +20,7 @@ export type IdPrefix =
   | "p"
   | "wr"
   | "apn"
+  | "oac"
   | "dyp"
   | "ds";
 

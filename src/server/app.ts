@@ -27,6 +27,7 @@ import { deliveryRoutes } from "./routes/deliveries.js";
 import { dynamicPropsRoutes } from "./routes/dynamic-props.js";
 import { eventRoutes } from "./routes/events.js";
 import { healthRoutes } from "./routes/health.js";
+import { oauthConnectionRoutes } from "./routes/oauth-connections.js";
 import { registryRoutes } from "./routes/registry.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { sourceRoutes } from "./routes/sources.js";
@@ -121,6 +122,7 @@ export async function buildApp({
       actionRoutes(v1, core);
       workflowRoutes(v1, core);
       appRoutes(v1, core);
+      oauthConnectionRoutes(v1, core);
       dynamicPropsRoutes(v1, core);
       dataStoreRoutes(v1, core);
     },

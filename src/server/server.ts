@@ -88,6 +88,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       sandbox,
       fetchCode: createCodeFetcher(policy),
       sender,
+      oauth: {
+        transport: { policy, dispatcher: createGuardedAgent(policy) },
+        stateTtlMs: config.oauthStateTtlSeconds * 1000,
+      },
       // With port 0 the public URL is known only once listening.
       get baseUrl() {
         return publicUrl;

@@ -282,6 +282,27 @@ export interface AppsTable {
   updated_at: number;
 }
 
+/** One attempt to connect an OAuth app (`oac_…`): its hashed state and sealed PKCE verifier. */
+export interface OAuthConnectionsTable {
+  id: string;
+  account_id: string;
+  app: string;
+  name: string | null;
+  /** Sealed JSON of the app's custom fields. */
+  fields: string;
+  state_hash: string;
+  /** Sealed; null without PKCE. */
+  code_verifier: string | null;
+  redirect_uri: string;
+  opener_origin: string;
+  connected_account_id: string | null;
+  status: string;
+  error: string | null;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
 /** A connected account (`apn_…`): an account's credentials for one app, sealed. */
 export interface ConnectedAccountsTable {
   id: string;
@@ -348,6 +369,7 @@ export interface Database {
   ui_sessions: UiSessionsTable;
   apps: AppsTable;
   connected_accounts: ConnectedAccountsTable;
+  oauth_connections: OAuthConnectionsTable;
   dynamic_props: DynamicPropsTable;
   data_stores: DataStoresTable;
   data_store_records: DataStoreRecordsTable;

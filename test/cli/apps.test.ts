@@ -2,8 +2,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../support/cli.js";
+import { runCli, spawnCli } from "../support/cli.js";
 import { dialects, type TestDatabase } from "../support/dialects.js";
+import { followAuthorize, startOAuthProvider } from "../support/oauth-provider.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
 
@@ -16,7 +17,7 @@ describe("sluice apps and sluice connections", () => {
 
   beforeAll(async () => {
     database = await (dialects[0] as NonNullable<(typeof dialects)[0]>).create();
-    sluice = await startTestServer(database);
+    sluice = await startTestServer(database, { env: { SLUICE_ALLOWED_CIDRS: "127.0.0.0/8" } });
     env = { HOME: tempDir(), SLUICE_API_KEY: sluice.apiKey, SLUICE_BASE_URL: sluice.url };
   });
   afterAll(async () => {
@@ -73,7 +74,59 @@ describe("sluice apps and sluice connections", () => {
     const gone = await runCli(["connections", "get", account.id], env);
     expect(gone.code).not.toBe(0);
     expect(gone.stderr).toContain("No connected account");
-  });
+  }, 90_000);
+  it("registers an OAuth app from a file with its secret from the environment, and connects an account through the browser flow", async () => {
+    const provider = await startOAuthProvider();
+    try {
+      const file = path.join(tempDir(), "oauth-apps.yaml");
+      const { client_secret: _, ...settings } = provider.appSettings();
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          apps: [
+            {
+              slug: "mockprovider",
+              auth_type: "oauth",
+              oauth: { ...settings, client_secret_env: "MOCK_CLIENT_SECRET" },
+            },
+          ],
+        }),
+      );
+      const unset = await runCli(["apps", "apply", file], env);
+      expect(unset.code).not.toBe(0);
+      expect(unset.stderr).toContain("MOCK_CLIENT_SECRET");
+      const applied = await runCli(["apps", "apply", file, "--json"], {
+        ...env,
+        MOCK_CLIENT_SECRET: provider.clientSecret,
+      });
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(JSON.parse(applied.stdout)[0]).toMatchObject({
+        auth_type: "oauth",
+        oauth: { has_client_secret: true },
+      });
+      expect(applied.stdout).not.toContain(provider.clientSecret);
+
+      const connecting = spawnCli(
+        ["connections", "connect", "--app", "mockprovider", "--name", "cli", "--json"],
+        env,
+      );
+      const [, url] = await connecting.waitForStderr(/\n {2}(http\S+)\n/);
+      const followed = await followAuthorize(url ?? "");
+      expect(followed.status).toBe(200);
+      const result = await connecting.result;
+      expect(result.code, result.stderr).toBe(0);
+      const account = JSON.parse(result.stdout) as { id: string; name: string; auth_type: string };
+      expect(account).toMatchObject({ id: followed.authProvisionId, name: "cli", auth_type: "oauth" });
+      for (const token of provider.issued) expect(result.stdout + result.stderr).not.toContain(token);
+
+      const keys = await runCli(["connections", "create", "--app", "mockprovider", "--field", "a=b"], env);
+      expect(keys.code).not.toBe(0);
+      expect(keys.stderr).toContain("sluice connections connect");
+    } finally {
+      await provider.close();
+    }
+  }, 90_000);
+
   it("sluice data-stores: create, set with a TTL, read, list and unset records", async () => {
     const created = await runCli(["data-stores", "create", "cli-store", "--json"], env);
     expect(created.code, created.stderr).toBe(0);
@@ -94,5 +147,5 @@ describe("sluice apps and sluice connections", () => {
     expect(unset.code, unset.stderr).toBe(0);
     const gone = await runCli(["data-stores", "get", "cli-store", "colour"], env);
     expect(gone.code).not.toBe(0);
-  });
+  }, 90_000);
 });

@@ -194,6 +194,9 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
   "GET /v1/connected_accounts/:id": id("connectedAccount"),
   "PATCH /v1/connected_accounts/:id": { ...id("connectedAccount"), valid: () => ({ name: "renamed" }) },
   "DELETE /v1/connected_accounts/:id": { ...id("connectedAccount"), valid: () => ({ force: true }) },
+  "POST /v1/connected_accounts/oauth": { valid: ({ b }) => ({ app: b.ids.app[0], name: "new" }) },
+  "GET /v1/connected_accounts/oauth/:id": id("connectedAccount"),
+  "GET /v1/connected_accounts/oauth/callback": { valid: () => ({ state: "a-state", code: "a-code" }) },
 
   "GET /v1/data_stores": {},
   "POST /v1/data_stores": { valid: () => ({ name: "fuzzed store" }) },

@@ -1,5 +1,5 @@
 /** Runs the real `sluice` command (bin/sluice.js, built to dist/) as a subprocess. */
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -28,4 +28,54 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
       },
     );
   });
+}
+
+/** A running `sluice ARGS`, for commands that print something to act on before they finish. */
+export interface RunningCli {
+  readonly child: ChildProcess;
+  /** Resolves with stderr once it matches (rejects when the command exits first). */
+  waitForStderr(pattern: RegExp): Promise<RegExpExecArray>;
+  readonly result: Promise<CliResult>;
+}
+
+export function spawnCli(args: string[], env: Record<string, string>): RunningCli {
+  const child = spawn(process.execPath, [sluiceBin, ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  const waiting = new Set<() => void>();
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+    for (const check of waiting) check();
+  });
+  const result = new Promise<CliResult>((resolve) => {
+    child.once("exit", (code) => {
+      for (const check of waiting) check();
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
+  });
+  return {
+    child,
+    result,
+    waitForStderr: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(stderr);
+          if (match) {
+            waiting.delete(check);
+            resolve(match);
+          } else if (child.exitCode !== null) {
+            waiting.delete(check);
+            reject(new Error(`sluice exited before printing ${pattern}: ${stderr}`));
+          }
+        };
+        waiting.add(check);
+        check();
+      }),
+  };
 }

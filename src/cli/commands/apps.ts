@@ -7,7 +7,9 @@ import fs from "node:fs";
 import type { Command } from "commander";
 import YAML from "yaml";
 import { type AppParams, appsApi, type ConnectedAccount } from "../../client/apps-client.js";
+import { processEnvironment } from "../../config/env.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
+import { registerOAuthConnect } from "../oauth-connect.js";
 import { type Column, printList, printRecord, UsageError } from "../output.js";
 
 const connectionColumns: readonly Column<ConnectedAccount>[] = [
@@ -30,7 +32,24 @@ export function readAppFile(file: string): AppParams[] {
   if (!Array.isArray(apps)) {
     throw new UsageError(`${file} must hold a list of apps, or {apps: [...]} (YAML or JSON)`);
   }
-  return apps as AppParams[];
+  return (apps as AppParams[]).map((app) => withSecretFromEnvironment(app, file));
+}
+
+/**
+ * An OAuth app's `client_secret_env: NAME` is read from the CLI's environment, so app files in
+ * version control never hold the secret.
+ */
+function withSecretFromEnvironment(app: AppParams, file: string): AppParams {
+  const oauth = app?.oauth as (AppParams["oauth"] & { client_secret_env?: unknown }) | undefined;
+  if (!oauth || oauth.client_secret_env === undefined) return app;
+  const { client_secret_env: name, ...rest } = oauth;
+  const secret = typeof name === "string" ? processEnvironment()[name] : undefined;
+  if (!secret) {
+    throw new UsageError(
+      `${file}: app '${app.slug}' takes its client secret from the environment variable ${String(name)}, which is not set`,
+    );
+  }
+  return { ...app, oauth: { ...rest, client_secret: secret } };
 }
 
 function parseFields(pairs: string[], file: string | undefined): Record<string, string | number | boolean> {
@@ -142,7 +161,7 @@ export function registerApps(program: Command): void {
   apiOptions(
     connections
       .command("create")
-      .description("connect an account of a keys app")
+      .description("connect an account of a keys app (OAuth apps: sluice connections connect)")
       .requiredOption("--app <slug>", "the app's name slug (the `app` of the app prop)")
       .option("--name <name>", "a name for your reference")
       .option("--field <name=value>", "one field (repeat)", collect, [])
@@ -164,6 +183,8 @@ export function registerApps(program: Command): void {
       );
     },
   );
+
+  registerOAuthConnect(connections, (options) => parseFields(options.field, options.fieldsFile));
 
   apiOptions(connections.command("rename <id> <name>").description("rename a connected account")).action(
     async (id: string, name: string, options: ApiCommandOptions) => {

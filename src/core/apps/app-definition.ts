@@ -5,8 +5,14 @@
  * its connected accounts hold any object of strings, numbers and booleans.
  */
 import { InvalidInputError } from "../errors.js";
+import {
+  clientSecretOf,
+  type OAuthSettings,
+  oauthSettingsView,
+  parseOAuthSettings,
+} from "./oauth-settings.js";
 
-export type AuthType = "keys" | "none";
+export type AuthType = "keys" | "oauth" | "none";
 
 export interface AppField {
   readonly name: string;
@@ -20,8 +26,13 @@ export interface AppDefinition {
   readonly slug: string;
   readonly name: string;
   readonly authType: AuthType;
-  /** The fields of a keys app; null for an unregistered (open) keys app, which takes any fields. */
+  /**
+   * The fields of a keys app (the custom fields of an oauth app, beside its tokens); null for an
+   * unregistered (open) keys app, which takes any fields.
+   */
   readonly fields: readonly AppField[] | null;
+  /** The OAuth settings of an oauth app; null for other apps. */
+  readonly oauth: OAuthSettings | null;
   /** "server" when an admin registered it for every account; "account" when an account did; "implicit" when nobody did. */
   readonly scope: "server" | "account" | "implicit";
 }
@@ -43,10 +54,10 @@ export function checkSlug(value: unknown, field = "slug"): string {
 
 /** The definition of an app nobody registered: a keys app with any fields. */
 export function implicitApp(slug: string): AppDefinition {
-  return { slug, name: slug, authType: "keys", fields: null, scope: "implicit" };
+  return { slug, name: slug, authType: "keys", fields: null, oauth: null, scope: "implicit" };
 }
 
-/** Parses `{slug, name?, auth_type, fields?}` (REST body or one entry of an app file). */
+/** Parses `{slug, name?, auth_type, fields?, oauth?}` (REST body or one entry of an app file). */
 export function parseAppInput(input: unknown, scope: "server" | "account"): AppDefinition {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new InvalidInputError("An app is an object: {slug, name, auth_type, fields}", "invalid_app");
@@ -55,20 +66,29 @@ export function parseAppInput(input: unknown, scope: "server" | "account"): AppD
   const slug = checkSlug(body.slug);
   const name = body.name === undefined ? slug : text(body.name, "name");
   const authType = body.auth_type;
-  if (authType === "oauth") {
-    throw new InvalidInputError(
-      `app '${slug}': auth_type "oauth" is not supported by this server yet; register a "keys" app (its access token as a field) instead`,
-      "invalid_app",
-    );
-  }
-  if (authType !== "keys" && authType !== "none") {
-    throw new InvalidInputError(`app '${slug}': auth_type must be "keys" or "none"`, "invalid_app");
+  if (authType !== "keys" && authType !== "none" && authType !== "oauth") {
+    throw new InvalidInputError(`app '${slug}': auth_type must be "keys", "oauth" or "none"`, "invalid_app");
   }
   if (authType === "none") {
     if (body.fields !== undefined && !(Array.isArray(body.fields) && body.fields.length === 0)) {
       throw new InvalidInputError(`app '${slug}': an app with auth_type "none" has no fields`, "invalid_app");
     }
-    return { slug, name, authType, fields: [], scope };
+    return { slug, name, authType, fields: [], oauth: null, scope };
+  }
+  if (authType === "oauth") {
+    const oauth = parseOAuthSettings(slug, body.oauth, typeof clientSecretOf(slug, body) === "string");
+    const fields = body.fields === undefined || body.fields === null ? [] : parseFields(slug, body.fields);
+    const clash = fields.find((field) => field.name.startsWith("oauth_"));
+    if (clash) {
+      throw new InvalidInputError(
+        `app '${slug}': field '${clash.name}' clashes with the OAuth tokens' names (oauth_…); rename it`,
+        "invalid_app",
+      );
+    }
+    return { slug, name, authType, fields, oauth, scope };
+  }
+  if (body.oauth !== undefined) {
+    throw new InvalidInputError(`app '${slug}': oauth settings need auth_type "oauth"`, "invalid_app");
   }
   if (!Array.isArray(body.fields) || body.fields.length === 0) {
     throw new InvalidInputError(
@@ -76,17 +96,27 @@ export function parseAppInput(input: unknown, scope: "server" | "account"): AppD
       "invalid_app",
     );
   }
-  if (body.fields.length > MAX_FIELDS) {
+  return { slug, name, authType, fields: parseFields(slug, body.fields), oauth: null, scope };
+}
+
+function parseFields(slug: string, input: unknown): AppField[] {
+  if (!Array.isArray(input)) {
+    throw new InvalidInputError(
+      `app '${slug}': fields must be a list: [{name, label?, description?, secret?, optional?}, …]`,
+      "invalid_app",
+    );
+  }
+  if (input.length > MAX_FIELDS) {
     throw new InvalidInputError(`app '${slug}': at most ${MAX_FIELDS} fields`, "invalid_app");
   }
-  const fields = body.fields.map((field, index) => parseField(slug, field, index));
+  const fields = input.map((field, index) => parseField(slug, field, index));
   const names = new Set<string>();
   for (const field of fields) {
     if (names.has(field.name))
       throw new InvalidInputError(`app '${slug}': field '${field.name}' is listed twice`, "invalid_app");
     names.add(field.name);
   }
-  return { slug, name, authType, fields, scope };
+  return fields;
 }
 
 function parseField(slug: string, input: unknown, index: number): AppField {
@@ -144,6 +174,7 @@ export function checkFields(app: AppDefinition, input: unknown): Record<string, 
     }
     return {};
   }
+  if (app.authType === "oauth" && (input === undefined || input === null)) input = {};
   if (!isObject(input)) {
     throw new InvalidInputError(
       `fields must be an object of the app's fields (app '${app.slug}')`,
@@ -192,13 +223,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The app as the API shows it. */
+/** The app as the API shows it (never the OAuth client secret). */
 export function appView(app: AppDefinition) {
   return {
     name_slug: app.slug,
     name: app.name,
     auth_type: app.authType,
     fields: app.fields,
+    oauth: app.oauth ? oauthSettingsView(app.oauth) : null,
     scope: app.scope,
   };
 }

@@ -4,8 +4,9 @@
  * open keys app (see app-definition.ts). Registering a slug again replaces its definition.
  */
 import type { Executor } from "../../store/schema.js";
-import { NotFoundError } from "../errors.js";
+import { InvalidInputError, NotFoundError } from "../errors.js";
 import { type AppDefinition, type AppField, checkSlug, implicitApp } from "./app-definition.js";
+import { type OAuthSettings, storedOAuthSettings } from "./oauth-settings.js";
 
 /** The `owner` of a server-wide app. */
 const SERVER = "";
@@ -14,9 +15,22 @@ export function ownerOf(app: AppDefinition, accountId: string): string {
   return app.scope === "server" ? SERVER : accountId;
 }
 
-export async function registerApp(db: Executor, accountId: string, app: AppDefinition): Promise<void> {
+/**
+ * Registers (or replaces) an app. `sealedClientSecret`: the OAuth client secret already sealed, null
+ * to remove it, undefined to keep the one registered. Returns the app as registered.
+ */
+export async function registerApp(
+  db: Executor,
+  accountId: string,
+  app: AppDefinition,
+  sealedClientSecret?: string | null,
+): Promise<AppDefinition> {
   const now = Date.now();
-  const definition = JSON.stringify({ fields: app.fields });
+  const definition = JSON.stringify({
+    fields: app.fields,
+    ...(app.oauth ? { oauth: storedOAuthSettings(app.oauth) } : {}),
+  });
+  const secret = app.authType === "oauth" ? sealedClientSecret : null;
   await db
     .insertInto("apps")
     .values({
@@ -25,7 +39,7 @@ export async function registerApp(db: Executor, accountId: string, app: AppDefin
       name: app.name,
       auth_type: app.authType,
       definition,
-      client_secret: null,
+      client_secret: secret ?? null,
       created_at: now,
       updated_at: now,
     })
@@ -34,10 +48,18 @@ export async function registerApp(db: Executor, accountId: string, app: AppDefin
         name: app.name,
         auth_type: app.authType,
         definition,
+        ...(secret === undefined ? {} : { client_secret: secret }),
         updated_at: now,
       }),
     )
     .execute();
+  const row = await db
+    .selectFrom("apps")
+    .select(["owner", "slug", "name", "auth_type", "definition", "client_secret"])
+    .where("owner", "=", ownerOf(app, accountId))
+    .where("slug", "=", app.slug)
+    .executeTakeFirstOrThrow();
+  return toApp(row);
 }
 
 interface AppRow {
@@ -46,28 +68,64 @@ interface AppRow {
   name: string;
   auth_type: string;
   definition: string;
+  client_secret: string | null;
 }
 
+const APP_COLUMNS = ["owner", "slug", "name", "auth_type", "definition", "client_secret"] as const;
+
 function toApp(row: AppRow): AppDefinition {
-  const parsed = JSON.parse(row.definition) as { fields?: AppField[] | null };
+  const parsed = JSON.parse(row.definition) as {
+    fields?: AppField[] | null;
+    oauth?: Omit<OAuthSettings, "hasClientSecret">;
+  };
+  const authType = row.auth_type === "none" || row.auth_type === "oauth" ? row.auth_type : "keys";
   return {
     slug: row.slug,
     name: row.name,
-    authType: row.auth_type === "none" ? "none" : "keys",
+    authType,
     fields: parsed.fields ?? [],
+    oauth:
+      authType === "oauth" && parsed.oauth
+        ? { ...parsed.oauth, hasClientSecret: row.client_secret !== null }
+        : null,
     scope: row.owner === SERVER ? "server" : "account",
   };
 }
 
-/** The app an account sees under a slug: its own, else the server's, else an open keys app. */
-export async function resolveApp(db: Executor, accountId: string, slug: string): Promise<AppDefinition> {
+/** The row an account sees under a slug: its own, else the server's. */
+async function visibleRow(db: Executor, accountId: string, slug: string): Promise<AppRow | undefined> {
   const rows = await db
     .selectFrom("apps")
-    .select(["owner", "slug", "name", "auth_type", "definition"])
+    .select(APP_COLUMNS)
     .where("slug", "=", slug)
     .where("owner", "in", [SERVER, accountId])
     .execute();
-  const row = rows.find((candidate) => candidate.owner === accountId) ?? rows[0];
+  return rows.find((candidate) => candidate.owner === accountId) ?? rows[0];
+}
+
+/**
+ * The OAuth app an account sees under a slug, with its client secret still sealed (null for a
+ * public client). Throws when the slug is not a registered oauth app.
+ */
+export async function resolveOAuthApp(
+  db: Executor,
+  accountId: string,
+  slug: string,
+): Promise<{ app: AppDefinition & { oauth: OAuthSettings }; sealedClientSecret: string | null }> {
+  const row = await visibleRow(db, accountId, checkSlug(slug, "app"));
+  const app = row ? toApp(row) : implicitApp(slug);
+  if (app.authType !== "oauth" || app.oauth === null || !row) {
+    throw new InvalidInputError(
+      `app '${slug}' is not an OAuth app (its auth_type is "${app.authType}"${app.scope === "implicit" ? ": nobody registered it" : ""}); register it with auth_type "oauth" first`,
+      "not_an_oauth_app",
+    );
+  }
+  return { app: { ...app, oauth: app.oauth }, sealedClientSecret: row.client_secret };
+}
+
+/** The app an account sees under a slug: its own, else the server's, else an open keys app. */
+export async function resolveApp(db: Executor, accountId: string, slug: string): Promise<AppDefinition> {
+  const row = await visibleRow(db, accountId, slug);
   return row ? toApp(row) : implicitApp(slug);
 }
 
@@ -86,7 +144,7 @@ export async function getRegisteredApp(
 export async function listApps(db: Executor, accountId: string): Promise<AppDefinition[]> {
   const rows = await db
     .selectFrom("apps")
-    .select(["owner", "slug", "name", "auth_type", "definition"])
+    .select(APP_COLUMNS)
     .where("owner", "in", [SERVER, accountId])
     .orderBy("slug")
     .execute();

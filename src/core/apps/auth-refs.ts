@@ -9,6 +9,9 @@ import type { ComponentDefinition } from "../../runtime/component-definition.js"
 import type { CoreContext } from "../context.js";
 import { InvalidInputError, SluiceError } from "../errors.js";
 import { credentialsOf } from "./connected-accounts.js";
+import { AuthUnavailableError, freshOAuthAuth } from "./oauth-refresh.js";
+
+export { AuthUnavailableError };
 
 export interface AuthRef {
   readonly authProvisionId: string;
@@ -48,13 +51,9 @@ export async function checkAuthRefs(
   }
 }
 
-/** A reference that can no longer be used at run time (deleted, unhealthy). */
-export class AuthUnavailableError extends SluiceError {
-  readonly kind = "invalid";
-}
-
 /**
- * The values with each reference replaced by the connected account's `$auth`. Throws
+ * The values with each reference replaced by the connected account's `$auth`; an OAuth account's
+ * token is refreshed first when it expires within 60 s (see oauth-refresh.ts). Throws
  * AuthUnavailableError, naming the `apn_` id and the app, when one cannot be used.
  */
 export async function resolveAuthRefs(
@@ -84,7 +83,10 @@ export async function resolveAuthRefs(
         `prop '${prop.name}': connected account ${id} (app '${found.account.app}') is unhealthy: ${found.account.error ?? "unknown error"}; reconnect it`,
       );
     }
-    resolved[prop.name] = found.auth;
+    resolved[prop.name] =
+      found.account.authType === "oauth"
+        ? await freshOAuthAuth(context, prop.name, found.account, found.auth)
+        : found.auth;
   }
   return resolved;
 }

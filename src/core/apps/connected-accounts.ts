@@ -77,6 +77,12 @@ export async function createConnectedAccount(
 ): Promise<ConnectedAccount> {
   const slug = checkSlug(input.app, "app");
   const app = await resolveApp(context.store.db, accountId, slug);
+  if (app.authType === "oauth") {
+    throw new InvalidInputError(
+      `app '${slug}' is an OAuth app: connect it with POST /v1/connected_accounts/oauth (sluice connections connect --app ${slug})`,
+      "oauth_app",
+    );
+  }
   const fields = checkFields(app, input.fields);
   const name = optionalText(input.name, "name", MAX_NAME_LENGTH)?.trim() || app.name;
   const now = Date.now();

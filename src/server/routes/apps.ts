@@ -4,7 +4,7 @@
  * keep clear of /v1/accounts, which are Sluice's tenants. Credentials are never in a response.
  */
 import type { FastifyInstance } from "fastify";
-import { appView, checkSlug, parseAppInput } from "../../core/apps/app-definition.js";
+import { type AppDefinition, appView, checkSlug, parseAppInput } from "../../core/apps/app-definition.js";
 import {
   getRegisteredApp,
   listApps,
@@ -21,6 +21,8 @@ import {
   listConnectedAccounts,
   renameConnectedAccount,
 } from "../../core/apps/connected-accounts.js";
+import { oauthRedirectUri } from "../../core/apps/oauth-connections.js";
+import { clientSecretOf } from "../../core/apps/oauth-settings.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
 import { requireAdmin } from "../plugins/auth.js";
@@ -37,17 +39,38 @@ const fieldSchema = {
   },
 } as const;
 
+const oauthSchema = {
+  type: ["object", "null"],
+  description: "the OAuth settings of an oauth app (never its client secret); null for other apps",
+  properties: {
+    authorize_url: { type: "string" },
+    token_url: { type: "string" },
+    scopes: { type: "array", items: { type: "string" } },
+    scope_separator: { type: "string" },
+    pkce: { type: "boolean" },
+    authorize_params: { type: "object", additionalProperties: { type: "string" } },
+    user_info_url: { type: ["string", "null"] },
+    uid_field: { type: "string" },
+    client_id: { type: "string" },
+    token_auth_method: { type: "string", enum: ["client_secret_basic", "client_secret_post"] },
+    has_client_secret: { type: "boolean" },
+    redirect_uri: { type: "string", description: "the callback URL to register with the provider" },
+  },
+} as const;
+
 const appSchema = {
   type: "object",
   properties: {
     name_slug: { type: "string" },
     name: { type: "string" },
-    auth_type: { type: "string", enum: ["keys", "none"] },
+    auth_type: { type: "string", enum: ["keys", "oauth", "none"] },
     fields: {
       type: ["array", "null"],
       items: fieldSchema,
-      description: "null for an app nobody registered: its connected accounts take any fields",
+      description:
+        "the fields of a keys app (an oauth app's custom fields); null for an app nobody registered: its connected accounts take any fields",
     },
+    oauth: oauthSchema,
     scope: { type: "string", enum: ["server", "account", "implicit"] },
   },
 } as const;
@@ -57,8 +80,14 @@ const appInput = {
   properties: {
     slug: { type: "string", description: "the app's name slug, the `app` of an app prop" },
     name: { type: "string" },
-    auth_type: { type: "string", description: "keys or none" },
+    auth_type: { type: "string", description: "keys, oauth or none" },
     fields: { type: "array", items: { type: "object", additionalProperties: true } },
+    oauth: {
+      type: "object",
+      additionalProperties: true,
+      description:
+        "for auth_type oauth: {authorize_url, token_url, client_id, client_secret?, scopes?, scope_separator?, pkce?, authorize_params?, user_info_url?, uid_field?, token_auth_method?}; client_secret omitted keeps the registered one, null removes it",
+    },
     scope: {
       type: "string",
       enum: ["server", "account"],
@@ -100,6 +129,12 @@ const oneAccount = {
 
 export function appRoutes(app: FastifyInstance, context: CoreContext): void {
   const { db } = context.store;
+  const view = (definition: AppDefinition) => {
+    const shown = appView(definition);
+    return shown.oauth
+      ? { ...shown, oauth: { ...shown.oauth, redirect_uri: oauthRedirectUri(context.baseUrl) } }
+      : shown;
+  };
 
   app.post<{ Body: Record<string, unknown> & { scope?: "server" | "account" } }>(
     "/apps",
@@ -115,8 +150,9 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
       const scope = request.body.scope ?? "account";
       if (scope === "server") requireAdmin(request);
       const definition = parseAppInput(request.body, scope);
-      await registerApp(db, request.account.id, definition);
-      return { data: appView(definition) };
+      const secret = definition.authType === "oauth" ? clientSecretOf(definition.slug, request.body) : null;
+      const sealed = typeof secret === "string" ? context.secrets.encrypt(secret) : secret;
+      return { data: view(await registerApp(db, request.account.id, definition, sealed)) };
     },
   );
 
@@ -132,7 +168,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
         },
       },
     },
-    async (request) => ({ data: (await listApps(db, request.account.id)).map(appView) }),
+    async (request) => ({ data: (await listApps(db, request.account.id)).map(view) }),
   );
 
   app.get<{ Params: { slug: string } }>(
@@ -146,7 +182,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
       },
     },
     async (request) => ({
-      data: appView(await resolveApp(db, request.account.id, checkSlug(request.params.slug))),
+      data: view(await resolveApp(db, request.account.id, checkSlug(request.params.slug))),
     }),
   );
 
@@ -189,7 +225,8 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
     "/connected_accounts",
     {
       schema: {
-        summary: "Connect an account of a keys app: its fields are sealed at rest, never returned",
+        summary:
+          "Connect an account of a keys app: its fields are sealed at rest, never returned (OAuth apps: POST /v1/connected_accounts/oauth)",
         tags: ["connected accounts"],
         body: {
           type: "object",

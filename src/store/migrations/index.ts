@@ -10,6 +10,7 @@ import * as uiSessions from "./0010-ui-sessions.js";
 import * as apps from "./0011-apps.js";
 import * as dataStores from "./0012-data-stores.js";
 import * as publicRegistry from "./0013-public-registry.js";
+import * as oauthConnections from "./0014-oauth-connections.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "0011-apps": apps,
   "0012-data-stores": dataStores,
   "0013-public-registry": publicRegistry,
+  "0014-oauth-connections": oauthConnections,
 };

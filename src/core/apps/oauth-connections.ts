@@ -1,0 +1,383 @@
+/**
+ * Connecting an account of an OAuth app: the authorization code flow with `state` and PKCE, as
+ * two calls that any front end can drive (the REST routes, and Pipedream Connect's link page).
+ *
+ * - `startOAuthConnection` records an attempt (`oac_…`) bound to the account, with a random state
+ *   (stored only as a hash), a PKCE verifier (sealed) and an expiry, and returns the provider's
+ *   authorize URL to send the person to.
+ * - `completeOAuthConnection` takes the callback's query. The state is claimed once (a replay, an
+ *   expired or an unknown state is refused), the code is exchanged, and the tokens are stored
+ *   sealed in a new connected account (`apn_…`), or in the one being reconnected. On any failure
+ *   nothing is stored but the attempt's error.
+ * - `getOAuthConnection` lets the starter follow the attempt (the CLI polls it).
+ */
+import { createHash } from "node:crypto";
+import type { Selectable } from "kysely";
+import type { OAuthConnectionsTable } from "../../store/schema.js";
+import type { CoreContext } from "../context.js";
+import { InvalidInputError, NotFoundError } from "../errors.js";
+import { looksLikeId, newId } from "../ids.js";
+import { optionalText } from "../validation.js";
+import { checkFields, checkSlug } from "./app-definition.js";
+import { resolveOAuthApp } from "./app-registry.js";
+import { getConnectedAccount } from "./connected-accounts.js";
+import {
+  authorizeUrl,
+  exchangeCode,
+  fetchUserId,
+  newCodeVerifier,
+  newState,
+  OAuthProviderError,
+  type OAuthTransport,
+  type TokenSet,
+} from "./oauth-client.js";
+
+/** What OAuth needs from the server: the guarded transport and how long a state lives. */
+export interface OAuthRuntime {
+  readonly transport: OAuthTransport;
+  readonly stateTtlMs: number;
+}
+
+export const DEFAULT_STATE_TTL_MS = 10 * 60 * 1000;
+const MAX_NAME_LENGTH = 200;
+/** Finished attempts are kept this long (for the starter to read), then removed. */
+const KEEP_FINISHED_MS = 24 * 60 * 60 * 1000;
+
+export const OAUTH_CALLBACK_PATH = "/v1/connected_accounts/oauth/callback";
+
+export function oauthRedirectUri(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}${OAUTH_CALLBACK_PATH}`;
+}
+
+export type OAuthConnectionStatus = "pending" | "connected" | "failed" | "expired";
+
+export interface OAuthConnection {
+  readonly id: string;
+  readonly accountId: string;
+  readonly app: string;
+  readonly status: OAuthConnectionStatus;
+  /** The connected account reconnected, or (once connected) the one created. */
+  readonly connectedAccountId: string | null;
+  readonly error: string | null;
+  readonly openerOrigin: string;
+  readonly expiresAt: number;
+  readonly createdAt: number;
+}
+
+export interface OAuthStartInput {
+  readonly app?: unknown;
+  readonly name?: unknown;
+  /** The app's custom fields (beside the tokens), checked against its field list. */
+  readonly fields?: unknown;
+  /** Reconnect this connected account (`apn_…`, of the same app) instead of creating one. */
+  readonly connected_account_id?: unknown;
+}
+
+export interface StartedOAuthConnection {
+  readonly connection: OAuthConnection;
+  readonly authorizeUrl: string;
+  readonly redirectUri: string;
+}
+
+function hashState(state: string): string {
+  return createHash("sha256").update(state).digest("hex");
+}
+
+function toConnection(row: Selectable<OAuthConnectionsTable>): OAuthConnection {
+  const expiresAt = Number(row.expires_at);
+  const pending = row.status === "pending" || row.status === "exchanging";
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    app: row.app,
+    status: pending
+      ? expiresAt <= Date.now()
+        ? "expired"
+        : "pending"
+      : (row.status as OAuthConnectionStatus),
+    connectedAccountId: row.connected_account_id,
+    error: row.error,
+    openerOrigin: row.opener_origin,
+    expiresAt,
+    createdAt: Number(row.created_at),
+  };
+}
+
+export function oauthConnectionView(connection: OAuthConnection) {
+  return {
+    id: connection.id,
+    app: connection.app,
+    status: connection.status,
+    connected_account_id: connection.status === "connected" ? connection.connectedAccountId : null,
+    error: connection.error,
+    expires_at: new Date(connection.expiresAt).toISOString(),
+    created_at: new Date(connection.createdAt).toISOString(),
+  };
+}
+
+/**
+ * Starts connecting an account of an OAuth app. `openerOrigin` is the origin the callback page
+ * posts its result to (the page that opened the popup); it defaults to the server's own.
+ */
+export async function startOAuthConnection(
+  context: CoreContext,
+  accountId: string,
+  input: OAuthStartInput,
+  options: { openerOrigin?: string } = {},
+): Promise<StartedOAuthConnection> {
+  const slug = checkSlug(input.app, "app");
+  let reconnect: string | null = null;
+  if (input.connected_account_id !== undefined && input.connected_account_id !== null) {
+    if (typeof input.connected_account_id !== "string") {
+      throw new InvalidInputError("connected_account_id must be an apn_ id");
+    }
+    const existing = await getConnectedAccount(context, accountId, input.connected_account_id);
+    if (existing.app !== slug) {
+      throw new InvalidInputError(
+        `connected account ${existing.id} is for app '${existing.app}', not '${slug}'`,
+        "invalid_connected_account",
+      );
+    }
+    reconnect = existing.id;
+  }
+  const { app } = await resolveOAuthApp(context.store.db, accountId, slug);
+  const fields = checkFields(app, input.fields);
+  const name = optionalText(input.name, "name", MAX_NAME_LENGTH)?.trim() || null;
+  const state = newState();
+  const codeVerifier = app.oauth.pkce ? newCodeVerifier() : null;
+  const redirectUri = oauthRedirectUri(context.baseUrl);
+  const now = Date.now();
+  const id = newId("oac");
+  await context.store.db
+    .deleteFrom("oauth_connections")
+    .where("account_id", "=", accountId)
+    .where("expires_at", "<", now - KEEP_FINISHED_MS)
+    .execute();
+  await context.store.db
+    .insertInto("oauth_connections")
+    .values({
+      id,
+      account_id: accountId,
+      app: slug,
+      name,
+      fields: context.secrets.encrypt(JSON.stringify(fields)),
+      state_hash: hashState(state),
+      code_verifier: codeVerifier === null ? null : context.secrets.encrypt(codeVerifier),
+      redirect_uri: redirectUri,
+      opener_origin: options.openerOrigin ?? new URL(context.baseUrl).origin,
+      connected_account_id: reconnect,
+      status: "pending",
+      error: null,
+      expires_at: now + context.oauth.stateTtlMs,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return {
+    connection: await getOAuthConnection(context, accountId, id),
+    authorizeUrl: authorizeUrl(app.oauth, { redirectUri, state, codeVerifier }),
+    redirectUri,
+  };
+}
+
+/** An attempt of the account (404 for another account's, as for an unknown one). */
+export async function getOAuthConnection(
+  context: CoreContext,
+  accountId: string,
+  id: string,
+): Promise<OAuthConnection> {
+  const row = looksLikeId(id, "oac")
+    ? await context.store.db
+        .selectFrom("oauth_connections")
+        .selectAll()
+        .where("id", "=", id)
+        .where("account_id", "=", accountId)
+        .executeTakeFirst()
+    : undefined;
+  if (!row) throw new NotFoundError("OAuth connection", id);
+  return toConnection(row);
+}
+
+/** The query of the provider's redirect to the callback. */
+export interface OAuthCallbackQuery {
+  readonly state?: unknown;
+  readonly code?: unknown;
+  readonly error?: unknown;
+  readonly error_description?: unknown;
+}
+
+export type OAuthCallbackFailureCode =
+  | "invalid_state"
+  | "state_used"
+  | "state_expired"
+  | "oauth_provider_error"
+  | "oauth_token_failed"
+  | "connected_account_unavailable";
+
+export type OAuthCallbackOutcome =
+  | {
+      readonly ok: true;
+      readonly connection: OAuthConnection;
+      readonly connectedAccountId: string;
+      readonly app: string;
+      readonly openerOrigin: string;
+    }
+  | {
+      readonly ok: false;
+      readonly code: OAuthCallbackFailureCode;
+      readonly message: string;
+      /** Known once the state was recognised: the page may then tell its opener. */
+      readonly openerOrigin: string | null;
+      readonly connectionId: string | null;
+    };
+
+/** Completes an attempt from the callback's query; never throws for what the provider or the person sent. */
+export async function completeOAuthConnection(
+  context: CoreContext,
+  query: OAuthCallbackQuery,
+): Promise<OAuthCallbackOutcome> {
+  const refused = (code: OAuthCallbackFailureCode, message: string) =>
+    ({ ok: false, code, message, openerOrigin: null, connectionId: null }) as const;
+  if (typeof query.state !== "string" || query.state === "" || query.state.length > 512) {
+    return refused("invalid_state", "The callback has no state: start connecting the app again.");
+  }
+  const { db } = context.store;
+  const row = await db
+    .selectFrom("oauth_connections")
+    .selectAll()
+    .where("state_hash", "=", hashState(query.state))
+    .executeTakeFirst();
+  if (!row) {
+    return refused("invalid_state", "This state is not one Sluice issued: start connecting the app again.");
+  }
+  const now = Date.now();
+  const claimed = await db
+    .updateTable("oauth_connections")
+    .set({ status: "exchanging", updated_at: now })
+    .where("id", "=", row.id)
+    .where("status", "=", "pending")
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+  const failure = (code: OAuthCallbackFailureCode, message: string) =>
+    ({ ok: false, code, message, openerOrigin: row.opener_origin, connectionId: row.id }) as const;
+  if (Number(claimed.numUpdatedRows) === 0) {
+    if (row.status === "pending" && Number(row.expires_at) <= now) {
+      return failure("state_expired", "This connection link has expired: start connecting the app again.");
+    }
+    return failure(
+      "state_used",
+      "This connection link was already used: start connecting the app again for a new one.",
+    );
+  }
+  const fail = async (code: OAuthCallbackFailureCode, message: string) => {
+    await db
+      .updateTable("oauth_connections")
+      .set({ status: "failed", error: message, updated_at: Date.now() })
+      .where("id", "=", row.id)
+      .execute();
+    return failure(code, message);
+  };
+  if (query.error !== undefined) {
+    const description = typeof query.error_description === "string" ? `: ${query.error_description}` : "";
+    return fail(
+      "oauth_provider_error",
+      `The provider refused the connection (${String(query.error).slice(0, 200)}${description.slice(0, 500)}).`,
+    );
+  }
+  if (typeof query.code !== "string" || query.code === "") {
+    return fail("oauth_provider_error", "The provider's redirect has no code.");
+  }
+
+  let tokens: TokenSet;
+  let uid: string | null;
+  let clientId: string;
+  try {
+    const { app, sealedClientSecret } = await resolveOAuthApp(db, row.account_id, row.app);
+    clientId = app.oauth.clientId;
+    const client = {
+      settings: app.oauth,
+      clientSecret: sealedClientSecret === null ? null : context.secrets.decrypt(sealedClientSecret),
+    };
+    tokens = await exchangeCode(context.oauth.transport, client, {
+      code: query.code,
+      redirectUri: row.redirect_uri,
+      codeVerifier: row.code_verifier === null ? null : context.secrets.decrypt(row.code_verifier),
+    });
+    uid = await fetchUserId(context.oauth.transport, app.oauth, tokens.accessToken);
+  } catch (error) {
+    if (error instanceof OAuthProviderError) {
+      return fail("oauth_provider_error", `The provider refused the code (${error.message.slice(0, 500)}).`);
+    }
+    if (error instanceof Error) {
+      return fail("oauth_token_failed", `Exchanging the code failed: ${error.message.slice(0, 500)}.`);
+    }
+    throw error;
+  }
+
+  const fields = JSON.parse(context.secrets.decrypt(row.fields)) as Record<string, unknown>;
+  const auth = {
+    ...fields,
+    oauth_access_token: tokens.accessToken,
+    oauth_refresh_token: tokens.refreshToken,
+    oauth_uid: uid,
+    oauth_client_id: clientId,
+  };
+  const credentials = context.secrets.encrypt(JSON.stringify(auth));
+  const stored = await db.transaction().execute(async (tx) => {
+    let accountId = row.connected_account_id;
+    if (accountId !== null) {
+      const updated = await tx
+        .updateTable("connected_accounts")
+        .set({
+          credentials,
+          healthy: 1,
+          error: null,
+          expires_at: tokens.expiresAt,
+          last_refreshed_at: now,
+          updated_at: now,
+        })
+        .where("id", "=", accountId)
+        .where("account_id", "=", row.account_id)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return null;
+    } else {
+      accountId = newId("apn");
+      await tx
+        .insertInto("connected_accounts")
+        .values({
+          id: accountId,
+          account_id: row.account_id,
+          app: row.app,
+          name: row.name ?? (uid ? `${row.app} ${uid}` : row.app),
+          auth_type: "oauth",
+          credentials,
+          healthy: 1,
+          error: null,
+          expires_at: tokens.expiresAt,
+          last_refreshed_at: now,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
+    await tx
+      .updateTable("oauth_connections")
+      .set({ status: "connected", connected_account_id: accountId, error: null, updated_at: Date.now() })
+      .where("id", "=", row.id)
+      .execute();
+    return accountId;
+  });
+  if (stored === null) {
+    return fail(
+      "connected_account_unavailable",
+      `The connected account ${row.connected_account_id} being reconnected was deleted meanwhile.`,
+    );
+  }
+  return {
+    ok: true,
+    connection: await getOAuthConnection(context, row.account_id, row.id),
+    connectedAccountId: stored,
+    app: row.app,
+    openerOrigin: row.opener_origin,
+  };
+}
