@@ -5,6 +5,7 @@
  */
 import type { ComponentDefinition, ComponentType, PropDefinition } from "../runtime/component-definition.js";
 import { InvalidInputError } from "./errors.js";
+import { normalizeHttpRequest } from "./http-request-prop.js";
 import { scheduleProblem } from "./timers/schedule.js";
 import { checkJsonDepth } from "./validation.js";
 
@@ -43,6 +44,7 @@ const KNOWN_TYPES = new Set([
   "app",
   "sql",
   "data_store",
+  "http_request",
 ]);
 
 function propError(prop: string, problem: string): InvalidInputError {
@@ -257,6 +259,8 @@ function coerceValue(prop: PropDefinition, value: unknown, what: string): unknow
         throw propError(name, `the ${what} must name a data store: its ds_ id or its name`);
       return ref.trim();
     }
+    case "http_request":
+      return normalizeHttpRequest(name, value);
     case "sql": {
       // A query as text, or Pipedream's object form ({ query, params }).
       if (typeof value === "string") return value;

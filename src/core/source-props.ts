@@ -116,6 +116,9 @@ export function runnerProps(
           auth: (values[prop.name] as Record<string, unknown> | undefined) ?? {},
         };
         break;
+      case "http_request":
+        if (prop.name in values) props[prop.name] = { kind: "http_request", value: values[prop.name] };
+        break;
       case "data_store":
         if (typeof values[prop.name] === "string")
           props[prop.name] = { kind: "data_store", storeId: values[prop.name] as string };

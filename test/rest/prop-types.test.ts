@@ -2,10 +2,12 @@
  * Every prop type of Pipedream's component API is accepted: `sql`, `alert` (display only), `dir`,
  * `$.interface.apphook`, `$.discord.channel` and `[]`, and the `$.airtable.*` ids. Types whose
  * service exists only at Pipedream are described as declared and configured as their base type.
+ * `http_request` is a configured request the component sends with `execute()`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/client/client.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
 const EVERY_TYPE = `export default {
@@ -25,6 +27,16 @@ const EVERY_TYPE = `export default {
   },
 };`;
 
+/** An action sending its http_request prop (Pipedream's helper_functions "Send Webhook" is this). */
+const SEND_REQUEST = `export default {
+  name: "send request", key: "send-request", version: "0.0.1", type: "action",
+  props: { httpRequest: { type: "http_request", label: "HTTP Request Configuration", default: { method: "POST" } } },
+  async run() {
+    const { execute, ...config } = this.httpRequest;
+    return { config, response: await this.httpRequest.execute() };
+  },
+};`;
+
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
   try {
     await promise;
@@ -39,13 +51,84 @@ for (const dialect of dialects) {
   describe.skipIf(!isAvailable(dialect))(`Pipedream's other prop types on ${dialect.name}`, () => {
     let database: TestDatabase;
     let sluice: TestServer;
+    let receiver: Recorder;
     beforeAll(async () => {
       database = await dialect.create();
-      sluice = await startTestServer(database);
+      receiver = await startRecorder(() => ({
+        status: 201,
+        body: JSON.stringify({ received: true }),
+        headers: { "content-type": "application/json" },
+      }));
+      sluice = await startTestServer(database, { env: { SLUICE_COMPONENT_ALLOWED_CIDRS: "127.0.0.0/8" } });
     });
     afterAll(async () => {
       await sluice?.close();
+      await receiver?.close();
       await database?.cleanup();
+    });
+
+    it("an http_request prop is checked and normalized at deploy, and execute() sends it", async () => {
+      const run = await sluice.client.runAction({
+        component_code: SEND_REQUEST,
+        configured_props: {
+          httpRequest: {
+            url: `${receiver.url}/hooks/in?fixed=1`,
+            method: "put",
+            params: { page: "2" },
+            headers: [
+              { name: "x-test", value: "yes" },
+              { name: "x-off", value: "no", disabled: true },
+            ],
+            body: { hello: "world" },
+            auth: { type: "bearer", token: "t0k3n" },
+          },
+        },
+      });
+      expect(run.ok, JSON.stringify(run.failure)).toBe(true);
+      expect(run.return_value).toEqual({
+        config: {
+          url: `${receiver.url}/hooks/in?fixed=1`,
+          method: "PUT",
+          params: [{ name: "page", value: "2" }],
+          headers: [{ name: "x-test", value: "yes" }],
+          body: { type: "raw", contentType: "application/json", raw: '{"hello":"world"}' },
+          auth: { type: "bearer", token: "t0k3n" },
+        },
+        response: { received: true },
+      });
+      const [request] = receiver.requests.slice(-1);
+      expect(request).toMatchObject({
+        method: "PUT",
+        url: "/hooks/in?fixed=1&page=2",
+        body: '{"hello":"world"}',
+      });
+      expect(request?.headers).toMatchObject({
+        "x-test": "yes",
+        authorization: "Bearer t0k3n",
+        "content-type": "application/json",
+      });
+      expect(request?.headers["x-off"]).toBeUndefined();
+
+      // The default ({method: "POST"}, no URL) is used when no value is given: execute() says what is missing.
+      const noUrl = await sluice.client.runAction({ component_code: SEND_REQUEST });
+      expect(noUrl.ok).toBe(false);
+      expect(noUrl.failure?.message).toContain("no url is configured");
+
+      const badMethod = await failure(
+        sluice.client.runAction({
+          component_code: SEND_REQUEST,
+          configured_props: { httpRequest: { url: receiver.url, method: "FETCH" } },
+        }),
+      );
+      expect(badMethod).toMatchObject({ status: 400, code: "invalid_prop" });
+      expect(badMethod.message).toContain("prop 'httpRequest': method must be one of");
+      const badUrl = await failure(
+        sluice.client.runAction({
+          component_code: SEND_REQUEST,
+          configured_props: { httpRequest: { url: "ftp://example.com/x" } },
+        }),
+      );
+      expect(badUrl.message).toContain("url must be an http or https URL");
     });
 
     it("saves, describes, configures and runs a component using each of them", async () => {

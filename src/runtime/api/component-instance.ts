@@ -8,6 +8,7 @@ import { createAppObject } from "./app-prop.js";
 import { type ComponentObject, functionsOf, isRecord, type UnknownRecord } from "./component-object.js";
 import { createDataStore, type DataStoreOp } from "./data-store.js";
 import { createHttpInterface, type EncodedHttpResponse } from "./http-interface.js";
+import { createHttpRequest } from "./http-request.js";
 import { toJson } from "./json-value.js";
 import { createKeyValueStore } from "./key-value-store.js";
 
@@ -53,6 +54,9 @@ export function createComponentThis(
         // Copied so that a component mutating a prop object cannot change the next invocation's.
         self[name] =
           typeof prop.value === "object" && prop.value !== null ? structuredClone(prop.value) : prop.value;
+        break;
+      case "http_request":
+        self[name] = createHttpRequest(prop.value);
         break;
       case "http":
         self[name] = createHttpInterface(prop.endpoint, http, (response) => effects.respond(response));
