@@ -69,6 +69,14 @@ export interface ActionRun {
  * the failure. The sends are returned queued, not performed.
  */
 export async function invokeAction(context: CoreContext, step: ActionStep): Promise<InvocationResult> {
+  return (await invokeActionMasked(context, step)).result;
+}
+
+/** invokeAction, also giving the secret strings it ran with (the resolved credentials among them). */
+async function invokeActionMasked(
+  context: CoreContext,
+  step: ActionStep,
+): Promise<{ result: InvocationResult; secrets: readonly string[] }> {
   const { component } = step;
   let values: Record<string, unknown>;
   try {
@@ -80,7 +88,7 @@ export async function invokeAction(context: CoreContext, step: ActionStep): Prom
     );
   } catch (error) {
     if (!(error instanceof SluiceError)) throw error;
-    return failedResult({ reason: "error", message: error.message });
+    return { result: failedResult({ reason: "error", message: error.message }), secrets: [] };
   }
   const raw = await context.sandbox.invoke(
     {
@@ -99,7 +107,7 @@ export async function invokeAction(context: CoreContext, step: ActionStep): Prom
     },
   );
   const secrets = secretStrings(component.definition, values);
-  return secrets.length === 0 ? raw : scrubbed(raw, secrets);
+  return { result: secrets.length === 0 ? raw : scrubbed(raw, secrets), secrets };
 }
 
 /** `POST /v1/actions/run`: resolve, configure, run, then perform the sends. */
@@ -119,7 +127,7 @@ export async function runAction(
     configureProps(component.definition, input.configured_props),
   );
   await checkAuthRefs(context, accountId, component.definition, values);
-  const result = await invokeAction(context, {
+  const { result, secrets } = await invokeActionMasked(context, {
     accountId,
     component,
     values,
@@ -130,8 +138,19 @@ export async function runAction(
   const reports = result.ok
     ? await sender.perform(queued)
     : sender.skip(queued, "not sent: the action failed");
-  const secrets = secretStrings(component.definition, values);
-  return { component, result, sends: secrets.length === 0 ? reports : scrubReports(reports, secrets) };
+  if (secrets.length === 0) return { component, result, sends: reports };
+  // The report is for people: credentials the action returns, exports or sends are masked in it.
+  const mask = (value: unknown) => maskDeep(value, secrets);
+  return {
+    component,
+    result: {
+      ...result,
+      ...(result.returnValue === undefined ? {} : { returnValue: mask(result.returnValue) }),
+      ...(result.exports === undefined ? {} : { exports: mask(result.exports) as typeof result.exports }),
+      ...(result.summary === undefined ? {} : { summary: mask(result.summary) as string }),
+    },
+    sends: reports.map((report) => ({ ...report, input: mask(report.input) as Record<string, unknown> })),
+  };
 }
 
 /** The run as the API shows it. */
@@ -248,14 +267,12 @@ function scrubbed(result: InvocationResult, secrets: readonly string[]): Invocat
   };
 }
 
-function scrubReports(reports: SendReport[], secrets: readonly string[]): SendReport[] {
-  const mask = (value: unknown): unknown => {
-    if (typeof value === "string") return maskSecrets(value, secrets);
-    if (Array.isArray(value)) return value.map(mask);
-    if (typeof value === "object" && value !== null) {
-      return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, mask(item)]));
-    }
-    return value;
-  };
-  return reports.map((report) => ({ ...report, input: mask(report.input) as Record<string, unknown> }));
+/** The JSON value with every secret string masked, wherever it appears in it. */
+function maskDeep(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === "string") return maskSecrets(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => maskDeep(item, secrets));
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, maskDeep(item, secrets)]));
+  }
+  return value;
 }

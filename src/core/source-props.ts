@@ -134,6 +134,8 @@ export function runnerProps(
   return props;
 }
 
+const PUBLIC_AUTH_KEYS = new Set(["oauth_uid", "oauth_client_id"]);
+
 /**
  * The secret strings among the values (secret props, and the string fields of app credentials),
  * so that logs can be scrubbed of them. Very short strings are left out: masking them would
@@ -147,7 +149,14 @@ export function secretStrings(definition: ComponentDefinition, values: Values): 
     } else if (Array.isArray(value)) value.forEach(collect);
     else if (typeof value === "object" && value !== null) Object.values(value).forEach(collect);
   };
-  for (const prop of definition.props) if (isSecret(prop)) collect(values[prop.name]);
+  for (const prop of definition.props) {
+    if (!isSecret(prop)) continue;
+    const value = values[prop.name];
+    if (prop.type === "app" && typeof value === "object" && value !== null && !Array.isArray(value)) {
+      // The provider's user id and the OAuth client id identify, they do not authenticate.
+      for (const [key, field] of Object.entries(value)) if (!PUBLIC_AUTH_KEYS.has(key)) collect(field);
+    } else collect(value);
+  }
   // Longest first, so that a secret containing another is masked whole.
   return found.sort((a, b) => b.length - a.length);
 }

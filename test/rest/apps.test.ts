@@ -125,6 +125,31 @@ for (const dialect of dialects) {
       expect((await databaseText(database)).includes(SECRET), "a secret is stored in plain text").toBe(false);
     });
 
+    it("run-action's report masks the resolved credentials an action logs, returns, exports or sends", async () => {
+      const connected = await api.createConnectedAccount({ app: "acme", fields: { api_key: SECRET } });
+      const run = await sluice.client.runAction({
+        component_code: `export default {
+          name: "leaky", type: "action",
+          props: { acme: { type: "app", app: "acme" } },
+          async run({ $ }) {
+            const key = this.acme.$auth.api_key;
+            console.log("key=" + key);
+            $.export("header", "Bearer " + key);
+            $.export("$summary", "used " + key);
+            $.send.http({ method: "POST", url: "http://127.0.0.1:9/x", data: { key } });
+            return { key, nested: [{ auth: "x-" + key }] };
+          },
+        };`,
+        configured_props: { acme: { authProvisionId: connected.id } },
+      });
+      expect(run.ok, JSON.stringify(run.failure)).toBe(true);
+      expect(run.return_value).toEqual({ key: "********", nested: [{ auth: "x-********" }] });
+      expect(run.exports).toEqual({ header: "Bearer ********" });
+      expect(run.summary).toBe("used ********");
+      expect(JSON.stringify(run.logs)).toContain("key=********");
+      expect(JSON.stringify(run)).not.toContain(SECRET);
+    });
+
     it("run-action takes {authProvisionId}", async () => {
       const connected = await api.createConnectedAccount({ app: "acme", fields: { api_key: SECRET } });
       const run = await sluice.client.runAction({
