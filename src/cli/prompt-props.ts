@@ -4,16 +4,53 @@
  * for booleans, JSON for objects and arrays, and a schedule for timers.
  */
 import { confirm, isCancel, password, select, text } from "@clack/prompts";
-import type { ConfigurableProp } from "../client/types.js";
+import type { SluiceClient } from "../client/client.js";
+import type { Component, ConfigurableProp } from "../client/types.js";
 import { UsageError } from "./output.js";
-import type { ConfiguredProps } from "./props.js";
+import { type PromptContext, promptForAppProp, promptForRemoteOptions } from "./prompt-dynamic.js";
+import { type ConfiguredProps, missingRequiredProps } from "./props.js";
+import { isInteractive } from "./terminal.js";
+
+/**
+ * On a terminal, asks for the props still without a value: the required ones, and app props
+ * (pick or connect an account); options come live from the component. Elsewhere it asks nothing
+ * and the API says what is missing.
+ */
+export async function askForMissingProps(
+  client: SluiceClient,
+  component: Component,
+  given: ConfiguredProps,
+  configured?: ConfiguredProps,
+): Promise<ConfiguredProps> {
+  if (!isInteractive()) return {};
+  const missing = missingRequiredProps(component.configurable_props, given, configured, { apps: true });
+  if (missing.length === 0) return {};
+  return promptForProps(missing, {
+    client,
+    componentId: component.id,
+    configured: { ...(configured ?? {}), ...given },
+  });
+}
 
 type OptionValue = string | number | boolean;
 
-/** The values typed in, by prop name; throws a UsageError when the person cancels. */
-export async function promptForProps(props: readonly ConfigurableProp[]): Promise<ConfiguredProps> {
+/**
+ * The values typed in, by prop name; throws a UsageError when the person cancels. With a context,
+ * app props and props with the component's own options are asked too, in order, each with the
+ * values given before it.
+ */
+export async function promptForProps(
+  props: readonly ConfigurableProp[],
+  context?: PromptContext,
+): Promise<ConfiguredProps> {
   const values: ConfiguredProps = {};
-  for (const prop of props) values[prop.name] = await promptForProp(prop);
+  for (const prop of props) {
+    const dynamic = context ? { ...context, configured: { ...context.configured, ...values } } : undefined;
+    if (dynamic && prop.type === "app") values[prop.name] = await promptForAppProp(prop, dynamic);
+    else if (dynamic && prop.remoteOptions === true)
+      values[prop.name] = await promptForRemoteOptions(prop, dynamic);
+    else values[prop.name] = await promptForProp(prop);
+  }
   return values;
 }
 

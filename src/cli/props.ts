@@ -75,14 +75,19 @@ const TYPED_IN = new Set([
 /**
  * The props the server would refuse as missing: required (not optional, no default), of a type a
  * person can type in, and given no value here nor already configured (`configured`, on update).
+ * With `apps`, app props that are not optional too (the server accepts them unset, but the
+ * component then runs without credentials).
  */
 export function missingRequiredProps(
   props: readonly ConfigurableProp[],
   given: ConfiguredProps,
   configured: ConfiguredProps = {},
+  options: { apps?: boolean } = {},
 ): ConfigurableProp[] {
+  const needed = (prop: ConfigurableProp) =>
+    requiresValue(prop) === true || (options.apps === true && prop.type === "app" && prop.optional !== true);
   return props.filter(
-    (prop) => requiresValue(prop) === true && !hasValue(given[prop.name]) && !hasValue(configured[prop.name]),
+    (prop) => needed(prop) && !hasValue(given[prop.name]) && !hasValue(configured[prop.name]),
   );
 }
 

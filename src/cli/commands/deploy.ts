@@ -1,11 +1,11 @@
 /** `sluice deploy FILE|KEY|URL` and `sluice update SOURCE`: deployed sources from code and props. */
 import type { Command } from "commander";
-import type { Component, SourceParams } from "../../client/types.js";
+import type { SourceParams } from "../../client/types.js";
 import { saveFile, saveTarget } from "../component-target.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
 import { UsageError } from "../output.js";
-import { promptForProps } from "../prompt-props.js";
-import { type ConfiguredProps, collectProp, configuredPropsFrom, missingRequiredProps } from "../props.js";
+import { askForMissingProps } from "../prompt-props.js";
+import { collectProp, configuredPropsFrom } from "../props.js";
 import { printSource } from "../source-output.js";
 import { isInteractive, withSpinner } from "../terminal.js";
 
@@ -49,7 +49,7 @@ export function registerDeploy(program: Command): void {
     const given = configuredPropsFrom(options.prop, options.propsFile);
     const timeout = timeoutSeconds(options.timeout);
     const component = await saveTarget(client, target);
-    const configured = { ...given, ...(await askForMissing(component, given)) };
+    const configured = { ...given, ...(await askForMissingProps(client, component, given)) };
     const source = await withSpinner(`Deploying ${component.name}`, () =>
       client.deploySource({
         component_id: component.id,
@@ -83,7 +83,10 @@ export function registerDeploy(program: Command): void {
       const current = isInteractive() ? await client.getSource(ref) : undefined;
       const component = await saveFile(client, options.code);
       input.component_id = component.id;
-      configured = { ...given, ...(await askForMissing(component, given, current?.configured_props)) };
+      configured = {
+        ...given,
+        ...(await askForMissingProps(client, component, given, current?.configured_props)),
+      };
     }
     if (Object.keys(configured).length > 0) input.configured_props = configured;
     if (Object.values(input).every((value) => value === undefined)) {
@@ -93,17 +96,6 @@ export function registerDeploy(program: Command): void {
     }
     printSource(options, await withSpinner("Updating", () => client.updateSource(ref, input)));
   });
-}
-
-/** On a terminal, asks for the required props still without a value; elsewhere the API says what is missing. */
-async function askForMissing(
-  component: Component,
-  given: ConfiguredProps,
-  configured?: ConfiguredProps,
-): Promise<ConfiguredProps> {
-  if (!isInteractive()) return {};
-  const missing = missingRequiredProps(component.configurable_props, given, configured);
-  return missing.length === 0 ? {} : promptForProps(missing);
 }
 
 function timeoutSeconds(text: string | undefined): number | undefined {

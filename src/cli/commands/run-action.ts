@@ -6,10 +6,11 @@
  */
 import fs from "node:fs";
 import type { Command } from "commander";
-import type { ActionRunParams, ActionRunResult } from "../../client/types.js";
+import type { ActionRunParams, ActionRunResult, Component } from "../../client/types.js";
 import { saveFile } from "../component-target.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
 import { printJson, UsageError } from "../output.js";
+import { askForMissingProps } from "../prompt-props.js";
 import { collectProp, configuredPropsFrom } from "../props.js";
 import { withSpinner } from "../terminal.js";
 
@@ -40,11 +41,15 @@ export function registerRunAction(program: Command): void {
       .option("--timeout <seconds>", "longest the run may take, in seconds (1-900; default 30)"),
   ).action(async (target: string, options: RunActionFlags) => {
     const { client } = clientFor(options);
+    const given = configuredPropsFrom(options.prop, options.propsFile);
+    const action = await actionOf(client, target);
     const params: ActionRunParams = {
-      configured_props: configuredPropsFrom(options.prop, options.propsFile),
+      configured_props: action.component
+        ? { ...given, ...(await askForMissingProps(client, action.component, given)) }
+        : given,
       ...(options.stepsFile === undefined ? {} : { steps: readSteps(options.stepsFile) }),
       ...(options.timeout === undefined ? {} : { timeout_seconds: timeoutSeconds(options.timeout) }),
-      ...(await actionOf(client, target)),
+      ...action.target,
     };
     const result = await withSpinner("Running", () => client.runAction(params));
     if (options.json) printJson(result);
@@ -57,13 +62,20 @@ export function registerRunAction(program: Command): void {
 async function actionOf(
   client: ReturnType<typeof clientFor>["client"],
   target: string,
-): Promise<Pick<ActionRunParams, "component_id" | "component_url" | "key">> {
-  if (URL_TARGET.test(target)) return { component_url: target };
+): Promise<{
+  target: Pick<ActionRunParams, "component_id" | "component_url" | "key">;
+  /** The saved component of a local file (its props can be asked for). */
+  component?: Component;
+}> {
+  if (URL_TARGET.test(target)) return { target: { component_url: target } };
   const stat = fs.statSync(target, { throwIfNoEntry: false });
   if (stat?.isDirectory()) throw new UsageError(`${target} is a directory; give the action's file`);
-  if (stat?.isFile()) return { component_id: (await saveFile(client, target)).id };
+  if (stat?.isFile()) {
+    const component = await saveFile(client, target);
+    return { target: { component_id: component.id }, component };
+  }
   if (FILE_LIKE.test(target) && !target.includes("@")) throw new UsageError(`No such file: ${target}`);
-  return { key: target };
+  return { target: { key: target } };
 }
 
 /** The run as readable lines: return value, exports, summary, sends, logs and any error. */
