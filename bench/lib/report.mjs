@@ -93,7 +93,13 @@ const COLUMNS = [
   ["deliveries/s (× direct)", (r) => withRatio(r, "deliver.max_rate")],
   ["fan-out 100 ms", (r) => value(r, "deliver.fanout")],
   ["warm invoke overhead ms", (r) => value(r, "invoke.warm_overhead")],
-  ["cold invoke ms", (r) => value(r, "invoke.cold")],
+  [
+    "cold invoke ms (importing moment)",
+    (r) =>
+      find(r, "invoke.cold_package") === undefined
+        ? value(r, "invoke.cold")
+        : `${value(r, "invoke.cold")} (${value(r, "invoke.cold_package")})`,
+  ],
   ["deploy cold / warm ms", (r) => `${value(r, "deploy.cold")} / ${value(r, "deploy.warm")}`],
   ["timer p99 ms (n)", (r) => timers(r)],
   ["idle RSS MB", (r) => value(r, "memory.idle_rss")],

@@ -5,6 +5,8 @@
  *    POST /v1/sources/{id}/run, timed around the runner's IPC).
  *  - cold: a server with SLUICE_MAX_RUNNERS=1 and two such sources called in turn, so every call
  *    evicts the other's runner and starts its own (process spawn + bundle load).
+ *  - cold with a package: the same, for sources importing moment (a large single-file package),
+ *    which the runner resolves and reads from the package cache at each start (issue 13).
  *  - first call after deploy: deploy runs the hooks in the runner, so it is usually warm.
  * Baselines: the same run() called directly in the bench process, and a bare node:http server
  * that calls it (the end-to-end figure without a sandbox).
@@ -14,6 +16,15 @@ import { startBareServer } from "../lib/processes.mjs";
 import { figure } from "../lib/report.mjs";
 import { startSluice } from "../lib/sluice.mjs";
 import { percentile, round, summarize } from "../lib/stats.mjs";
+
+const WITH_PACKAGE = (name) => `import moment from "moment@2.30.1";
+export default {
+  name: "${name}",
+  props: { http: { type: "$.interface.http" } },
+  async run(event) {
+    this.last = moment(0).utc().year() + (event?.body ? 0 : 1);
+  },
+};`;
 
 const NOOP = (name) => `export default {
   name: "${name}",
@@ -82,11 +93,16 @@ export async function invoke(ctx) {
     label: "cold",
   });
   let cold;
+  let coldPackage;
   try {
     const a = await coldServer.deploy(NOOP("cold-a"), { name: "a" });
     const b = await coldServer.deploy(NOOP("cold-b"), { name: "b" });
     await postJson(b.endpoint_url, body);
     cold = await sample(coldCount, (i) => postJson((i % 2 === 0 ? a : b).endpoint_url, body));
+    const c = await coldServer.deploy(WITH_PACKAGE("cold-c"), { name: "c" });
+    const d = await coldServer.deploy(WITH_PACKAGE("cold-d"), { name: "d" });
+    await postJson(d.endpoint_url, body);
+    coldPackage = await sample(coldCount, (i) => postJson((i % 2 === 0 ? c : d).endpoint_url, body));
   } finally {
     await coldServer.stop();
   }
@@ -94,7 +110,7 @@ export async function invoke(ctx) {
   const directMs = percentile(direct, 50);
   const sandboxP50 = percentile(roundTrip, 50);
   ctx.log(
-    `  direct call p50 ${round(directMs * 1000, 2)} µs; sandbox round trip p50 ${round(sandboxP50, 3)} ms; endpoint warm p50 ${round(percentile(warm, 50), 2)} ms (bare ${round(percentile(bareHttp, 50), 2)} ms); cold p50 ${round(percentile(cold, 50), 1)} ms`,
+    `  direct call p50 ${round(directMs * 1000, 2)} µs; sandbox round trip p50 ${round(sandboxP50, 3)} ms; endpoint warm p50 ${round(percentile(warm, 50), 2)} ms (bare ${round(percentile(bareHttp, 50), 2)} ms); cold p50 ${round(percentile(cold, 50), 1)} ms, with moment ${round(percentile(coldPackage, 50), 1)} ms`,
   );
   const directBaseline = { name: "direct function call p50 (bench process)", value: directMs, unit: "ms" };
   const bareBaseline = {
@@ -145,6 +161,16 @@ export async function invoke(ctx) {
       method: `SLUICE_MAX_RUNNERS=1 and two sources called in turn (${coldCount} calls), so each call evicts the other runner and spawns its own; end-to-end endpoint latency`,
     }),
     figure({
+      key: "invoke.cold_package",
+      name: "cold invocation of a source importing moment, p50",
+      value: percentile(coldPackage, 50),
+      unit: "ms",
+      better: "lower",
+      baseline: bareBaseline,
+      method: `as invoke.cold, for two sources importing moment@2.30.1 (${coldCount} calls): each start resolves and loads the package from the package cache`,
+      target: "at most 150 ms (issue 13: cold runner start)",
+    }),
+    figure({
       key: "invoke.first_after_deploy",
       name: "first invocation right after deploy, p50",
       value: percentile(afterDeploy, 50),
@@ -163,6 +189,7 @@ export async function invoke(ctx) {
       sandbox_round_trip_ms: summarize(roundTrip),
       warm_endpoint_ms: summarize(warm),
       cold_endpoint_ms: summarize(cold),
+      cold_package_endpoint_ms: summarize(coldPackage),
       first_after_deploy_ms: summarize(afterDeploy),
     },
   };
