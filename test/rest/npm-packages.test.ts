@@ -169,6 +169,42 @@ describe("npm packages run as installed", () => {
   );
 
   it(
+    "old CommonJS idioms work as in Node: `this` at module scope, in a package and in the component, and a global a package sets for itself",
+    async () => {
+      const result = await sluice.client.runAction({
+        component_code: [
+          // underscore 1.8.3 starts with `var root = this; var previousUnderscore = root._;`.
+          'const _ = require("underscore@1.8.3");',
+          // regenerator-runtime 0.13 assigns the undeclared `regeneratorRuntime` (sloppy mode).
+          'require("regenerator-runtime@0.13.11");',
+          "this.greeting = 'hello';",
+          "const moduleThis = this;",
+          "module.exports = {",
+          '  name: "old idioms", key: "old-idioms", version: "0.0.1", type: "action", props: {},',
+          "  run() {",
+          "    return {",
+          "      first: _.first([3, 2, 1]),",
+          "      thisIsExports: moduleThis === exports,",
+          "      greeting: moduleThis.greeting,",
+          "      globalRuntime: typeof globalThis.regeneratorRuntime?.wrap,",
+          "    };",
+          "  },",
+          "};",
+        ].join("\n"),
+        filename: "old-idioms.js",
+      });
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      expect(result.return_value).toEqual({
+        first: 3,
+        thisIsExports: true,
+        greeting: "hello",
+        globalRuntime: "function",
+      });
+    },
+    NETWORK_TIMEOUT,
+  );
+
+  it(
     "a native addon required outright fails at deploy with an error naming the package",
     async () => {
       const error = await sluice.client
