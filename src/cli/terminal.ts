@@ -9,13 +9,19 @@ export function isInteractive(): boolean {
   return process.stdin.isTTY === true && process.stdout.isTTY === true;
 }
 
-/** Runs `work` under a spinner on a terminal; elsewhere just runs it. */
-export async function withSpinner<T>(label: string, work: () => Promise<T>): Promise<T> {
-  if (!isInteractive()) return work();
+/**
+ * Runs `work` under a spinner on a terminal; elsewhere just runs it. `work` may pass progress
+ * to show after the label ("12 of 80").
+ */
+export async function withSpinner<T>(
+  label: string,
+  work: (progress: (note: string) => void) => Promise<T>,
+): Promise<T> {
+  if (!isInteractive()) return work(() => {});
   const indicator = spinner({ output: process.stderr });
   indicator.start(label);
   try {
-    const result = await work();
+    const result = await work((note) => indicator.message(`${label}: ${note}`));
     indicator.stop(label);
     return result;
   } catch (error) {

@@ -444,12 +444,17 @@ export class SluiceClient {
   }
 
   /** Publishes every source and action of a Pipedream-layout package (npm:<spec>, or a folder's files). */
-  importPackage(input: {
-    npm?: string;
-    files?: Record<string, string>;
-    registry?: "public" | "private";
-  }): Promise<import("./types.js").ImportReport> {
+  importPackage(input: import("./types.js").ImportInput): Promise<import("./types.js").ImportReport> {
     return this.data("POST", "/v1/registry/import", { body: input });
+  }
+
+  /** Starts an import in the background; follow it with getImport. */
+  startImport(input: import("./types.js").ImportInput): Promise<import("./types.js").ImportJob> {
+    return this.data("POST", "/v1/registry/imports", { body: input });
+  }
+
+  getImport(id: string): Promise<import("./types.js").ImportJob> {
+    return this.data("GET", `/v1/registry/imports/${encodeURIComponent(id)}`);
   }
 
   /** Runs an action once: its return value, exports, summary, logs and sends. */

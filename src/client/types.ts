@@ -355,3 +355,21 @@ export interface ImportReport {
   registry: "public" | "private";
   components: ImportedComponent[];
 }
+
+export interface ImportInput {
+  npm?: string;
+  files?: Record<string, string>;
+  registry?: "public" | "private";
+}
+
+/** An import run as a job (`POST /v1/registry/imports`). */
+export interface ImportJob extends ImportReport {
+  id: string;
+  status: "running" | "succeeded" | "failed";
+  source: string;
+  /** How many components the package has; `components` holds those imported so far. */
+  total: number;
+  error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}

@@ -22,7 +22,8 @@ export type IdPrefix =
   | "apn"
   | "oac"
   | "dyp"
-  | "ds";
+  | "ds"
+  | "imp";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${nextUlid().toLowerCase()}`;

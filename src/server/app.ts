@@ -29,6 +29,7 @@ import { eventRoutes } from "./routes/events.js";
 import { healthRoutes } from "./routes/health.js";
 import { oauthConnectionRoutes } from "./routes/oauth-connections.js";
 import { registryRoutes } from "./routes/registry.js";
+import { registryImportRoutes } from "./routes/registry-imports.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { sourceRoutes } from "./routes/sources.js";
 import { subscriptionRoutes } from "./routes/subscriptions.js";
@@ -115,6 +116,7 @@ export async function buildApp({
       webhookRoutes(v1, store.db, secrets);
       componentRoutes(v1, core);
       registryRoutes(v1, core);
+      registryImportRoutes(v1, core);
       sourceRoutes(v1, core);
       eventRoutes(v1, core);
       subscriptionRoutes(v1, store.db);

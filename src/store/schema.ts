@@ -216,6 +216,29 @@ export interface PublicComponentsTable {
   deprecated_at: number | null;
 }
 
+/** An import of a Pipedream-layout package, run as a job (core/package-import/import-jobs.ts). */
+export interface RegistryImportsTable {
+  /** `imp_…` */
+  id: string;
+  account_id: string;
+  /** `public` or `private`. */
+  registry: string;
+  /** `npm:<spec>`, or `files` for a folder the CLI sent. */
+  source: string;
+  /** `running`, `succeeded` or `failed`. */
+  status: string;
+  /** How many components the package has. */
+  total: number;
+  /** JSON: one entry per component imported so far, in the package's order. */
+  report: string;
+  /** Why the import stopped before its end (`failed`). */
+  error: string | null;
+  created_at: number;
+  /** Renewed while the import runs; one that stops being renewed was cut off (its server died). */
+  heartbeat_at: number;
+  finished_at: number | null;
+}
+
 export interface WorkflowsTable {
   id: string;
   account_id: string;
@@ -364,6 +387,7 @@ export interface Database {
   delivery_attempts: DeliveryAttemptsTable;
   published_components: PublishedComponentsTable;
   public_components: PublicComponentsTable;
+  registry_imports: RegistryImportsTable;
   workflows: WorkflowsTable;
   workflow_runs: WorkflowRunsTable;
   ui_sessions: UiSessionsTable;

@@ -32,6 +32,8 @@ export interface ResourceIds {
   readonly connectedAccount: string[];
   /** Data stores (ds_…). */
   readonly dataStore: string[];
+  /** Package imports (imp_…). */
+  readonly registryImport: string[];
 }
 
 export type IdKind = keyof ResourceIds;
@@ -229,6 +231,19 @@ export async function provision(
   });
   await client.request("PUT", `/v1/data_stores/${store.data.id}/records/k`, { body: { value: tag } });
 
+  const imported = await client.request<{ data: { id: string; status: string } }>(
+    "POST",
+    "/v1/registry/imports",
+    {
+      body: { files: { [`actions/${marker}-imp/${marker}-imp.mjs`]: actionCode(`${marker}-imp`, "0.0.1") } },
+    },
+  );
+  // Finished before the snapshots of the account are taken, which would otherwise see it change.
+  for (let job = imported.data; job.status === "running"; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    job = (await client.request<typeof imported>("GET", `/v1/registry/imports/${imported.data.id}`)).data;
+  }
+
   return {
     name,
     accountId: me.id,
@@ -266,6 +281,7 @@ export async function provision(
       app: [appSlug],
       connectedAccount: [connected.id],
       dataStore: [store.data.id],
+      registryImport: [imported.data.id],
     },
   };
 }

@@ -157,6 +157,16 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
     }),
   },
 
+  "POST /v1/registry/imports": {
+    runs: 10,
+    valid: ({ b }) => ({
+      files: { "actions/fuzzed/fuzzed.mjs": actionCode(b.named.actionKey, "0.1.0") },
+      registry: "private",
+    }),
+  },
+  "GET /v1/registry/imports": { valid: page },
+  "GET /v1/registry/imports/:id": id("registryImport"),
+
   "POST /v1/workflows": {
     runs: SLOW_RUNS,
     valid: ({ b }) => ({

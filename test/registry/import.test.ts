@@ -185,5 +185,5 @@ describe(`sluice registry import npm:${PACKAGE}`, () => {
     expect(
       (await sluice.client.searchComponents({ registry: "all", limit: 100 })).page_info.total_count,
     ).toBe(before);
-  });
+  }, 120_000); // six CLI processes, two of them asking the npm registry
 });

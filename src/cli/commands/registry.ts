@@ -105,6 +105,8 @@ function packageFiles(folder: string): Record<string, string> {
   return files;
 }
 
+const IMPORT_POLL_MS = 500;
+
 const importColumns: readonly Column<ImportedComponent>[] = [
   ["status", (row) => row.status],
   ["component", (row) => (row.key === null ? row.file : `${row.key}@${row.version ?? "?"}`)],
@@ -134,7 +136,19 @@ export function registerRegistryImport(program: Command): void {
       input.files = packageFiles(target);
     }
     const { client } = clientFor(options);
-    const report = await withSpinner(`Importing ${target}`, () => client.importPackage(input));
+    const report = await withSpinner(`Importing ${target}`, async (progress) => {
+      let job = await client.startImport(input);
+      while (job.status === "running") {
+        progress(`${job.components.length} of ${job.total} components`);
+        await new Promise((resolve) => setTimeout(resolve, IMPORT_POLL_MS));
+        job = await client.getImport(job.id);
+      }
+      return job;
+    });
+    if (report.status === "failed") {
+      printList(options, report.components, importColumns, "No components were imported.");
+      throw new Error(`${report.error ?? "The import failed"} (import ${report.id})`);
+    }
     const counts = { published: 0, skipped: 0, failed: 0 };
     for (const row of report.components) counts[row.status]++;
     if (options.json) printRecord(options, report, "");

@@ -46,11 +46,27 @@ export interface ImportReport {
 const COMPONENT_FILE = /\.(mjs|js|cjs|ts)$/;
 const MAX_FILES = 5000;
 
-export async function importPackage(
+/** A package unpacked in a temporary folder, its components found; `discard` removes the folder. */
+export interface PreparedImport {
+  readonly registry: "public" | "private";
+  /** `npm:<spec>`, or `files` for a folder's files. */
+  readonly source: string;
+  readonly root: string;
+  /** The component files, relative to `root`, in the order they are imported. */
+  readonly files: readonly string[];
+  discard(): Promise<void>;
+}
+
+/**
+ * Checks the request and unpacks the package: every error a user can fix before anything is
+ * published (a registry the account may not use, an npm spec that does not exist, a folder with
+ * no components) is thrown from here.
+ */
+export async function prepareImport(
   context: CoreContext,
   account: Pick<Account, "id" | "isAdmin">,
   input: ImportInput,
-): Promise<ImportReport> {
+): Promise<PreparedImport> {
   const registry = input.registry === undefined || input.registry === null ? "private" : input.registry;
   if (registry !== "public" && registry !== "private") {
     throw new InvalidInputError("registry must be public or private", "invalid_registry");
@@ -59,9 +75,10 @@ export async function importPackage(
     throw new ForbiddenError("Only an admin can import into the public registry", "admin_required");
   }
   const temp = await fs.mkdtemp(path.join(os.tmpdir(), "sluice-import-"));
+  const discard = () => fs.rm(temp, { recursive: true, force: true });
   try {
     const root = path.join(temp, "package");
-    await unpack(context, input, root);
+    const source = await unpack(context, input, root);
     const files = await componentFiles(root);
     if (files.length === 0) {
       throw new InvalidInputError(
@@ -69,15 +86,32 @@ export async function importPackage(
         "no_components",
       );
     }
-    const components: ImportedComponent[] = [];
-    for (const file of files) components.push(await importOne(context, account, registry, root, file));
-    return { registry, components };
-  } finally {
-    await fs.rm(temp, { recursive: true, force: true });
+    return { registry, source, root, files, discard };
+  } catch (error) {
+    await discard();
+    throw error;
   }
 }
 
-async function unpack(context: CoreContext, input: ImportInput, root: string): Promise<void> {
+/** Imports the whole package before it returns (`POST /v1/registry/import`). */
+export async function importPackage(
+  context: CoreContext,
+  account: Pick<Account, "id" | "isAdmin">,
+  input: ImportInput,
+): Promise<ImportReport> {
+  const prepared = await prepareImport(context, account, input);
+  try {
+    const components: ImportedComponent[] = [];
+    for (const file of prepared.files)
+      components.push(await importComponent(context, account, prepared, file));
+    return { registry: prepared.registry, components };
+  } finally {
+    await prepared.discard();
+  }
+}
+
+/** Unpacks the package into `root`; resolves to where it came from (`npm:<spec>` or `files`). */
+async function unpack(context: CoreContext, input: ImportInput, root: string): Promise<string> {
   if (typeof input.npm === "string" && input.npm !== "") {
     const spec = input.npm.replace(/^npm:/, "");
     try {
@@ -86,7 +120,7 @@ async function unpack(context: CoreContext, input: ImportInput, root: string): P
       if (error instanceof CompileError) throw new InvalidInputError(error.message, error.code);
       throw error;
     }
-    return;
+    return `npm:${spec}`;
   }
   if (typeof input.files === "object" && input.files !== null && !Array.isArray(input.files)) {
     const entries = Object.entries(input.files as Record<string, unknown>);
@@ -102,7 +136,7 @@ async function unpack(context: CoreContext, input: ImportInput, root: string): P
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.writeFile(target, content);
     }
-    return;
+    return "files";
   }
   throw new InvalidInputError("Pass npm (npm:<package>@<version>) or files (a folder's files, path → text)");
 }
@@ -124,11 +158,11 @@ async function componentFiles(root: string): Promise<string[]> {
   return found.sort();
 }
 
-async function importOne(
+/** Bundles, saves and publishes one component of the package; a failure is reported, not thrown. */
+export async function importComponent(
   context: CoreContext,
   account: Pick<Account, "id" | "isAdmin">,
-  registry: "public" | "private",
-  root: string,
+  { registry, root }: Pick<PreparedImport, "registry" | "root">,
   file: string,
 ): Promise<ImportedComponent> {
   let key: string | null = null;

@@ -3,12 +3,11 @@
  * rules), `GET /v1/registry/components/{key}` reads a public key with its versions, `DELETE` of it
  * unpublishes and `POST …/{key}/deprecate` deprecates (publisher or admin only), and
  * `GET /v1/components?q=&app=&type=&registry=` searches the account's and the public registry.
- * `POST /v1/registry/import` publishes every source and action of a Pipedream-layout package.
+ * Imports of Pipedream-layout packages are in registry-imports.ts.
  */
 import type { FastifyInstance } from "fastify";
 import { type ComponentSearch, type SearchResult, searchComponents } from "../../core/component-lookup.js";
 import type { CoreContext } from "../../core/context.js";
-import { type ImportInput, importPackage } from "../../core/package-import/import-package.js";
 import type { PublishInput } from "../../core/published.js";
 import {
   deprecatePublic,
@@ -213,56 +212,5 @@ export function registryRoutes(app: FastifyInstance, context: CoreContext): void
       const changed = await deprecatePublic(context, request.account, request.params.key, deprecated);
       return { data: { ...changed, deprecated } };
     },
-  );
-
-  app.post<{ Body: ImportInput }>(
-    "/registry/import",
-    {
-      schema: {
-        summary:
-          "Import a Pipedream-layout package (npm:<spec>, fetched by the server, or a folder's files): publish each source and action, reporting each as published, skipped or failed",
-        tags: ["components"],
-        body: {
-          type: "object",
-          properties: {
-            npm: { type: "string", maxLength: 300, description: "npm:<package>@<version>" },
-            files: {
-              type: "object",
-              additionalProperties: { type: "string" },
-              description: "a folder's files: relative path → text",
-            },
-            registry: { type: "string", enum: ["public", "private"], default: "private" },
-          },
-        },
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              data: {
-                type: "object",
-                properties: {
-                  registry: { type: "string" },
-                  components: {
-                    type: "array",
-                    items: {
-                      type: "object",
-                      properties: {
-                        file: { type: "string" },
-                        status: { type: "string", enum: ["published", "skipped", "failed"] },
-                        key: { type: ["string", "null"] },
-                        version: { type: ["string", "null"] },
-                        reason: { type: "string" },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
-          ...commonErrors,
-        },
-      },
-    },
-    async (request) => ({ data: await importPackage(context, request.account, request.body ?? {}) }),
   );
 }

@@ -11,6 +11,7 @@ import * as apps from "./0011-apps.js";
 import * as dataStores from "./0012-data-stores.js";
 import * as publicRegistry from "./0013-public-registry.js";
 import * as oauthConnections from "./0014-oauth-connections.js";
+import * as registryImports from "./0015-registry-imports.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "0012-data-stores": dataStores,
   "0013-public-registry": publicRegistry,
   "0014-oauth-connections": oauthConnections,
+  "0015-registry-imports": registryImports,
 };
