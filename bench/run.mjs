@@ -13,6 +13,9 @@
  *   npm run bench -- --sluice DIR      measure another built checkout (such as a clean export of HEAD)
  *   npm run bench -- --label TEXT      a note for the run's row (what --sluice points at, say)
  *   npm run bench -- --keep            keep the temporary folder (server logs) for a look
+ *   npm run bench -- --profile         write a CPU profile of the ingest scenario's server to
+ *                                      bench/results/*.cpuprofile and print where its time went
+ *                                      (no RESULTS.md row: the profiler slows what it measures)
  *
  * Targets from issue 7 are recorded next to the figures, never asserted.
  */
@@ -43,6 +46,7 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
     sluice: { type: "string" },
     label: { type: "string" },
+    profile: { type: "boolean", default: false },
   },
 });
 
@@ -64,6 +68,8 @@ const ctx = {
   tmp,
   log,
   serverOptions: { tmp, postgres: args.postgres, sluiceRoot },
+  /** Where the ingest scenario writes its server's CPU profile (`--profile`), or undefined. */
+  profile: args.profile ? path.join(ROOT, "bench", "results") : undefined,
   /** Scenario results so far, so that a later scenario (peers) can compare with an earlier one. */
   done: {},
 };
@@ -77,6 +83,7 @@ const results = {
     postgres: args.postgres !== undefined,
     only: args.only ?? null,
     label: args.label ?? null,
+    profile: args.profile,
   },
   machine: machine(),
   measured: measuredTree(sluiceRoot),
@@ -112,11 +119,12 @@ for (const name of selected) {
 }
 results.duration_s = round((Date.now() - started) / 1000, 1);
 
-// A partial run (--only) does not replace the full record: it goes to a git-ignored file.
-const latest = path.join(ROOT, "bench", "results", args.only ? "only.json.tmp" : "latest.json");
+// A partial or profiled run does not replace the full record: it goes to a git-ignored file.
+const partial = args.only !== undefined || args.profile;
+const latest = path.join(ROOT, "bench", "results", partial ? "only.json.tmp" : "latest.json");
 writeLatest(latest, results);
 log(`Wrote ${path.relative(ROOT, latest)} (${results.figures.length} figures, ${results.duration_s} s).`);
-if (!args.only) {
+if (!partial) {
   const row = appendRow(path.join(ROOT, "bench", "RESULTS.md"), results);
   log(`Appended to bench/RESULTS.md:\n${row}`);
 }

@@ -3,9 +3,15 @@
  * quick mode), once without and once with customResponse, against a bare node:http server that
  * parses the JSON and answers 200, under the same load in the same run. In full runs a third
  * Sluice run at log level warn shows what the default request logging (info) costs.
+ *
+ * With `--profile` the first Sluice server runs under `node --cpu-prof`: its profile is written
+ * to bench/results/ (git-ignored) and summarized (self time by origin and by function).
  */
+import fs from "node:fs";
+import path from "node:path";
 import { hammer } from "../lib/load.mjs";
 import { startBareServer } from "../lib/processes.mjs";
+import { formatProfile, summarizeProfile } from "../lib/profile.mjs";
 import { figure } from "../lib/report.mjs";
 import { startSluice } from "../lib/sluice.mjs";
 
@@ -34,8 +40,8 @@ export async function ingest(ctx) {
   const baseline = await hammer(bare.url, load).finally(() => bare.stop());
   ctx.log(`  bare node:http: ${baseline.requests_per_s} req/s, p99 ${baseline.latency_ms.p99} ms`);
 
-  const run = async (code, env = {}) => {
-    const server = await startSluice({ ...ctx.serverOptions, env, label: "ingest" });
+  const run = async (code, env = {}, nodeArgs = []) => {
+    const server = await startSluice({ ...ctx.serverOptions, env, nodeArgs, label: "ingest" });
     try {
       const source = await server.deploy(code);
       return await hammer(source.endpoint_url, load);
@@ -43,8 +49,11 @@ export async function ingest(ctx) {
       await server.stop();
     }
   };
-  const plain = await run(EMIT_BODY);
+  const profiling = ctx.profile ? profileArgs(ctx.profile) : undefined;
+  const plain = await run(EMIT_BODY, {}, profiling?.nodeArgs);
   ctx.log(`  sluice: ${plain.requests_per_s} req/s, p99 ${plain.latency_ms.p99} ms`);
+  const profile = profiling ? summarizeProfile(profiling.file()) : undefined;
+  if (profile) ctx.log(formatProfile(profile));
   const custom = await run(EMIT_AND_RESPOND);
   ctx.log(`  sluice customResponse: ${custom.requests_per_s} req/s, p99 ${custom.latency_ms.p99} ms`);
   // Full runs only: what the default per-request log lines (level info) cost.
@@ -128,6 +137,27 @@ export async function ingest(ctx) {
   }
   return {
     figures,
-    details: { load, baseline, sluice: plain, custom_response: custom, log_level_warn: quiet ?? null },
+    details: {
+      load,
+      baseline,
+      sluice: plain,
+      custom_response: custom,
+      log_level_warn: quiet ?? null,
+      ...(profile ? { profile } : {}),
+    },
+  };
+}
+
+/**
+ * node's flags to write a CPU profile of the server into `dir` (written when the server exits),
+ * and where it went. The profiler's sampling slows the server a little: a profiled run's figures
+ * are for finding where the time goes, not for the results table.
+ */
+function profileArgs(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  const name = `ingest-${new Date().toISOString().replace(/[:.]/g, "-")}.cpuprofile`;
+  return {
+    nodeArgs: ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-name", name],
+    file: () => path.join(dir, name),
   };
 }
