@@ -10,6 +10,7 @@ import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.js";
 import { EmbeddedSqliteDialect } from "./sqlite-dialect.js";
 import { sqliteDriver } from "./sqlite-driver.js";
+import { walFlush } from "./wal-flush.js";
 
 export interface StoreLocation {
   /** `postgres://…`; undefined selects the embedded SQLite database in dataDir. */
@@ -45,21 +46,24 @@ export function openDialect(location: StoreLocation): OpenedDialect {
 function openSqlite(dataDir: string): OpenedDialect {
   fs.mkdirSync(dataDir, { recursive: true });
   const release = lockDataDir(dataDir);
+  const file = path.join(dataDir, SQLITE_FILE);
   let database: SQLite.Database;
   try {
-    database = new (sqliteDriver().Database)(path.join(dataDir, SQLITE_FILE));
+    database = new (sqliteDriver().Database)(file);
   } catch (error) {
     release();
     throw error;
   }
   database.pragma("journal_mode = WAL");
-  // FULL: a commit survives a power cut, not only a crash of the process. An accepted event is never lost.
-  database.pragma("synchronous = FULL");
+  // A commit survives a power cut, not only a crash of the process: an accepted event is never
+  // lost. SQLite writes the log at commit (NORMAL) and the driver flushes it, off the event loop,
+  // before the commit is reported or anything else reads (sqlite-dialect.ts, wal-flush.ts).
+  database.pragma("synchronous = NORMAL");
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   cacheStatements(database);
   return {
-    dialect: new EmbeddedSqliteDialect(database),
+    dialect: new EmbeddedSqliteDialect(database, walFlush(file)),
     capabilities: { name: "sqlite", skipLocked: false, singleProcess: true },
     onPoolError: () => {},
     release,

@@ -1,30 +1,134 @@
 /**
- * Kysely's SQLite dialect, with one change: a transaction that SQLite already rolled back by itself
- * is not rolled back again. After SQLITE_FULL (the disk is full), SQLITE_IOERR or SQLITE_NOMEM,
- * SQLite may end the transaction on its own; Kysely's ROLLBACK would then fail with "cannot
- * rollback - no transaction is active", and that error would replace the one that says what
- * happened (a full disk would answer 500 instead of 507 storage_full).
+ * Kysely's SQLite dialect over better-sqlite3, with two changes.
+ *
+ * A commit's flush runs off the event loop. better-sqlite3 is synchronous: with
+ * `synchronous=FULL`, every COMMIT blocked the whole server for the fsync of the write-ahead
+ * log (most of an ingest request's time, measured in bench/RESULTS.md). SQLite now commits
+ * with `synchronous=NORMAL` and the driver flushes the log itself (wal-flush.ts) before it gives
+ * the connection back: the caller's transaction (or lone write) resolves only once the commit
+ * is on stable storage, and no other statement runs on the connection in between, so nothing
+ * is read, answered or delivered that a power cut could still take away. Meanwhile the event
+ * loop is free, and the invocations that arrive queue up to commit together in the next
+ * transaction (group commit).
+ *
+ * A transaction that SQLite already rolled back by itself is not rolled back again. After
+ * SQLITE_FULL (the disk is full), SQLITE_IOERR or SQLITE_NOMEM, SQLite may end the transaction
+ * on its own; Kysely's ROLLBACK would then fail with "cannot rollback - no transaction is active",
+ * and that error would replace the one that says what happened (a full disk would answer 500
+ * instead of 507 storage_full).
  */
 import type SQLite from "better-sqlite3";
-import { type DatabaseConnection, type Driver, SqliteDialect, SqliteDriver } from "kysely";
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  SelectQueryNode,
+  SqliteDialect,
+  SqliteDriver,
+} from "kysely";
+import type { WalFlush } from "./wal-flush.js";
 
-class SqliteDriverKeepingTheCause extends SqliteDriver {
-  constructor(private readonly database: SQLite.Database) {
+/** The one connection, noting whether what it committed still needs its flush. */
+class FlushTrackingConnection implements DatabaseConnection {
+  /** A statement that may write ran in the transaction (or alone) not yet ended. */
+  private wrote = false;
+  /** Committed writes not flushed yet. */
+  flushOwed = false;
+
+  constructor(
+    private readonly database: SQLite.Database,
+    private readonly wal: WalFlush,
+  ) {}
+
+  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const { sql, parameters } = compiledQuery;
+    const statement = this.database.prepare(sql);
+    if (!statement.readonly) {
+      // After a failed flush, a write would commit and never be known durable: none is taken.
+      const failure = this.wal.failure();
+      if (failure) throw failure;
+      this.wrote = true;
+    }
+    try {
+      if (statement.reader) return Promise.resolve({ rows: statement.all(parameters) as R[] });
+      const { changes, lastInsertRowid } = statement.run(parameters);
+      return Promise.resolve({
+        numAffectedRows: BigInt(changes),
+        insertId: BigInt(lastInsertRowid),
+        rows: [],
+      });
+    } finally {
+      // Outside a transaction a write commits by itself; a COMMIT ends the transaction.
+      if (this.wrote && !this.database.inTransaction) {
+        this.wrote = false;
+        this.flushOwed = true;
+      }
+    }
+  }
+
+  /** A rolled-back transaction left nothing to flush. */
+  forgetWrites(): void {
+    this.wrote = false;
+  }
+
+  async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const { sql, parameters, query } = compiledQuery;
+    if (!SelectQueryNode.is(query))
+      throw new Error("Sqlite driver only supports streaming of select queries");
+    for (const row of this.database.prepare(sql).iterate(parameters)) yield { rows: [row as R] };
+  }
+}
+
+class DurableSqliteDriver extends SqliteDriver {
+  private readonly connection: FlushTrackingConnection;
+
+  constructor(
+    private readonly database: SQLite.Database,
+    private readonly wal: WalFlush,
+  ) {
     super({ database });
+    this.connection = new FlushTrackingConnection(database, wal);
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    await super.acquireConnection();
+    return this.connection;
   }
 
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    this.connection.forgetWrites();
     if (!this.database.inTransaction) return;
     await super.rollbackTransaction(connection);
+  }
+
+  /** Flushes what the holder committed before anyone else gets the connection. */
+  override async releaseConnection(): Promise<void> {
+    try {
+      if (this.connection.flushOwed) {
+        this.connection.flushOwed = false;
+        await this.wal.flush();
+      }
+    } finally {
+      await super.releaseConnection();
+    }
+  }
+
+  override async destroy(): Promise<void> {
+    await super.destroy();
+    await this.wal.close();
   }
 }
 
 export class EmbeddedSqliteDialect extends SqliteDialect {
-  constructor(private readonly database: SQLite.Database) {
+  constructor(
+    private readonly database: SQLite.Database,
+    private readonly wal: WalFlush,
+  ) {
     super({ database });
   }
 
   override createDriver(): Driver {
-    return new SqliteDriverKeepingTheCause(this.database);
+    return new DurableSqliteDriver(this.database, this.wal);
   }
 }
