@@ -24,6 +24,7 @@ import {
 } from "./invoker.js";
 import { type Page, type PageRequest, readPage } from "./pagination.js";
 import { configureProps } from "./props.js";
+import { forgetRunnables } from "./runnable-cache.js";
 import { uniqueSlug } from "./slug.js";
 import { mergeForUpdate, sealProps, unsealProps, viewProps } from "./source-props.js";
 import { removeSubscriptionsOf } from "./subscriptions.js";
@@ -207,12 +208,14 @@ export async function updateSource(
   } else {
     await context.store.db.updateTable("sources").set(changes).where("id", "=", current.id).execute();
   }
+  forgetRunnables(context);
   await context.sandbox.evict(current.id);
   if (activeAfter) {
     const runnable = await mustLoadRunnable(context, current.id);
     const report = await invokeSource(context, runnable, { method: "activate" });
     if (!report.result.ok) {
       await context.store.db.updateTable("sources").set({ active: 0 }).where("id", "=", current.id).execute();
+      forgetRunnables(context);
       throw hookFailed("activate", report, "the source was updated but is now inactive");
     }
     await startTicks(context, runnable);
@@ -370,6 +373,7 @@ async function removeSource(context: CoreContext, id: string): Promise<void> {
     await removeSubscriptionsOf(tx, id);
     await tx.deleteFrom("sources").where("id", "=", id).execute();
   });
+  forgetRunnables(context);
   await context.sandbox.evict(id);
 }
 

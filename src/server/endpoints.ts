@@ -8,7 +8,8 @@
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreContext } from "../core/context.js";
-import { invokeSource, loadRunnable } from "../core/invoker.js";
+import { invokeSource } from "../core/invoker.js";
+import { runnableAtEndpoint } from "../core/runnable-cache.js";
 import { checkJsonDepth } from "../core/validation.js";
 import type { AttemptOutcome } from "../core/workflows/run-executor.js";
 import type { WorkflowRunner } from "../core/workflows/run-worker.js";
@@ -70,7 +71,7 @@ async function handle(
 ): Promise<FastifyReply> {
   const { endpointId } = request.params as { endpointId: string };
   const wellFormed = /^[0-9a-f]{32}$/.test(endpointId);
-  const source = wellFormed ? await loadRunnable(context, { endpointId }) : null;
+  const source = wellFormed ? await runnableAtEndpoint(context, endpointId) : null;
   if (!source && wellFormed) {
     const workflow = await workflowAtEndpoint(context, endpointId);
     if (workflow?.active) return handleWorkflow(context, runner, workflow, request, reply, endpointId);

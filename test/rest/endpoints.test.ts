@@ -2,12 +2,16 @@
  * Source HTTP endpoints (`/e/<endpoint_id>`) over a real socket, with components in the real
  * sandbox: what reaches run, when the caller gets its answer, and what respond() sends.
  */
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventSummary, Source } from "../../src/client/types.js";
+import { MASTER_KEY_FILE } from "../../src/core/secret-box.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
+import { tempDir } from "../support/temp.js";
 
 const ENDPOINT_BODY_LIMIT = 2048;
 
@@ -16,6 +20,13 @@ const ECHO = `export default {
   name: "echo",
   props: { http: { type: "$.interface.http" } },
   async run(event) { this.$emit({ event, endpoint: this.http.endpoint }); },
+};`;
+
+/** Emits its configured label. */
+const LABELLED = `export default {
+  name: "labelled",
+  props: { http: { type: "$.interface.http" }, label: { type: "string" } },
+  async run() { this.$emit({ label: this.label }); },
 };`;
 
 /** With customResponse: does what the JSON body of the request orders. */
@@ -466,6 +477,67 @@ for (const dialect of dialects) {
         expect(response.body).toMatchObject({ error: { code: "not_found" } });
       }
     });
+
+    // Each node keeps the runnable form of the sources its endpoints served; a change drops it.
+    it("an endpoint runs with the props of the latest update at once, and is 404 at once when deactivated", async () => {
+      const labelled = await sluice.client.deploySource({
+        component_code: LABELLED,
+        configured_props: { label: "first" },
+      });
+      expect((await rawRequest(endpointOf(labelled), { method: "POST" })).status).toBe(200);
+      expect(await newestEvent(labelled)).toEqual({ label: "first" });
+
+      await sluice.client.updateSource(labelled.id, { configured_props: { label: "second" } });
+      expect((await rawRequest(endpointOf(labelled), { method: "POST" })).status).toBe(200);
+      expect(await newestEvent(labelled)).toEqual({ label: "second" });
+
+      await sluice.client.updateSource(labelled.id, { active: false });
+      expect((await rawRequest(endpointOf(labelled), { method: "POST" })).status).toBe(404);
+      await sluice.client.deleteSource(labelled.id);
+    });
+
+    if (dialect.name === "postgres") {
+      it("another node's endpoint follows an update and a deletion made through this one", async () => {
+        // A second node: its own data directory, the same database and master key.
+        const otherDataDir = tempDir();
+        fs.copyFileSync(
+          path.join(database.dataDir, MASTER_KEY_FILE),
+          path.join(otherDataDir, MASTER_KEY_FILE),
+        );
+        const other = await startTestServer(database, { config: { dataDir: otherDataDir } });
+        try {
+          const labelled = await sluice.client.deploySource({
+            component_code: LABELLED,
+            configured_props: { label: "first" },
+          });
+          const there = `${other.url}${new URL(labelled.endpoint_url ?? "").pathname}`;
+          expect((await rawRequest(there, { method: "POST" })).status).toBe(200);
+          expect(await newestEvent(labelled)).toEqual({ label: "first" });
+
+          await sluice.client.updateSource(labelled.id, { configured_props: { label: "second" } });
+          // The other node hears of the change through LISTEN/NOTIFY, a moment after the commit.
+          await expect
+            .poll(
+              async () => {
+                await rawRequest(there, { method: "POST" });
+                return newestEvent(labelled);
+              },
+              { timeout: 5000, interval: 50 },
+            )
+            .toEqual({ label: "second" });
+
+          await sluice.client.deleteSource(labelled.id);
+          await expect
+            .poll(async () => (await rawRequest(there, { method: "POST" })).status, {
+              timeout: 5000,
+              interval: 50,
+            })
+            .toBe(404);
+        } finally {
+          await other.close();
+        }
+      });
+    }
 
     it("an unknown endpoint id is 404 JSON, whatever its form", async () => {
       for (const path of [
