@@ -3,12 +3,17 @@
  * deduped), the key-value writes, the dedupe state, the log lines and the retention trim. Either
  * all of it is stored or none of it. What the component wrote cannot make the commit fail: its
  * text is made storable first (storable-text.ts).
+ *
+ * Invocations of one source that queued up while earlier ones were being written are committed
+ * together, in invocation order, with one statement of each kind for all of them: one read of the
+ * source's row, one insert of their events, one of their log lines, one upsert of their key-value
+ * writes, one update of the row. The outcome is the same as committing them one after another.
  */
 import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import type { Executor } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
-import { appendEvents, type StoredEvent, trimRows } from "./emitter-events.js";
+import { appendEvents, type NewEvent, type StoredEvent, trimRows } from "./emitter-events.js";
 import { nextSequenceId, type SequenceId } from "./event-ids.js";
 import { storableText } from "./storable-text.js";
 
@@ -29,20 +34,21 @@ export interface CommitRequest {
 export interface CommitOutcome {
   readonly events: StoredEvent[];
   readonly logLines: number;
-  /** Deliveries created for subscribed webhooks. */
+  /** Deliveries created for subscribed webhooks (in a batch, counted on its last commit). */
   readonly deliveries: number;
-  /** Runs queued for linked workflows. */
+  /** Runs queued for linked workflows (in a batch, counted on its last commit). */
   readonly runs: number;
 }
 
-export function commitInvocation(store: Store, request: CommitRequest): Promise<CommitOutcome> {
-  return store.db.transaction().execute((tx) => commitIn(tx, store, request));
+export async function commitInvocation(store: Store, request: CommitRequest): Promise<CommitOutcome> {
+  const [outcome] = await store.db.transaction().execute((tx) => commitBatch(tx, store, [request]));
+  return outcome as CommitOutcome;
 }
 
 /**
- * Commits several invocations (of one source, in invocation order) in one transaction: one
- * disk flush for all of them. If the transaction fails, each is committed on its own, so one
- * that cannot be stored does not take the others down with it; its error is its outcome.
+ * Commits several invocations of one source, in invocation order, in one transaction: one disk
+ * flush for all of them. If the transaction fails, each is committed on its own, so one that
+ * cannot be stored does not take the others down with it; its error is its outcome.
  */
 export async function commitInvocations(
   store: Store,
@@ -53,11 +59,7 @@ export async function commitInvocations(
     return [await commitInvocation(store, only).catch((error: unknown) => ({ error }))];
   }
   try {
-    return await store.db.transaction().execute(async (tx) => {
-      const outcomes: CommitOutcome[] = [];
-      for (const request of requests) outcomes.push(await commitIn(tx, store, request));
-      return outcomes;
-    });
+    return await store.db.transaction().execute((tx) => commitBatch(tx, store, requests));
   } catch {
     const outcomes: (CommitOutcome | { readonly error: unknown })[] = [];
     for (const request of requests) {
@@ -67,8 +69,22 @@ export async function commitInvocations(
   }
 }
 
-async function commitIn(tx: Executor, store: Store, request: CommitRequest): Promise<CommitOutcome> {
-  const { result } = request;
+/** What one invocation of the batch adds, worked out before anything is written. */
+interface Planned {
+  readonly accepted: NewEvent[];
+  readonly logLines: LogLine[];
+}
+
+async function commitBatch(
+  tx: Executor,
+  store: Store,
+  requests: readonly CommitRequest[],
+): Promise<CommitOutcome[]> {
+  const [first] = requests;
+  if (!first || requests.some((request) => request.emitterId !== first.emitterId)) {
+    throw new Error("a commit batch holds invocations of one source");
+  }
+  const emitterId = first.emitterId;
   let query = tx
     .selectFrom("sources")
     .select([
@@ -81,70 +97,89 @@ async function commitIn(tx: Executor, store: Store, request: CommitRequest): Pro
       "event_count",
       "log_count",
     ])
-    .where("id", "=", request.emitterId);
+    .where("id", "=", emitterId);
   if (store.capabilities.skipLocked) query = query.forUpdate();
   const emitter = await query.executeTakeFirst();
-  // Deleted while it ran: nothing of it is kept.
-  if (!emitter) return { events: [], logLines: 0, deliveries: 0, runs: 0 };
+  // Deleted while they ran: nothing of them is kept.
+  if (!emitter) return requests.map(() => ({ events: [], logLines: 0, deliveries: 0, runs: 0 }));
 
   const now = Date.now();
-  const previous = emitter.dedupe_state === null ? null : (JSON.parse(emitter.dedupe_state) as DedupeState);
-  const dedupe = applyDedupe(request.dedupe, previous, orderByTs(result.emits, now));
-
-  const appended = await appendEvents(
-    tx,
-    store.jobs,
-    { id: request.emitterId, accountId: request.accountId },
-    { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
-    dedupe.accepted.map((emit) => ({
+  // Each invocation's dedupe sees the state the one before it left, as if committed one by one.
+  let dedupeState = emitter.dedupe_state === null ? null : (JSON.parse(emitter.dedupe_state) as DedupeState);
+  const plans: Planned[] = requests.map((request) => {
+    const { result } = request;
+    const dedupe = applyDedupe(request.dedupe, dedupeState, orderByTs(result.emits, now));
+    dedupeState = dedupe.state;
+    const logLines: LogLine[] = [...(request.notes ?? []), ...result.logs];
+    for (const { reason } of dedupe.refused)
+      logLines.push({ ts: now, level: "error", message: `event refused: ${reason}` });
+    if (dedupe.duplicates > 0) {
+      logLines.push({
+        ts: now,
+        level: "info",
+        message: `dedupe '${request.dedupe}': ${dedupe.duplicates} of ${result.emits.length} events already emitted`,
+      });
+    }
+    if (result.failure) {
+      const detail = result.failure.stack ?? result.failure.message;
+      logLines.push({
+        ts: now,
+        level: "error",
+        message: `invocation failed (${result.failure.reason}): ${detail}`,
+      });
+    }
+    const accepted = dedupe.accepted.map((emit) => ({
       channel: emit.meta.name === undefined || emit.meta.name === "" ? null : String(emit.meta.name),
       eventKey: emit.meta.id === undefined ? null : String(emit.meta.id),
       summary: emit.meta.summary === undefined ? null : String(emit.meta.summary),
       payload: emit.event ?? null,
-    })),
+    }));
+    return { accepted, logLines };
+  });
+
+  const appended = await appendEvents(
+    tx,
+    store.jobs,
+    { id: emitterId, accountId: first.accountId },
+    { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
+    plans.flatMap((plan) => plan.accepted),
     now,
   );
-  const { events, last: lastEvent, deliveries, runs } = appended;
 
-  for (const [key, value] of Object.entries(result.dbWrites)) {
-    const text = JSON.stringify(value ?? null);
+  // Key-value writes in invocation order: a later write of a key replaces an earlier one.
+  const kv = new Map<string, string>();
+  for (const request of requests) {
+    for (const [key, value] of Object.entries(request.result.dbWrites)) {
+      const stored = storableText(key);
+      kv.delete(stored);
+      kv.set(stored, JSON.stringify(value ?? null));
+    }
+  }
+  const kvRows = [...kv].map(([key, value]) => ({ emitter_id: emitterId, key, value }));
+  for (let start = 0; start < kvRows.length; start += INSERT_CHUNK) {
     await tx
       .insertInto("kv")
-      .values({ emitter_id: request.emitterId, key: storableText(key), value: text })
-      .onConflict((conflict) => conflict.columns(["emitter_id", "key"]).doUpdateSet({ value: text }))
+      .values(kvRows.slice(start, start + INSERT_CHUNK))
+      .onConflict((conflict) =>
+        conflict.columns(["emitter_id", "key"]).doUpdateSet((eb) => ({ value: eb.ref("excluded.value") })),
+      )
       .execute();
   }
 
-  const lines: LogLine[] = [...(request.notes ?? []), ...result.logs];
-  for (const { reason } of dedupe.refused)
-    lines.push({ ts: now, level: "error", message: `event refused: ${reason}` });
-  if (dedupe.duplicates > 0) {
-    lines.push({
-      ts: now,
-      level: "info",
-      message: `dedupe '${request.dedupe}': ${dedupe.duplicates} of ${result.emits.length} events already emitted`,
-    });
-  }
-  if (result.failure) {
-    const detail = result.failure.stack ?? result.failure.message;
-    lines.push({
-      ts: now,
-      level: "error",
-      message: `invocation failed (${result.failure.reason}): ${detail}`,
-    });
-  }
   let lastLog: SequenceId = { ms: Number(emitter.last_log_ms), seq: emitter.last_log_seq };
-  const logRows = lines.map((line) => {
-    lastLog = nextSequenceId(lastLog, now);
-    return {
-      emitter_id: request.emitterId,
-      ...lastLog,
-      invocation_id: request.invocationId,
-      level: line.level,
-      message: storableText(line.message.slice(0, 64 * 1024)),
-      ts: line.ts,
-    };
-  });
+  const logRows = requests.flatMap((request, index) =>
+    (plans[index]?.logLines ?? []).map((line) => {
+      lastLog = nextSequenceId(lastLog, now);
+      return {
+        emitter_id: emitterId,
+        ...lastLog,
+        invocation_id: request.invocationId,
+        level: line.level,
+        message: storableText(line.message.slice(0, 64 * 1024)),
+        ts: line.ts,
+      };
+    }),
+  );
   for (let start = 0; start < logRows.length; start += INSERT_CHUNK) {
     await tx
       .insertInto("emitter_logs")
@@ -153,23 +188,35 @@ async function commitIn(tx: Executor, store: Store, request: CommitRequest): Pro
   }
 
   // Retention: trim only once over the limit, so a commit normally pays nothing for it.
-  const eventCount = emitter.event_count + events.length;
+  const eventCount = emitter.event_count + appended.events.length;
   const logCount = emitter.log_count + logRows.length;
   await tx
     .updateTable("sources")
     .set({
       event_count: Math.min(eventCount, emitter.max_events),
       log_count: Math.min(logCount, MAX_LOG_LINES),
-      dedupe_state: dedupe.state === null ? null : JSON.stringify(dedupe.state),
-      last_event_ms: lastEvent.ms,
-      last_event_seq: lastEvent.seq,
+      dedupe_state: dedupeState === null ? null : JSON.stringify(dedupeState),
+      last_event_ms: appended.last.ms,
+      last_event_seq: appended.last.seq,
       last_log_ms: lastLog.ms,
       last_log_seq: lastLog.seq,
     })
-    .where("id", "=", request.emitterId)
+    .where("id", "=", emitterId)
     .execute();
+  if (eventCount > emitter.max_events) await trimRows(tx, "events", emitterId, emitter.max_events);
+  if (logCount > MAX_LOG_LINES) await trimRows(tx, "emitter_logs", emitterId, MAX_LOG_LINES);
 
-  if (eventCount > emitter.max_events) await trimRows(tx, "events", request.emitterId, emitter.max_events);
-  if (logCount > MAX_LOG_LINES) await trimRows(tx, "emitter_logs", request.emitterId, MAX_LOG_LINES);
-  return { events, logLines: logRows.length, deliveries, runs };
+  // The stored events, handed back to the invocation that emitted them.
+  let taken = 0;
+  return plans.map((plan, index) => {
+    const events = appended.events.slice(taken, taken + plan.accepted.length);
+    taken += plan.accepted.length;
+    const last = index === plans.length - 1;
+    return {
+      events,
+      logLines: plan.logLines.length,
+      deliveries: last ? appended.deliveries : 0,
+      runs: last ? appended.runs : 0,
+    };
+  });
 }
