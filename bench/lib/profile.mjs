@@ -7,14 +7,27 @@ import fs from "node:fs";
 import path from "node:path";
 import { round } from "./stats.mjs";
 
-/** Self time per frame and per origin, in ms, largest first; the sampled total and idle time. */
-export function summarizeProfile(file, { top = 25 } = {}) {
+/** The monotonic clock V8 stamps its samples with (CLOCK_MONOTONIC, shared by every process), in µs. */
+export function monotonicMicros() {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+/**
+ * Self time per frame and per origin, in ms, largest first; the sampled total and idle time.
+ * `window` ({from, to}, from monotonicMicros()) keeps only the samples taken in it: the load,
+ * without the server's start-up and the deploy.
+ */
+export function summarizeProfile(file, { top = 25, window } = {}) {
   const profile = JSON.parse(fs.readFileSync(file, "utf8"));
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMs = new Map();
   let totalMs = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, index) => {
-    const ms = (profile.timeDeltas[index] ?? 0) / 1000;
+    const delta = profile.timeDeltas[index] ?? 0;
+    at += delta;
+    if (window && (at < window.from || at > window.to)) return;
+    const ms = delta / 1000;
     totalMs += ms;
     selfMs.set(id, (selfMs.get(id) ?? 0) + ms);
   });
@@ -36,6 +49,7 @@ export function summarizeProfile(file, { top = 25 } = {}) {
       .map(([name, ms]) => ({ name, self_ms: round(ms, 1), share: round(ms / totalMs, 3) }));
   return {
     file,
+    window_ms: window ? round((window.to - window.from) / 1000, 1) : null,
     sampled_ms: round(totalMs, 1),
     idle_ms: round(origins.get("(idle)") ?? 0, 1),
     by_origin: ranked(origins, 20),
@@ -47,7 +61,7 @@ export function summarizeProfile(file, { top = 25 } = {}) {
 export function formatProfile(summary) {
   const busy = summary.sampled_ms - summary.idle_ms;
   const lines = [
-    `  CPU profile ${summary.file}: ${summary.sampled_ms} ms sampled, ${summary.idle_ms} ms idle (event loop waiting), ${round(busy, 1)} ms busy`,
+    `  CPU profile ${summary.file}${summary.window_ms === null ? "" : ` (the ${summary.window_ms} ms under load)`}: ${summary.sampled_ms} ms sampled, ${summary.idle_ms} ms idle (event loop waiting), ${round(busy, 1)} ms busy`,
     "  self time by origin:",
     ...summary.by_origin.map((entry) => `    ${pad(entry.self_ms)} ms ${pct(entry.share)}  ${entry.name}`),
     "  top frames by self time:",

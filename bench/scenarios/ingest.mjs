@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { hammer } from "../lib/load.mjs";
 import { startBareServer } from "../lib/processes.mjs";
-import { formatProfile, summarizeProfile } from "../lib/profile.mjs";
+import { formatProfile, monotonicMicros, summarizeProfile } from "../lib/profile.mjs";
 import { figure } from "../lib/report.mjs";
 import { startSluice } from "../lib/sluice.mjs";
 
@@ -44,20 +44,22 @@ export async function ingest(ctx) {
     const server = await startSluice({ ...ctx.serverOptions, env, nodeArgs, label: "ingest" });
     try {
       const source = await server.deploy(code);
-      return await hammer(source.endpoint_url, load);
+      const from = monotonicMicros();
+      const result = await hammer(source.endpoint_url, load);
+      return { ...result, window: { from, to: monotonicMicros() } };
     } finally {
       await server.stop();
     }
   };
   const profiling = ctx.profile ? profileArgs(ctx.profile) : undefined;
-  const plain = await run(EMIT_BODY, {}, profiling?.nodeArgs);
+  const { window, ...plain } = await run(EMIT_BODY, {}, profiling?.nodeArgs);
   ctx.log(`  sluice: ${plain.requests_per_s} req/s, p99 ${plain.latency_ms.p99} ms`);
-  const profile = profiling ? summarizeProfile(profiling.file()) : undefined;
+  const profile = profiling ? summarizeProfile(profiling.file(), { window }) : undefined;
   if (profile) ctx.log(formatProfile(profile));
-  const custom = await run(EMIT_AND_RESPOND);
+  const custom = withoutWindow(await run(EMIT_AND_RESPOND));
   ctx.log(`  sluice customResponse: ${custom.requests_per_s} req/s, p99 ${custom.latency_ms.p99} ms`);
   // Full runs only: what the default per-request log lines (level info) cost.
-  const quiet = ctx.quick ? undefined : await run(EMIT_BODY, { SLUICE_LOG_LEVEL: "warn" });
+  const quiet = ctx.quick ? undefined : withoutWindow(await run(EMIT_BODY, { SLUICE_LOG_LEVEL: "warn" }));
   if (quiet)
     ctx.log(`  sluice (log level warn): ${quiet.requests_per_s} req/s, p99 ${quiet.latency_ms.p99} ms`);
 
@@ -160,4 +162,8 @@ function profileArgs(dir) {
     nodeArgs: ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-name", name],
     file: () => path.join(dir, name),
   };
+}
+
+function withoutWindow({ window: _window, ...result }) {
+  return result;
 }
