@@ -57,7 +57,8 @@ export async function startSluice({
   const url = `http://127.0.0.1:${port}`;
   const tail = () => `\n--- ${logFile} (tail) ---\n${readTail(logFile)}`;
   try {
-    await waitForHttp(`${url}/ready`, child, 30_000, tail);
+    // Generous: on a loaded machine the PostgreSQL migrations alone took 38 s.
+    await waitForHttp(`${url}/ready`, child, 120_000, tail);
   } catch (error) {
     child.kill("SIGKILL");
     await schema?.drop();
