@@ -222,6 +222,16 @@ for (const dialect of dialects) {
       expect((await api.listConnectedAccounts({ limit: 100 })).data.length).toBe(before + 1);
     });
 
+    it("an API client following the redirect gets the callback's outcome as JSON", async () => {
+      const started = await api.startOAuthConnection({ app: "mockprovider", name: "api-client" });
+      const authorize = await fetch(started.authorize_url, { redirect: "manual" });
+      const callback = await rawRequest(authorize.headers.get("location") ?? "");
+      expect(callback.status, callback.text).toBe(200);
+      expect(callback.body).toEqual({
+        data: { id: started.id, app: "mockprovider", connected_account_id: expect.stringMatching(/^apn_/) },
+      });
+    });
+
     it("a token endpoint that is down ends in a clear page, and nothing is stored", async () => {
       await api.registerApp({
         slug: "downprovider",
