@@ -26,6 +26,7 @@ export const ENV = {
   smtpFrom: "SLUICE_SMTP_FROM",
   smtpTo: "SLUICE_SMTP_TO",
   oauthStateTtl: "SLUICE_OAUTH_STATE_TTL",
+  accessTokenSeconds: "SLUICE_ACCESS_TOKEN_SECONDS",
   // CLI only
   apiKey: "SLUICE_API_KEY",
   profile: "SLUICE_PROFILE",

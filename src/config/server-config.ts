@@ -44,6 +44,8 @@ export interface ServerConfig {
   readonly endpointBodyLimitBytes: number;
   readonly logLevel: LogLevel;
   readonly shutdownTimeoutMs: number;
+  /** How long an access token of `POST /v1/oauth/token` lasts (Pipedream's: an hour). */
+  readonly accessTokenSeconds: number;
   /** Where an action's `$.send.email` goes; undefined when SLUICE_SMTP_URL is not set. */
   readonly smtp: SmtpConfig | undefined;
   /** How long an OAuth connection's authorize link (its `state`) stays usable. */
@@ -121,6 +123,11 @@ export function loadServerConfig(
     smtp: parseSmtp(pick(undefined, ENV.smtpUrl), pick(undefined, ENV.smtpFrom), pick(undefined, ENV.smtpTo)),
     oauthStateTtlSeconds:
       parseInteger(pick(undefined, ENV.oauthStateTtl), ENV.oauthStateTtl, { min: 1, max: 86_400 }) ?? 600,
+    accessTokenSeconds:
+      parseInteger(pick(undefined, ENV.accessTokenSeconds), ENV.accessTokenSeconds, {
+        min: 1,
+        max: 86_400,
+      }) ?? 3600,
   };
 }
 

@@ -73,7 +73,7 @@ async function ownComponent(
 }
 
 /** The account's copy of a saved component of another account (made once, found again by hash). */
-async function adoptComponent(
+export async function adoptComponent(
   context: CoreContext,
   accountId: string,
   componentId: string,

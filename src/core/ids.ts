@@ -23,7 +23,9 @@ export type IdPrefix =
   | "oac"
   | "dyp"
   | "ds"
-  | "imp";
+  | "imp"
+  | "proj"
+  | "ocl";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${nextUlid().toLowerCase()}`;

@@ -22,6 +22,9 @@ import { accountRoutes } from "./routes/accounts.js";
 import { actionRoutes } from "./routes/actions.js";
 import { appRoutes } from "./routes/apps.js";
 import { componentRoutes } from "./routes/components.js";
+import { connectPageRoute } from "./routes/connect/connect-page.js";
+import { connectRoutes } from "./routes/connect/index.js";
+import { oauthRoutes } from "./routes/connect/oauth.js";
 import { dataStoreRoutes } from "./routes/data-stores.js";
 import { deliveryRoutes } from "./routes/deliveries.js";
 import { dynamicPropsRoutes } from "./routes/dynamic-props.js";
@@ -127,6 +130,8 @@ export async function buildApp({
       oauthConnectionRoutes(v1, core);
       dynamicPropsRoutes(v1, core);
       dataStoreRoutes(v1, core);
+      oauthRoutes(v1, store.db, config.accessTokenSeconds);
+      await v1.register((connect) => connectRoutes(connect, core), { prefix: "/connect" });
     },
     { prefix: "/v1" },
   );
@@ -134,6 +139,7 @@ export async function buildApp({
     installNulGuard(streams);
     sseRoutes(streams, core);
   });
+  connectPageRoute(app);
   endpointRoutes(app, core, workflows, config.endpointBodyLimitBytes);
   return app;
 }

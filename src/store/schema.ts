@@ -371,6 +371,57 @@ export interface DataStoreRecordsTable {
   updated_at: number;
 }
 
+/** A Pipedream Connect project (`proj_…`) of an account. */
+export interface ConnectProjectsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  app_name: string | null;
+  support_email: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An end user of a project's environment, and the internal account that holds its resources. */
+export interface ConnectEndUsersTable {
+  account_id: string;
+  project_id: string;
+  environment: string;
+  external_user_id: string;
+  created_at: number;
+}
+
+/** An OAuth client (client credentials grant) acting for its account; the secret is only hashed. */
+export interface OAuthClientsTable {
+  id: string;
+  account_id: string;
+  name: string | null;
+  secret_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface OAuthAccessTokensTable {
+  token_hash: string;
+  client_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A connect token (`ctok_…`): one end user's browser, for a short while. */
+export interface ConnectTokensTable {
+  token_hash: string;
+  end_user_account_id: string;
+  /** JSON array of origins; null: any. */
+  allowed_origins: string | null;
+  success_redirect_uri: string | null;
+  error_redirect_uri: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -397,6 +448,11 @@ export interface Database {
   dynamic_props: DynamicPropsTable;
   data_stores: DataStoresTable;
   data_store_records: DataStoreRecordsTable;
+  connect_projects: ConnectProjectsTable;
+  connect_end_users: ConnectEndUsersTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_access_tokens: OAuthAccessTokensTable;
+  connect_tokens: ConnectTokensTable;
 }
 
 /** A database handle or an open transaction: store operations accept either. */

@@ -34,6 +34,18 @@ export interface ResourceIds {
   readonly dataStore: string[];
   /** Package imports (imp_…). */
   readonly registryImport: string[];
+  /** Connect projects (proj_…). */
+  readonly project: string[];
+  /** The external id of the project's end user (production environment). */
+  readonly externalUser: string[];
+  /** The end user's connected accounts (apn_…). */
+  readonly endUserAccount: string[];
+  /** The end user's deployed triggers (dc_…). */
+  readonly trigger: string[];
+  /** Connect tokens: A's is spent (it connected the account); B's is live. */
+  readonly connectToken: string[];
+  /** OAuth clients (ocl_…). */
+  readonly oauthClient: string[];
 }
 
 export type IdKind = keyof ResourceIds;
@@ -63,7 +75,21 @@ export interface AccountFixture {
     readonly spareWebhook: string;
     readonly events: readonly string[];
     readonly workflow: string;
+    /** The published source the Connect project deploys as a trigger. */
+    readonly triggerKey: string;
   };
+}
+
+/** A published HTTP source for the Connect project: what its end user deploys as a trigger. */
+export function triggerCode(key: string, tag: string): string {
+  return `export default {
+  key: "${key}",
+  version: "0.0.1",
+  name: "trigger ${tag}",
+  type: "source",
+  props: { http: { type: "$.interface.http" }, label: { type: "string", optional: true } },
+  async run(event) { this.$emit({ tag: "${tag}" }); },
+};`;
 }
 
 /** A source with an HTTP interface, a plain prop and a secret one; it emits on every request, and never throws. */
@@ -243,6 +269,36 @@ export async function provision(
     await new Promise((resolve) => setTimeout(resolve, 50));
     job = (await client.request<typeof imported>("GET", `/v1/registry/imports/${imported.data.id}`)).data;
   }
+  // Pipedream Connect: a project whose end user has a connected account and a deployed trigger,
+  // a connect token (A's spent, B's live) and an OAuth client.
+  const triggerKey = `${marker}-trg`;
+  await client.publishComponent({ component_code: triggerCode(triggerKey, tag) });
+  const project = await client.request<{ id: string }>("POST", "/v1/connect/projects", {
+    body: { name: `project ${marker}` },
+  });
+  const externalUser = `eu${name}${random()}`;
+  const inProject = `/v1/connect/${project.id}`;
+  const newToken = () =>
+    client.request<{ token: string }>("POST", `${inProject}/tokens`, {
+      body: { external_user_id: externalUser },
+    });
+  const spentToken = await newToken();
+  const endUserAccount = await client.request<{ id: string }>("POST", `${inProject}/accounts`, {
+    body: {
+      app_slug: appSlug,
+      cfmap_json: JSON.stringify({ token: appSecret }),
+      connect_token: spentToken.token,
+    },
+  });
+  const trigger = await client.request<{ data: { id: string } }>("POST", `${inProject}/triggers/deploy`, {
+    body: { id: triggerKey, external_user_id: externalUser, configured_props: { label: labelValue } },
+  });
+  const liveToken = name === "a" ? spentToken : await newToken();
+  const oauthClient = await client.request<{ data: { client_id: string; client_secret: string } }>(
+    "POST",
+    "/v1/oauth_clients",
+    { body: { name: `client ${marker}` } },
+  );
 
   return {
     name,
@@ -261,9 +317,15 @@ export async function provision(
       spareWebhook: limited.data.id,
       events: events.data.map((event) => event.id),
       workflow: workflow.id,
+      triggerKey,
     },
-    markers: [tag, labelValue, secretValue, appSlug, appSecret],
-    secrets: [subscribed.signing_secret, limited.data.signing_secret],
+    markers: [tag, labelValue, secretValue, appSlug, appSecret, externalUser],
+    secrets: [
+      subscribed.signing_secret,
+      limited.data.signing_secret,
+      oauthClient.data.client_secret,
+      liveToken.token,
+    ],
     ids: {
       webhook: [subscribed.id, limited.data.id],
       apiKey: [spare.id],
@@ -282,6 +344,12 @@ export async function provision(
       connectedAccount: [connected.id],
       dataStore: [store.data.id],
       registryImport: [imported.data.id],
+      project: [project.id],
+      externalUser: [externalUser],
+      endUserAccount: [endUserAccount.id],
+      trigger: [trigger.data.id],
+      connectToken: [liveToken.token],
+      oauthClient: [oauthClient.data.client_id],
     },
   };
 }
@@ -302,7 +370,21 @@ export async function isIntact(fixture: AccountFixture): Promise<boolean> {
       Promise.all(ids.connectedAccount.map((id) => appsApi(client).getConnectedAccount(id))),
       Promise.all(ids.dataStore.map((id) => client.request("GET", `/v1/data_stores/${id}/records/k`))),
     ]);
+    const inProject = `/v1/connect/${ids.project[0]}`;
+    const user = encodeURIComponent(ids.externalUser[0] ?? "");
+    const [trigger, , clients, token] = await Promise.all([
+      client.request<{ data: { active: boolean } }>(
+        "GET",
+        `${inProject}/deployed-triggers/${ids.trigger[0]}?external_user_id=${user}`,
+      ),
+      client.request("GET", `${inProject}/accounts/${ids.endUserAccount[0]}`),
+      client.request<{ data: { client_id: string }[] }>("GET", "/v1/oauth_clients"),
+      client.request<{ success: boolean }>("GET", `/v1/connect/tokens/${ids.connectToken[0]}/validate`),
+    ]);
     return (
+      trigger.data.active &&
+      clients.data.some((item) => item.client_id === ids.oauthClient[0]) &&
+      token.success &&
       webhooks.every((webhook) => webhook.active) &&
       sources.every(
         (source, n) => source.active && source.endpoint_url?.includes(ids.endpoint[n] ?? "?") === true,

@@ -39,7 +39,7 @@ export interface GeneratedRequest extends RawRequest {
   readonly auth: "b" | "none" | "invalid";
 }
 
-const PREFIXED = /^(wh|dc|sc|dlv|key|sub|u)_[0-9a-z]{26}$/;
+const PREFIXED = /^(wh|dc|sc|dlv|key|sub|u|proj|apn|ocl)_[0-9a-z]{26}$/;
 
 /** Text with a history of breaking parsers and queries. */
 const NASTY_TEXT = [
@@ -174,6 +174,10 @@ const ID_KINDS: readonly IdKind[] = [
   "app",
   "connectedAccount",
   "dataStore",
+  "project",
+  "endUserAccount",
+  "trigger",
+  "oauthClient",
 ];
 
 /** Any id of either account, of any kind. */
@@ -359,6 +363,21 @@ function fieldValue(name: string, schema: JsonSchema | undefined, world: World):
       break;
     case "active":
       meaningful = fc.constantFrom(true, false, "true", "false", "yes", 1, 0, null, "");
+      break;
+    case "external_user_id":
+      meaningful = idField(world, ["externalUser"]);
+      break;
+    case "connect_token":
+      meaningful = idField(world, ["connectToken"]);
+      break;
+    case "client_id":
+      meaningful = idField(world, ["oauthClient"]);
+      break;
+    case "app_slug":
+      meaningful = idField(world, ["app"]);
+      break;
+    case "webhook_url":
+      meaningful = urlText(world);
       break;
     default:
       meaningful = valueOfSchema(schema);

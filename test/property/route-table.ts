@@ -30,6 +30,9 @@ export interface RouteSpec {
 export const DEFAULT_RUNS = 80;
 /** Routes that compile code or start a sandbox take longer per request. */
 const SLOW_RUNS = 60;
+/** Connect's routes run fewer times each: there are many, mostly the same handlers twice. */
+const CONNECT_RUNS = 25;
+const CONNECT_SLOW_RUNS = 15;
 
 const id = (kind: ParamKind) => ({ params: { id: kind } });
 const page = () => ({ limit: 5 });
@@ -222,9 +225,135 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
   "GET /sse/dc/:id/emits": { ...id("source"), headers: ["last-event-id"] },
   "GET /sse/dc/:id/observations": { ...id("source"), headers: ["last-event-id"] },
 
+  ...connectRoutes(),
+
   "ANY /e/:endpointId": { params: { endpointId: "endpoint" }, valid: () => EMITTER_INPUT },
   "ANY /e/:endpointId/*": { params: { endpointId: "endpoint", "*": "subpath" }, valid: () => EMITTER_INPUT },
 };
+
+/**
+ * Pipedream Connect's routes: each under /v1/connect/:project_id and, for connect tokens, under
+ * /v1/connect; requests name B's project, end user and resources (or A's, which must stay out of
+ * reach).
+ */
+function connectRoutes(): Record<string, RouteSpec> {
+  const routes: Record<string, RouteSpec> = {};
+  const user = ({ b }: World) => b.ids.externalUser[0];
+  for (const [base, project] of [
+    ["/v1/connect/:project_id", { project_id: "project" }],
+    ["/v1/connect", {}],
+  ] as const) {
+    const at = (
+      params: Readonly<Record<string, ParamKind>>,
+      valid?: (world: World) => Readonly<Record<string, unknown>>,
+      runs = CONNECT_RUNS,
+    ): RouteSpec => ({ params: { ...project, ...params }, runs, ...(valid ? { valid } : {}) });
+    for (const kind of ["components", "actions", "triggers"]) {
+      routes[`GET ${base}/${kind}`] = at({}, ({ b }) => ({
+        q: b.named.triggerKey,
+        app: b.ids.app[0],
+        limit: 5,
+      }));
+      routes[`GET ${base}/${kind}/:component_id`] = at({ component_id: "published" });
+      routes[`POST ${base}/${kind}/configure`] = at(
+        {},
+        (world) => ({ id: world.b.named.triggerKey, prop_name: "label", external_user_id: user(world) }),
+        CONNECT_SLOW_RUNS,
+      );
+      routes[`POST ${base}/${kind}/props`] = at(
+        {},
+        (world) => ({ id: world.b.named.triggerKey, external_user_id: user(world), configured_props: {} }),
+        CONNECT_SLOW_RUNS,
+      );
+    }
+    routes[`POST ${base}/actions/run`] = at(
+      {},
+      (world) => ({
+        id: world.b.named.actionKey,
+        external_user_id: user(world),
+        configured_props: { greeting: "hi" },
+      }),
+      CONNECT_SLOW_RUNS,
+    );
+    routes[`POST ${base}/triggers/deploy`] = at(
+      {},
+      (world) => ({
+        id: world.b.named.triggerKey,
+        external_user_id: user(world),
+        configured_props: { label: "fuzzed" },
+        webhook_url: `${world.receiver}/connect`,
+      }),
+      CONNECT_SLOW_RUNS,
+    );
+    routes[`GET ${base}/deployed-triggers`] = at({}, (world) => ({
+      external_user_id: user(world),
+      limit: 5,
+    }));
+    for (const method of ["GET", "PUT", "DELETE"]) {
+      routes[`${method} ${base}/deployed-triggers/:trigger_id`] = at(
+        { trigger_id: "trigger" },
+        (world) => ({
+          external_user_id: user(world),
+          ...(method === "PUT" ? { active: true, name: "renamed" } : {}),
+        }),
+        method === "GET" ? CONNECT_RUNS : CONNECT_SLOW_RUNS,
+      );
+    }
+    routes[`GET ${base}/deployed-triggers/:trigger_id/events`] = at({ trigger_id: "trigger" }, (world) => ({
+      external_user_id: user(world),
+      n: 5,
+    }));
+    routes[`GET ${base}/deployed-triggers/:trigger_id/webhooks`] = at({ trigger_id: "trigger" }, (world) => ({
+      external_user_id: user(world),
+    }));
+    routes[`PUT ${base}/deployed-triggers/:trigger_id/webhooks`] = at({ trigger_id: "trigger" }, (world) => ({
+      external_user_id: user(world),
+      webhook_urls: [`${world.receiver}/connect`],
+    }));
+    routes[`GET ${base}/accounts`] = at({}, (world) => ({ external_user_id: user(world), limit: 5 }));
+    routes[`POST ${base}/accounts`] = at({}, ({ b }) => ({
+      app_slug: b.ids.app[0],
+      cfmap_json: JSON.stringify({ token: "t0k3n" }),
+      connect_token: b.ids.connectToken[0],
+    }));
+    routes[`GET ${base}/accounts/:account_id`] = at({ account_id: "endUserAccount" });
+    routes[`DELETE ${base}/accounts/:account_id`] = at({ account_id: "endUserAccount" });
+    routes[`GET ${base}/users/:external_user_id/accounts`] = at({ external_user_id: "externalUser" });
+    routes[`DELETE ${base}/users/:external_user_id`] = at({ external_user_id: "externalUser" });
+  }
+  return {
+    ...routes,
+    "POST /v1/connect/projects": { runs: CONNECT_RUNS, valid: () => ({ name: "fuzzed project" }) },
+    "GET /v1/connect/projects": { runs: CONNECT_RUNS, valid: () => ({ limit: 5 }) },
+    "GET /v1/connect/projects/:project_id": { runs: CONNECT_RUNS, params: { project_id: "project" } },
+    "DELETE /v1/connect/projects/:project_id": { runs: CONNECT_RUNS, params: { project_id: "project" } },
+    "POST /v1/connect/:project_id/tokens": {
+      runs: CONNECT_RUNS,
+      params: { project_id: "project" },
+      valid: (world) => ({ external_user_id: user(world), expires_in: 60 }),
+    },
+    "GET /v1/connect/tokens/:ctok/validate": {
+      runs: CONNECT_RUNS,
+      params: { ctok: "connectToken" },
+      valid: ({ b }) => ({ app_id: b.ids.app[0] }),
+    },
+    "GET /v1/connect/apps": { runs: CONNECT_RUNS, valid: () => ({ limit: 5, q: "app" }) },
+    "GET /v1/connect/apps/:app_id": { runs: CONNECT_RUNS, params: { app_id: "app" } },
+    "OPTIONS /v1/connect/*": { runs: 10, params: { "*": "subpath" } },
+    "POST /v1/oauth/token": {
+      runs: CONNECT_RUNS,
+      valid: ({ b }) => ({
+        grant_type: "client_credentials",
+        client_id: b.ids.oauthClient[0],
+        client_secret: "x",
+      }),
+    },
+    "POST /v1/oauth_clients": { runs: CONNECT_RUNS, valid: () => ({ name: "fuzzed client" }) },
+    "GET /v1/oauth_clients": { runs: 10 },
+    "DELETE /v1/oauth_clients/:id": { runs: CONNECT_RUNS, params: { id: "oauthClient" } },
+    "GET /_static/connect.html": { runs: 10 },
+  };
+}
 
 /** The path parameters of a Fastify URL: `:name` segments and a trailing `*`. */
 export function pathParams(url: string): string[] {

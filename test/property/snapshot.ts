@@ -61,6 +61,17 @@ export async function snapshotAccount(fixture: AccountFixture): Promise<unknown>
   const connectedAccounts = await list("/v1/connected_accounts");
   const dataStores = await get("/v1/data_stores");
   const dataStoreRecords = await Promise.all(ids.dataStore.map((id) => get(`/v1/data_stores/${id}/records`)));
+  // Connect: the account's projects, and each one's end users' accounts and triggers.
+  const projects = await list("/v1/connect/projects");
+  const user = encodeURIComponent(ids.externalUser[0] ?? "");
+  const projectDetails = await each(projects.data ?? [], [
+    (id) => `/v1/connect/projects/${id}`,
+    (id) => `/v1/connect/${id}/accounts?limit=100`,
+    (id) => `/v1/connect/${id}/deployed-triggers?external_user_id=${user}&limit=100`,
+    (id) => `/v1/connect/${id}/deployed-triggers/${ids.trigger[0]}/events?external_user_id=${user}&n=100`,
+    (id) => `/v1/connect/${id}/deployed-triggers/${ids.trigger[0]}/webhooks?external_user_id=${user}`,
+  ]);
+  const oauthClients = await get("/v1/oauth_clients");
   return {
     me,
     // The snapshot itself uses the main key: only its last use may move.
@@ -83,5 +94,8 @@ export async function snapshotAccount(fixture: AccountFixture): Promise<unknown>
     connectedAccounts,
     dataStores,
     dataStoreRecords,
+    projects,
+    projectDetails,
+    oauthClients,
   };
 }

@@ -24,6 +24,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** No API key needed (health checks, the OpenAPI document, source endpoints). */
     public?: boolean;
+    /** The route's scope authenticates requests itself (the Connect API: access and connect tokens too). */
+    ownAuth?: boolean;
   }
 }
 
@@ -84,7 +86,8 @@ export function installAuth(app: FastifyInstance, db: Executor): void {
   app.decorateRequest("apiKeyId", "");
   app.decorateRequest("viaSession", false);
   app.addHook("onRequest", async (request) => {
-    if (request.is404 || request.routeOptions.config.public) return;
+    const { config } = request.routeOptions;
+    if (request.is404 || config.public || config.ownAuth) return;
     const token = bearerToken(request);
     if (token === undefined) {
       const session = sessionToken(request);

@@ -12,6 +12,7 @@ import * as dataStores from "./0012-data-stores.js";
 import * as publicRegistry from "./0013-public-registry.js";
 import * as oauthConnections from "./0014-oauth-connections.js";
 import * as registryImports from "./0015-registry-imports.js";
+import * as connect from "./0016-connect.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "0013-public-registry": publicRegistry,
   "0014-oauth-connections": oauthConnections,
   "0015-registry-imports": registryImports,
+  "0016-connect": connect,
 };

@@ -1,0 +1,295 @@
+/**
+ * Connected accounts in Pipedream Connect's shape: each belongs to an end user of a project's
+ * environment (it lives in the end user's account), and shows the end user's `external_id` and
+ * its `app`. The project owner's app registrations apply (fields checked, names shown).
+ * Credentials are in a response only when a server-side caller asks (`include_credentials`).
+ */
+import type { Selectable } from "kysely";
+import type { ConnectedAccountsTable } from "../../store/schema.js";
+import { type AppDefinition, checkFields, checkSlug } from "../apps/app-definition.js";
+import { resolveApp } from "../apps/app-registry.js";
+import {
+  type ConnectedAccount,
+  credentialsOf,
+  deleteConnectedAccount,
+  getConnectedAccount,
+} from "../apps/connected-accounts.js";
+import type { CoreContext } from "../context.js";
+import { InvalidInputError, NotFoundError } from "../errors.js";
+import { looksLikeId, newId } from "../ids.js";
+import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { optionalText } from "../validation.js";
+import type { EndUser, Environment } from "./end-users.js";
+import type { Project } from "./projects.js";
+
+const MAX_NAME_LENGTH = 200;
+
+/** An app as Pipedream's API shows it (Sluice has no logos or categories: they are empty). */
+export function connectAppView(app: AppDefinition) {
+  return {
+    id: app.slug,
+    name_slug: app.slug,
+    name: app.name,
+    auth_type: app.authType,
+    description: null,
+    img_src: "",
+    custom_fields_json: JSON.stringify(
+      (app.fields ?? []).map((field) => ({
+        name: field.name,
+        label: field.label ?? field.name,
+        description: field.description,
+        optional: field.optional,
+        secret: field.secret,
+        type: field.secret ? "password" : "string",
+      })),
+    ),
+    categories: [] as string[],
+    featured_weight: 0,
+    scope_profiles: [] as unknown[],
+  };
+}
+
+export function connectAccountView(
+  account: ConnectedAccount,
+  externalId: string,
+  app: AppDefinition,
+  credentials?: Record<string, unknown>,
+) {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: account.id,
+    name: account.name,
+    external_id: externalId,
+    healthy: account.healthy,
+    dead: !account.healthy,
+    app: connectAppView(app),
+    created_at: iso(account.createdAt),
+    updated_at: iso(account.updatedAt),
+    expires_at: iso(account.expiresAt),
+    last_refreshed_at: iso(account.lastRefreshedAt),
+    error: account.error,
+    ...(credentials === undefined ? {} : { credentials }),
+  };
+}
+
+export type ConnectAccountView = ReturnType<typeof connectAccountView>;
+
+function toConnectedAccount(row: Selectable<ConnectedAccountsTable>): ConnectedAccount {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    app: row.app,
+    name: row.name,
+    authType: row.auth_type,
+    healthy: row.healthy === 1,
+    error: row.error,
+    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+    lastRefreshedAt: row.last_refreshed_at === null ? null : Number(row.last_refreshed_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** The views of accounts, with each app resolved once as the project owner sees it. */
+async function viewsOf(
+  context: CoreContext,
+  ownerAccountId: string,
+  accounts: readonly ConnectedAccount[],
+  externalIds: ReadonlyMap<string, string>,
+  withCredentials: boolean,
+): Promise<ConnectAccountView[]> {
+  const apps = new Map<string, AppDefinition>();
+  const views: ConnectAccountView[] = [];
+  for (const account of accounts) {
+    let app = apps.get(account.app);
+    if (app === undefined) {
+      app = await resolveApp(context.store.db, ownerAccountId, account.app);
+      apps.set(account.app, app);
+    }
+    const credentials = withCredentials
+      ? (await credentialsOf(context, account.accountId, account.id)).auth
+      : undefined;
+    views.push(connectAccountView(account, externalIds.get(account.accountId) ?? "", app, credentials));
+  }
+  return views;
+}
+
+export interface AccountListRequest extends PageRequest {
+  readonly app?: string;
+}
+
+/** The connected accounts of one end user, or of every end user of the environment. */
+export async function listConnectAccounts(
+  context: CoreContext,
+  project: Project,
+  environment: Environment,
+  endUser: EndUser | null,
+  request: AccountListRequest,
+  withCredentials: boolean,
+): Promise<{ items: ConnectAccountView[]; pageInfo: Page<unknown>["pageInfo"] }> {
+  const app = request.app === undefined || request.app === "" ? undefined : checkSlug(request.app, "app");
+  const scoped = () => {
+    let query = context.store.db
+      .selectFrom("connected_accounts")
+      .innerJoin("connect_end_users", "connect_end_users.account_id", "connected_accounts.account_id")
+      .where("connect_end_users.project_id", "=", project.id)
+      .where("connect_end_users.environment", "=", environment);
+    if (endUser !== null) query = query.where("connected_accounts.account_id", "=", endUser.accountId);
+    if (app !== undefined) query = query.where("connected_accounts.app", "=", app);
+    return query;
+  };
+  const externalIds = new Map<string, string>();
+  const page = await readPage(request, {
+    async rows(cursor, order, limit) {
+      let query = scoped().selectAll("connected_accounts").select("connect_end_users.external_user_id");
+      if (cursor) query = query.where("connected_accounts.id", cursor.op, cursor.id);
+      const rows = await query.orderBy("connected_accounts.id", order).limit(limit).execute();
+      for (const row of rows) externalIds.set(row.account_id, row.external_user_id);
+      return rows.map(toConnectedAccount);
+    },
+    async count() {
+      const row = await scoped()
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+  });
+  return {
+    items: await viewsOf(context, project.accountId, page.items, externalIds, withCredentials),
+    pageInfo: page.pageInfo,
+  };
+}
+
+/**
+ * A connected account of an end user of the environment (of `endUser` alone when given). Any
+ * other id, another environment's or project's included, is not found.
+ */
+export async function findConnectAccount(
+  context: CoreContext,
+  project: Project,
+  environment: Environment,
+  endUser: EndUser | null,
+  id: string,
+): Promise<{ account: ConnectedAccount; externalId: string }> {
+  const row = looksLikeId(id, "apn")
+    ? await context.store.db
+        .selectFrom("connected_accounts")
+        .innerJoin("connect_end_users", "connect_end_users.account_id", "connected_accounts.account_id")
+        .selectAll("connected_accounts")
+        .select("connect_end_users.external_user_id")
+        .where("connected_accounts.id", "=", id)
+        .where("connect_end_users.project_id", "=", project.id)
+        .where("connect_end_users.environment", "=", environment)
+        .executeTakeFirst()
+    : undefined;
+  if (!row || (endUser !== null && row.account_id !== endUser.accountId)) {
+    throw new NotFoundError("account", id);
+  }
+  return { account: toConnectedAccount(row), externalId: row.external_user_id };
+}
+
+export async function getConnectAccount(
+  context: CoreContext,
+  project: Project,
+  environment: Environment,
+  endUser: EndUser | null,
+  id: string,
+  withCredentials: boolean,
+): Promise<ConnectAccountView> {
+  const { account, externalId } = await findConnectAccount(context, project, environment, endUser, id);
+  const [view] = await viewsOf(
+    context,
+    project.accountId,
+    [account],
+    new Map([[account.accountId, externalId]]),
+    withCredentials,
+  );
+  if (!view) throw new NotFoundError("account", id);
+  return view;
+}
+
+/** Deletes the account, as Pipedream does, even when a deployed trigger uses it (its runs then fail). */
+export async function deleteConnectAccount(
+  context: CoreContext,
+  project: Project,
+  environment: Environment,
+  endUser: EndUser | null,
+  id: string,
+): Promise<void> {
+  const { account } = await findConnectAccount(context, project, environment, endUser, id);
+  await deleteConnectedAccount(context, account.accountId, account.id, true);
+}
+
+export interface KeysAccountInput {
+  readonly app_slug?: unknown;
+  /** Pipedream's name: a JSON string of the app's fields. */
+  readonly cfmap_json?: unknown;
+  readonly name?: unknown;
+  /** An existing account of the same end user and app to reconnect: its credentials are replaced. */
+  readonly account_id?: unknown;
+}
+
+/**
+ * Connects a keys (or no-auth) app for the end user: the fields are checked against the app as
+ * the project owner registered it, then sealed. With `account_id`, reconnects that account.
+ */
+export async function connectKeysAccount(
+  context: CoreContext,
+  project: Project,
+  endUser: EndUser,
+  input: KeysAccountInput,
+): Promise<ConnectAccountView> {
+  const slug = checkSlug(input.app_slug, "app_slug");
+  const app = await resolveApp(context.store.db, project.accountId, slug);
+  let parsed: unknown = {};
+  if (input.cfmap_json !== undefined && input.cfmap_json !== null && input.cfmap_json !== "") {
+    if (typeof input.cfmap_json !== "string") {
+      throw new InvalidInputError("cfmap_json must be a JSON string of the app's fields", "invalid_fields");
+    }
+    try {
+      parsed = JSON.parse(input.cfmap_json);
+    } catch {
+      throw new InvalidInputError("cfmap_json is not valid JSON", "invalid_fields");
+    }
+  }
+  const fields = checkFields(app, parsed);
+  const name = optionalText(input.name, "name", MAX_NAME_LENGTH)?.trim() || app.name;
+  const now = Date.now();
+  const credentials = context.secrets.encrypt(JSON.stringify(fields));
+  let id: string;
+  if (input.account_id !== undefined && input.account_id !== null && input.account_id !== "") {
+    const existing = await getConnectedAccount(context, endUser.accountId, String(input.account_id));
+    if (existing.app !== slug) {
+      throw new InvalidInputError(
+        `account ${existing.id} is for app '${existing.app}', not '${slug}'`,
+        "invalid_app",
+      );
+    }
+    id = existing.id;
+    await context.store.db
+      .updateTable("connected_accounts")
+      .set({ credentials, healthy: 1, error: null, updated_at: now })
+      .where("id", "=", id)
+      .execute();
+  } else {
+    id = newId("apn");
+    await context.store.db
+      .insertInto("connected_accounts")
+      .values({
+        id,
+        account_id: endUser.accountId,
+        app: slug,
+        name,
+        auth_type: app.authType,
+        credentials,
+        healthy: 1,
+        error: null,
+        expires_at: null,
+        last_refreshed_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  }
+  return getConnectAccount(context, project, endUser.environment, endUser, id, false);
+}

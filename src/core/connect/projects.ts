@@ -1,0 +1,128 @@
+/**
+ * Pipedream Connect projects (`proj_…`): an account's containers for end users. Each project has
+ * two environments, development and production, whose end users are kept apart. Deleting a
+ * project deletes its end users with everything they own (triggers are deactivated first).
+ */
+import type { ConnectProjectsTable, Executor } from "../../store/schema.js";
+import type { CoreContext } from "../context.js";
+import { InvalidInputError, NotFoundError } from "../errors.js";
+import { looksLikeId, newId } from "../ids.js";
+import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { optionalText, requiredText } from "../validation.js";
+import { removeEndUser } from "./end-users.js";
+
+const MAX_NAME_LENGTH = 200;
+
+export interface Project {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly appName: string | null;
+  readonly supportEmail: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface ProjectInput {
+  readonly name?: unknown;
+  readonly app_name?: unknown;
+  readonly support_email?: unknown;
+}
+
+function toProject(row: ConnectProjectsTable): Project {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    appName: row.app_name,
+    supportEmail: row.support_email,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** As Pipedream's API shows a project (with Sluice's times besides). */
+export function projectView(project: Project) {
+  return {
+    id: project.id,
+    name: project.name,
+    app_name: project.appName,
+    support_email: project.supportEmail,
+    created_at: new Date(project.createdAt).toISOString(),
+    updated_at: new Date(project.updatedAt).toISOString(),
+  };
+}
+
+export async function createProject(db: Executor, accountId: string, input: ProjectInput): Promise<Project> {
+  const name = requiredText(input.name, "name", MAX_NAME_LENGTH);
+  const appName = optionalText(input.app_name, "app_name", MAX_NAME_LENGTH)?.trim() || null;
+  const supportEmail = optionalText(input.support_email, "support_email", 320)?.trim() || null;
+  if (supportEmail !== null && !/^[^\s@]+@[^\s@]+$/.test(supportEmail)) {
+    throw new InvalidInputError("support_email must be an email address, such as help@example.com");
+  }
+  const now = Date.now();
+  const row: ConnectProjectsTable = {
+    id: newId("proj"),
+    account_id: accountId,
+    name,
+    app_name: appName,
+    support_email: supportEmail,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto("connect_projects").values(row).execute();
+  return toProject(row);
+}
+
+/** The account's project; an unknown id and another account's are both not found. */
+export async function getProject(db: Executor, accountId: string, id: string): Promise<Project> {
+  const row = looksLikeId(id, "proj")
+    ? await db
+        .selectFrom("connect_projects")
+        .selectAll()
+        .where("id", "=", id)
+        .where("account_id", "=", accountId)
+        .executeTakeFirst()
+    : undefined;
+  if (!row) throw new NotFoundError("project", id);
+  return toProject(row);
+}
+
+export function listProjects(
+  db: Executor,
+  accountId: string,
+  request: PageRequest & { q?: string },
+): Promise<Page<Project>> {
+  const owned = () => {
+    let query = db.selectFrom("connect_projects").where("account_id", "=", accountId);
+    const q = request.q?.trim();
+    if (q) query = query.where("name", "like", `%${q.replace(/[%_\\]/g, "")}%`);
+    return query;
+  };
+  return readPage(request, {
+    async rows(cursor, order, limit) {
+      let query = owned().selectAll();
+      if (cursor) query = query.where("id", cursor.op, cursor.id);
+      return (await query.orderBy("id", order).limit(limit).execute()).map(toProject);
+    },
+    async count() {
+      const row = await owned()
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+  });
+}
+
+/** Deletes the project, its end users and all they own (their triggers deactivated first). */
+export async function deleteProject(context: CoreContext, accountId: string, id: string): Promise<string> {
+  const project = await getProject(context.store.db, accountId, id);
+  const endUsers = await context.store.db
+    .selectFrom("connect_end_users")
+    .select("account_id")
+    .where("project_id", "=", project.id)
+    .execute();
+  for (const endUser of endUsers) await removeEndUser(context, endUser.account_id);
+  await context.store.db.deleteFrom("connect_projects").where("id", "=", project.id).execute();
+  return project.id;
+}

@@ -1,0 +1,281 @@
+/**
+ * Connected accounts of a project's end users: `…/accounts` (list, one, delete, and create from the
+ * connect link page's keys form, with the connect token), `…/users/{external_user_id}/accounts`
+ * and `DELETE …/users/{external_user_id}` (the end user and all it owns). Credentials only for a
+ * server-side caller that asks.
+ */
+import type { FastifyInstance } from "fastify";
+import { deleteConnectedAccount } from "../../../core/apps/connected-accounts.js";
+import {
+  type AccountListRequest,
+  connectKeysAccount,
+  deleteConnectAccount,
+  getConnectAccount,
+  type KeysAccountInput,
+  listConnectAccounts,
+} from "../../../core/connect/accounts.js";
+import {
+  authenticateConnectToken,
+  ConnectTokenError,
+  type ConnectTokenGrant,
+  spendConnectToken,
+} from "../../../core/connect/connect-tokens.js";
+import { checkExternalUserId, findEndUser, removeEndUser } from "../../../core/connect/end-users.js";
+import type { CoreContext } from "../../../core/context.js";
+import { InvalidInputError, NotFoundError } from "../../../core/errors.js";
+import { optionalEndUserOf, requireServerSide, scopeOf } from "./connect-auth.js";
+import {
+  accountSchema,
+  connectErrors,
+  connectPageQuery,
+  externalUserId,
+  pageOfItems,
+  paramsOf,
+} from "./schemas.js";
+
+const emptyPage = { data: [], page_info: { total_count: 0, count: 0, start_cursor: null, end_cursor: null } };
+
+export function accountRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  base: string,
+  suffix: string,
+): void {
+  const { db } = context.store;
+  const withProject = base !== "";
+  const accountParams = paramsOf(withProject, { account_id: { type: "string", maxLength: 200 } });
+  const listQuery = {
+    type: "object",
+    properties: {
+      ...connectPageQuery,
+      external_user_id: externalUserId,
+      app: { type: "string", maxLength: 200 },
+      oauth_app_id: { type: "string", maxLength: 200 },
+      include_credentials: { type: "boolean", default: false },
+    },
+  } as const;
+
+  const credentialsWanted = (
+    request: Parameters<typeof requireServerSide>[0],
+    asked: boolean | undefined,
+  ) => {
+    if (asked === true) requireServerSide(request, "read credentials");
+    return asked === true;
+  };
+
+  app.get<{ Querystring: AccountListRequest & { external_user_id?: string; include_credentials?: boolean } }>(
+    `${base}/accounts`,
+    {
+      schema: {
+        operationId: `listConnectAccounts${suffix}`,
+        summary: "List the connected accounts of an end user (external_user_id), or of every end user",
+        tags: ["connect"],
+        params: paramsOf(withProject),
+        querystring: listQuery,
+        response: { 200: pageOfItems(accountSchema), ...connectErrors },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request, db);
+      const withCredentials = credentialsWanted(request, request.query.include_credentials);
+      const endUser = await optionalEndUserOf(request, db, scope, request.query.external_user_id);
+      if (endUser === "none") return emptyPage;
+      const page = await listConnectAccounts(
+        context,
+        scope.project,
+        scope.environment,
+        endUser,
+        request.query,
+        withCredentials,
+      );
+      return { data: page.items, page_info: page.pageInfo };
+    },
+  );
+
+  app.get<{
+    Params: { external_user_id: string };
+    Querystring: AccountListRequest & { include_credentials?: boolean };
+  }>(
+    `${base}/users/:external_user_id/accounts`,
+    {
+      schema: {
+        operationId: `listConnectUserAccounts${suffix}`,
+        summary: "List one end user's connected accounts",
+        tags: ["connect"],
+        params: paramsOf(withProject, { external_user_id: { type: "string", maxLength: 250 } }),
+        querystring: listQuery,
+        response: { 200: pageOfItems(accountSchema), ...connectErrors },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request, db);
+      const withCredentials = credentialsWanted(request, request.query.include_credentials);
+      const endUser = await optionalEndUserOf(request, db, scope, request.params.external_user_id);
+      if (endUser === "none" || endUser === null) return emptyPage;
+      const page = await listConnectAccounts(
+        context,
+        scope.project,
+        scope.environment,
+        endUser,
+        request.query,
+        withCredentials,
+      );
+      return { data: page.items, page_info: page.pageInfo };
+    },
+  );
+
+  app.get<{ Params: { account_id: string }; Querystring: { include_credentials?: boolean } }>(
+    `${base}/accounts/:account_id`,
+    {
+      schema: {
+        operationId: `getConnectAccount${suffix}`,
+        summary: "Read a connected account of the project's end users (credentials when asked, server-side)",
+        tags: ["connect"],
+        params: accountParams,
+        querystring: {
+          type: "object",
+          properties: { include_credentials: { type: "boolean", default: false } },
+        },
+        response: { 200: accountSchema, ...connectErrors },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request, db);
+      const withCredentials = credentialsWanted(request, request.query.include_credentials);
+      const endUser = request.connect.grant?.endUser ?? null;
+      return getConnectAccount(
+        context,
+        scope.project,
+        scope.environment,
+        endUser,
+        request.params.account_id,
+        withCredentials,
+      );
+    },
+  );
+
+  app.delete<{ Params: { account_id: string } }>(
+    `${base}/accounts/:account_id`,
+    {
+      schema: {
+        operationId: `deleteConnectAccount${suffix}`,
+        summary: "Delete a connected account (triggers that use it fail from then on)",
+        tags: ["connect"],
+        params: accountParams,
+        response: { 204: { type: "null", description: "deleted" }, ...connectErrors },
+      },
+    },
+    async (request, reply) => {
+      const scope = await scopeOf(request, db);
+      const endUser = request.connect.grant?.endUser ?? null;
+      await deleteConnectAccount(
+        context,
+        scope.project,
+        scope.environment,
+        endUser,
+        request.params.account_id,
+      );
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Body: KeysAccountInput & { connect_token?: unknown; external_user_id?: unknown } }>(
+    `${base}/accounts`,
+    {
+      schema: {
+        operationId: `createConnectAccount${suffix}`,
+        summary:
+          "Connect a keys app for the end user of a connect token (what the connect link page does); spends the token",
+        tags: ["connect"],
+        params: paramsOf(withProject),
+        body: {
+          type: "object",
+          properties: {
+            app_slug: { type: "string", maxLength: 200 },
+            cfmap_json: { type: "string", maxLength: 200_000, description: "JSON of the app's fields" },
+            connect_token: { type: "string", maxLength: 200 },
+            external_user_id: externalUserId,
+            name: { type: "string", maxLength: 200 },
+            account_id: { type: "string", maxLength: 200, description: "apn_… to reconnect" },
+            oauth_app_id: { type: "string", maxLength: 200 },
+          },
+          required: ["app_slug"],
+        },
+        response: { 200: accountSchema, ...connectErrors },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request, db);
+      const grant = await tokenGrantOf(request.connect.grant, request.body.connect_token);
+      if (grant.projectId !== scope.project.id || grant.environment !== scope.environment) {
+        throw new NotFoundError("project", grant.projectId);
+      }
+      if (
+        request.body.external_user_id !== undefined &&
+        request.body.external_user_id !== grant.endUser.externalUserId
+      ) {
+        throw new InvalidInputError(
+          "external_user_id is not the connect token's end user",
+          "end_user_mismatch",
+        );
+      }
+      const view = await connectKeysAccount(context, scope.project, grant.endUser, request.body);
+      if (!(await spendConnectToken(db, grant.tokenHash))) {
+        if (request.body.account_id === undefined) {
+          await deleteConnectedAccount(context, grant.endUser.accountId, view.id, true);
+        }
+        throw new ConnectTokenError(
+          "connect_token_used",
+          "The connect token was already used to connect an account: ask your server for a new one",
+        );
+      }
+      return view;
+    },
+  );
+
+  app.delete<{ Params: { external_user_id: string } }>(
+    `${base}/users/:external_user_id`,
+    {
+      schema: {
+        operationId: `deleteConnectUser${suffix}`,
+        summary: "Delete an end user with its connected accounts and deployed triggers",
+        tags: ["connect"],
+        params: paramsOf(withProject, { external_user_id: { type: "string", maxLength: 250 } }),
+        response: { 204: { type: "null", description: "deleted" }, ...connectErrors },
+      },
+    },
+    async (request, reply) => {
+      requireServerSide(request, "delete end users");
+      const scope = await scopeOf(request, db);
+      const externalId = checkExternalUserId(request.params.external_user_id);
+      const endUser = await findEndUser(db, scope.project, scope.environment, externalId);
+      if (!endUser) throw new NotFoundError("end user", externalId);
+      await removeEndUser(context, endUser.accountId);
+      return reply.code(204).send();
+    },
+  );
+
+  /** The connect token of an account creation: the bearer's, or the body's (a server-side caller). */
+  async function tokenGrantOf(bearer: ConnectTokenGrant | null, given: unknown): Promise<ConnectTokenGrant> {
+    if (bearer) {
+      // The page sends its token both ways; a different one in the body is a mistake worth saying.
+      if (typeof given === "string" && given !== "") {
+        const other = await authenticateConnectToken(db, given);
+        if (other.tokenHash !== bearer.tokenHash) {
+          throw new InvalidInputError(
+            "connect_token differs from the bearer connect token",
+            "invalid_request",
+          );
+        }
+      }
+      return bearer;
+    }
+    if (typeof given !== "string" || given === "") {
+      throw new InvalidInputError(
+        "connect_token is required: the end user's connect token (POST /v1/connect/{project_id}/tokens)",
+        "missing_connect_token",
+      );
+    }
+    return authenticateConnectToken(db, given);
+  }
+}

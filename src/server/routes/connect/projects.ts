@@ -1,0 +1,103 @@
+/**
+ * `/v1/connect/projects`: an account's Connect projects, as the SDK's `projects` client calls
+ * them. Server-side credentials only (an access token or an API key).
+ */
+import type { FastifyInstance } from "fastify";
+import {
+  createProject,
+  deleteProject,
+  getProject,
+  listProjects,
+  type ProjectInput,
+  projectView,
+} from "../../../core/connect/projects.js";
+import type { CoreContext } from "../../../core/context.js";
+import type { PageRequest } from "../../../core/pagination.js";
+import { requireServerSide } from "./connect-auth.js";
+import { connectErrors, connectPageQuery, pageOfItems, projectParams, projectSchema } from "./schemas.js";
+
+export function projectRoutes(app: FastifyInstance, context: CoreContext): void {
+  const { db } = context.store;
+
+  app.post<{ Body: ProjectInput }>(
+    "/projects",
+    {
+      schema: {
+        operationId: "createConnectProject",
+        summary: "Create a Connect project (proj_…) of this account",
+        tags: ["connect"],
+        body: {
+          type: "object",
+          properties: {
+            name: { type: "string", maxLength: 200 },
+            app_name: { type: "string", maxLength: 200 },
+            support_email: { type: "string", maxLength: 320 },
+          },
+          required: ["name"],
+        },
+        response: { 200: projectSchema, ...connectErrors },
+      },
+    },
+    async (request) => {
+      requireServerSide(request, "create projects");
+      return projectView(await createProject(db, request.connect.account.id, request.body));
+    },
+  );
+
+  app.get<{ Querystring: PageRequest & { q?: string } }>(
+    "/projects",
+    {
+      schema: {
+        operationId: "listConnectProjects",
+        summary: "List this account's Connect projects, newest first",
+        tags: ["connect"],
+        querystring: {
+          type: "object",
+          properties: { ...connectPageQuery, q: { type: "string", maxLength: 200 } },
+        },
+        response: { 200: pageOfItems(projectSchema), ...connectErrors },
+      },
+    },
+    async (request) => {
+      requireServerSide(request, "list projects");
+      const page = await listProjects(db, request.connect.account.id, request.query);
+      return { data: page.items.map(projectView), page_info: page.pageInfo };
+    },
+  );
+
+  app.get<{ Params: { project_id: string } }>(
+    "/projects/:project_id",
+    {
+      schema: {
+        operationId: "getConnectProject",
+        summary: "Read a Connect project",
+        tags: ["connect"],
+        params: projectParams,
+        response: { 200: projectSchema, ...connectErrors },
+      },
+    },
+    async (request) => {
+      requireServerSide(request, "read projects");
+      return projectView(await getProject(db, request.connect.account.id, request.params.project_id));
+    },
+  );
+
+  app.delete<{ Params: { project_id: string } }>(
+    "/projects/:project_id",
+    {
+      schema: {
+        operationId: "deleteConnectProject",
+        summary:
+          "Delete a Connect project with its end users, their connected accounts and deployed triggers",
+        tags: ["connect"],
+        params: projectParams,
+        response: { 204: { type: "null", description: "deleted" }, ...connectErrors },
+      },
+    },
+    async (request, reply) => {
+      requireServerSide(request, "delete projects");
+      await deleteProject(context, request.connect.account.id, request.params.project_id);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * Pipedream Connect: projects (`proj_…`) of an account, their end users (one internal account per
+ * project, environment and external user id, so every resource of an end user is isolated the way
+ * accounts are), OAuth clients for the client-credentials grant with their short-lived access
+ * tokens, and connect tokens (`ctok_…`) for one end user's browser. Secrets and tokens are stored
+ * only as SHA-256 hashes. (After 0015, written in parallel.)
+ */
+import type { Kysely } from "kysely";
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable("connect_projects")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .addColumn("name", "text", (col) => col.notNull())
+    .addColumn("app_name", "text")
+    .addColumn("support_email", "text")
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .execute();
+  await db.schema
+    .createIndex("connect_projects_account")
+    .on("connect_projects")
+    .columns(["account_id", "id"])
+    .execute();
+
+  await db.schema
+    .createTable("connect_end_users")
+    // The end user's own internal account: its connected accounts, triggers and webhooks live there.
+    .addColumn("account_id", "text", (col) => col.primaryKey().references("accounts.id").onDelete("cascade"))
+    .addColumn("project_id", "text", (col) =>
+      col.notNull().references("connect_projects.id").onDelete("cascade"),
+    )
+    .addColumn("environment", "text", (col) => col.notNull())
+    .addColumn("external_user_id", "text", (col) => col.notNull())
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addUniqueConstraint("connect_end_users_external", ["project_id", "environment", "external_user_id"])
+    .execute();
+
+  await db.schema
+    .createTable("oauth_clients")
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .addColumn("name", "text")
+    .addColumn("secret_hash", "text", (col) => col.notNull())
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("last_used_at", "bigint")
+    .addColumn("revoked_at", "bigint")
+    .execute();
+  await db.schema
+    .createIndex("oauth_clients_account")
+    .on("oauth_clients")
+    .columns(["account_id", "id"])
+    .execute();
+
+  await db.schema
+    .createTable("oauth_access_tokens")
+    .addColumn("token_hash", "text", (col) => col.primaryKey())
+    .addColumn("client_id", "text", (col) => col.notNull().references("oauth_clients.id").onDelete("cascade"))
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("expires_at", "bigint", (col) => col.notNull())
+    .execute();
+  await db.schema
+    .createIndex("oauth_access_tokens_client")
+    .on("oauth_access_tokens")
+    .column("client_id")
+    .execute();
+
+  await db.schema
+    .createTable("connect_tokens")
+    .addColumn("token_hash", "text", (col) => col.primaryKey())
+    .addColumn("end_user_account_id", "text", (col) =>
+      col.notNull().references("connect_end_users.account_id").onDelete("cascade"),
+    )
+    // JSON: the origins a browser may use it from; null for any.
+    .addColumn("allowed_origins", "text")
+    .addColumn("success_redirect_uri", "text")
+    .addColumn("error_redirect_uri", "text")
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("expires_at", "bigint", (col) => col.notNull())
+    // Set once the token connected an account: it is spent.
+    .addColumn("used_at", "bigint")
+    .execute();
+  await db.schema
+    .createIndex("connect_tokens_end_user")
+    .on("connect_tokens")
+    .column("end_user_account_id")
+    .execute();
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see up().
+export async function down(db: Kysely<any>): Promise<void> {
+  for (const table of [
+    "connect_tokens",
+    "oauth_access_tokens",
+    "oauth_clients",
+    "connect_end_users",
+    "connect_projects",
+  ]) {
+    await db.schema.dropTable(table).execute();
+  }
+}
