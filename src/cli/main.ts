@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { Command } from "commander";
 import { registerAccounts } from "./commands/accounts.js";
 import { registerApps } from "./commands/apps.js";
+import { registerConnect } from "./commands/connect.js";
 import { registerDataStores } from "./commands/data-stores.js";
 import { registerDeliveries } from "./commands/deliveries.js";
 import { registerDeploy } from "./commands/deploy.js";
@@ -46,6 +47,7 @@ registerRunAction(program);
 registerWorkflows(program);
 registerApps(program);
 registerDataStores(program);
+registerConnect(program);
 
 try {
   await program.parseAsync(process.argv);
