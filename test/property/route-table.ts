@@ -31,8 +31,8 @@ export const DEFAULT_RUNS = 80;
 /** Routes that compile code or start a sandbox take longer per request. */
 const SLOW_RUNS = 60;
 /** Connect's routes run fewer times each: there are many, mostly the same handlers twice. */
-const CONNECT_RUNS = 25;
-const CONNECT_SLOW_RUNS = 15;
+const CONNECT_RUNS = 12;
+const CONNECT_SLOW_RUNS = 6;
 
 const id = (kind: ParamKind) => ({ params: { id: kind } });
 const page = () => ({ limit: 5 });

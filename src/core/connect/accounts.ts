@@ -24,10 +24,9 @@ import type { Project } from "./projects.js";
 
 const MAX_NAME_LENGTH = 200;
 
-/** An app as Pipedream's API shows it (Sluice has no logos or categories: they are empty). */
+/** An app as Pipedream's API shows it (Sluice has no app ids, logos or categories: the slug names it). */
 export function connectAppView(app: AppDefinition) {
   return {
-    id: app.slug,
     name_slug: app.slug,
     name: app.name,
     auth_type: app.authType,

@@ -68,6 +68,7 @@ export function accountRoutes(
     {
       schema: {
         operationId: `listConnectAccounts${suffix}`,
+        hide: !withProject,
         summary: "List the connected accounts of an end user (external_user_id), or of every end user",
         tags: ["connect"],
         params: paramsOf(withProject),
@@ -100,6 +101,7 @@ export function accountRoutes(
     {
       schema: {
         operationId: `listConnectUserAccounts${suffix}`,
+        hide: !withProject,
         summary: "List one end user's connected accounts",
         tags: ["connect"],
         params: paramsOf(withProject, { external_user_id: { type: "string", maxLength: 250 } }),
@@ -129,6 +131,7 @@ export function accountRoutes(
     {
       schema: {
         operationId: `getConnectAccount${suffix}`,
+        hide: !withProject,
         summary: "Read a connected account of the project's end users (credentials when asked, server-side)",
         tags: ["connect"],
         params: accountParams,
@@ -159,6 +162,7 @@ export function accountRoutes(
     {
       schema: {
         operationId: `deleteConnectAccount${suffix}`,
+        hide: !withProject,
         summary: "Delete a connected account (triggers that use it fail from then on)",
         tags: ["connect"],
         params: accountParams,
@@ -184,6 +188,7 @@ export function accountRoutes(
     {
       schema: {
         operationId: `createConnectAccount${suffix}`,
+        hide: !withProject,
         summary:
           "Connect a keys app for the end user of a connect token (what the connect link page does); spends the token",
         tags: ["connect"],
@@ -238,6 +243,7 @@ export function accountRoutes(
     {
       schema: {
         operationId: `deleteConnectUser${suffix}`,
+        hide: !withProject,
         summary: "Delete an end user with its connected accounts and deployed triggers",
         tags: ["connect"],
         params: paramsOf(withProject, { external_user_id: { type: "string", maxLength: 250 } }),

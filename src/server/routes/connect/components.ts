@@ -70,6 +70,7 @@ export function componentRoutes(
       {
         schema: {
           operationId: `listConnect${kind.name}${suffix}`,
+          hide: !withProject,
           summary: `List the project's ${kind.path} (its account's published components and the public registry)`,
           tags: ["connect"],
           params: paramsOf(withProject),
@@ -100,6 +101,7 @@ export function componentRoutes(
       {
         schema: {
           operationId: `getConnect${kind.name.slice(0, -1)}${suffix}`,
+          hide: !withProject,
           summary: `Read one of the project's ${kind.path} by key, with its configurable_props`,
           tags: ["connect"],
           params: paramsOf(withProject, { component_id: { type: "string", maxLength: 400 } }),
@@ -122,6 +124,7 @@ export function componentRoutes(
       {
         schema: {
           operationId: `configureConnect${kind.name.slice(0, -1)}Prop${suffix}`,
+          hide: !withProject,
           summary: "Fetch one page of a prop's remote options, run for the end user in the sandbox",
           tags: ["connect"],
           params: paramsOf(withProject),
@@ -171,6 +174,7 @@ export function componentRoutes(
       {
         schema: {
           operationId: `reloadConnect${kind.name.slice(0, -1)}Props${suffix}`,
+          hide: !withProject,
           summary: "Run a component's additionalProps for the end user; answers the props and a dyp_ id",
           tags: ["connect"],
           params: paramsOf(withProject),

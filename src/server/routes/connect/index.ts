@@ -2,7 +2,8 @@
  * Pipedream Connect's API under `/v1/connect`: the SDK's server client calls
  * `/v1/connect/{project_id}/…` with an access token or API key; its browser client calls the same
  * routes without the project (`/v1/connect/…`) with a connect token, which names the project.
- * Thin: every route calls core/connect, as the /v1 routes call core.
+ * Thin: every route calls core/connect, as the /v1 routes call core. The OpenAPI document lists
+ * each operation once, with its project: the project-less twin is the same operation.
  */
 import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../../core/context.js";

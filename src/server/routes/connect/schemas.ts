@@ -76,7 +76,6 @@ export const componentSchema = {
 export const appSchema = {
   type: "object",
   properties: {
-    id: { type: "string" },
     name_slug: { type: "string" },
     name: { type: "string" },
     auth_type: { type: "string" },

@@ -87,6 +87,7 @@ export function triggerRoutes(
     {
       schema: {
         operationId: `runConnectAction${suffix}`,
+        hide: !withProject,
         summary:
           "Run an action for the end user; answers its exports, observations (os) and return value (ret)",
         tags: ["connect"],
@@ -129,6 +130,7 @@ export function triggerRoutes(
     {
       schema: {
         operationId: `deployConnectTrigger${suffix}`,
+        hide: !withProject,
         summary: "Deploy a trigger for the end user; with webhook_url its events are delivered there, signed",
         tags: ["connect"],
         params: paramsOf(withProject),
@@ -169,6 +171,7 @@ export function triggerRoutes(
     {
       schema: {
         operationId: `listConnectDeployedTriggers${suffix}`,
+        hide: !withProject,
         summary: "List the end user's deployed triggers, newest first",
         tags: ["connect"],
         params: paramsOf(withProject),
@@ -204,6 +207,7 @@ export function triggerRoutes(
     {
       schema: {
         operationId: `getConnectDeployedTrigger${suffix}`,
+        hide: !withProject,
         summary: "Read one of the end user's deployed triggers",
         tags: ["connect"],
         params: triggerParams(withProject),
@@ -225,6 +229,7 @@ export function triggerRoutes(
     {
       schema: {
         operationId: `updateConnectDeployedTrigger${suffix}`,
+        hide: !withProject,
         summary: "Update a deployed trigger: active, name or configured_props",
         tags: ["connect"],
         params: triggerParams(withProject),
@@ -257,6 +262,7 @@ export function triggerRoutes(
     {
       schema: {
         operationId: `deleteConnectDeployedTrigger${suffix}`,
+        hide: !withProject,
         summary:
           "Delete a deployed trigger and the webhooks made for it (a failing deactivate hook does not stop it)",
         tags: ["connect"],
@@ -281,6 +287,7 @@ export function triggerRoutes(
     {
       schema: {
         operationId: `listConnectDeployedTriggerEvents${suffix}`,
+        hide: !withProject,
         summary: "The deployed trigger's newest events (n, default 20), newest first",
         tags: ["connect"],
         params: triggerParams(withProject),
@@ -323,6 +330,7 @@ export function triggerRoutes(
     {
       schema: {
         operationId: `listConnectDeployedTriggerWebhooks${suffix}`,
+        hide: !withProject,
         summary: "The URLs the deployed trigger's events are delivered to",
         tags: ["connect"],
         params: triggerParams(withProject),
@@ -343,6 +351,7 @@ export function triggerRoutes(
     {
       schema: {
         operationId: `setConnectDeployedTriggerWebhooks${suffix}`,
+        hide: !withProject,
         summary:
           "Set the URLs the deployed trigger's events are delivered to; a new URL's signing_key is in this answer only",
         tags: ["connect"],
