@@ -240,6 +240,12 @@ export async function connectKeysAccount(
 ): Promise<ConnectAccountView> {
   const slug = checkSlug(input.app_slug, "app_slug");
   const app = await resolveApp(context.store.db, project.accountId, slug);
+  if (app.authType === "oauth") {
+    throw new InvalidInputError(
+      `app '${slug}' connects with OAuth: open the connect link page, which runs its authorization flow`,
+      "oauth_app",
+    );
+  }
   let parsed: unknown = {};
   if (input.cfmap_json !== undefined && input.cfmap_json !== null && input.cfmap_json !== "") {
     if (typeof input.cfmap_json !== "string") {
