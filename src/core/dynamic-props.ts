@@ -10,6 +10,7 @@ import type { InvocationResult } from "../runtime/sandbox/sandbox.js";
 import { checkAuthRefs, resolveAuthRefs } from "./apps/auth-refs.js";
 import { getComponent, loadBundle, type SavedComponent } from "./components.js";
 import type { CoreContext } from "./context.js";
+import { dataStoreHandler, resolveDataStoreRefs } from "./data-store-props.js";
 import { InvalidInputError, NotFoundError, SluiceError } from "./errors.js";
 import { looksLikeId, newId } from "./ids.js";
 import { checkDefinition } from "./props.js";
@@ -142,7 +143,13 @@ async function invokeConfigure(
   method: "options" | "additionalProps",
   event: unknown,
 ): Promise<{ result: InvocationResult; secrets: string[] }> {
-  const values = await resolveAuthRefs(context, accountId, target.definition, target.values);
+  // As in run: data_store props name their ds_ store, and this.<store> reaches it.
+  const values = await resolveAuthRefs(
+    context,
+    accountId,
+    target.definition,
+    await resolveDataStoreRefs(context, accountId, target.definition, target.values),
+  );
   const { component } = target;
   const result = await context.sandbox.invoke(
     {
@@ -157,6 +164,7 @@ async function invokeConfigure(
       props: runnerProps(target.definition, values, null),
       db: {},
       timeoutMs: CONFIGURE_TIMEOUT_MS,
+      onDataStore: dataStoreHandler(context, target.definition, values),
     },
   );
   return { result, secrets: secretStrings(target.definition, values) };

@@ -1,14 +1,15 @@
 /**
  * Dynamic props over REST, in the real sandbox: async options with numeric and prevContext
  * paging and a query, propDefinition with inputValues and the app's `$auth`, additionalProps with
- * reloadProps (a `dyp_` id that deploy takes), and a ConfigurationError shown as
- * `configuration_error` — SPEC.md's sheet whose header row is missing.
+ * reloadProps (a `dyp_` id that deploy takes), options that read a `data_store` prop, and a
+ * ConfigurationError shown as `configuration_error` with its message and no stack — SPEC.md's
+ * sheet whose header row is missing, an options method, and a deploy hook.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appsApi } from "../../src/client/apps-client.js";
 import { ApiError } from "../../src/client/client.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
 
 const OPTIONS_SOURCE = `
 const shop = {
@@ -77,6 +78,33 @@ export default {
     for (const column of this.headerRow.split(",")) row[column] = this[column];
     this.$emit(row);
   },
+};`;
+
+/** Options read from a data store prop, as run would; a ConfigurationError when nothing is saved. */
+const STORE_OPTIONS_SOURCE = `
+import { ConfigurationError } from "@pipedream/platform";
+export default {
+  name: "store options fixture",
+  props: {
+    store: { type: "data_store" },
+    saved: {
+      type: "string",
+      async options() {
+        const choices = await this.store.get("choices");
+        if (!choices) throw new ConfigurationError("No choices saved yet: write the key 'choices' first");
+        return choices;
+      },
+    },
+  },
+  async run() {},
+};`;
+
+const LOCKED_HOOK_SOURCE = `
+import { ConfigurationError } from "@pipedream/platform";
+export default {
+  name: "locked hook fixture",
+  hooks: { async deploy() { throw new ConfigurationError("The spreadsheet is locked: unlock it first"); } },
+  async run() {},
 };`;
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
@@ -251,6 +279,81 @@ for (const dialect of dialects) {
         } as never),
       );
       expect(unknownDyp.status).toBe(404);
+    });
+
+    it("async options read a data_store prop, as run does", async () => {
+      const component = await sluice.client.saveComponent({ component_code: STORE_OPTIONS_SOURCE });
+      const created = await sluice.client.request<{ data: { id: string } }>("POST", "/v1/data_stores", {
+        body: { name: "choices" },
+      });
+      const storeId = created.data.id;
+      await sluice.client.request("PUT", `/v1/data_stores/${storeId}/records/choices`, {
+        body: { value: ["red", { label: "Green", value: "green" }] },
+      });
+      const byId = await api.configure({
+        id: component.id,
+        prop_name: "saved",
+        configured_props: { store: storeId },
+      });
+      expect(byId.errors).toEqual([]);
+      expect(byId.options).toEqual([
+        { label: "red", value: "red" },
+        { label: "Green", value: "green" },
+      ]);
+      // By the store's name, as a deploy may give it.
+      const byName = await api.configure({
+        id: component.id,
+        prop_name: "saved",
+        configured_props: { store: "choices" },
+      });
+      expect(byName.options).toEqual(byId.options);
+      // Another account's store is not reached.
+      const stranger = await sluice.newAccount("stranger");
+      const theirs = await failure(
+        appsApi(stranger.client).configure({
+          id: component.id,
+          prop_name: "saved",
+          configured_props: { store: storeId },
+        }),
+      );
+      expect(theirs.status).toBe(404);
+    });
+
+    it("a ConfigurationError from options or a deploy hook is a 400 configuration_error with its message, no stack", async () => {
+      const component = await sluice.client.saveComponent({ component_code: STORE_OPTIONS_SOURCE });
+      const fromOptions = await rawRequest(`${sluice.url}/v1/components/configure`, {
+        method: "POST",
+        apiKey: sluice.apiKey,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id: component.id, prop_name: "saved", configured_props: { store: "empty" } }),
+      });
+      expect(fromOptions.status).toBe(400);
+      expect(fromOptions.body).toEqual({
+        error: {
+          code: "configuration_error",
+          message: "prop 'saved': No choices saved yet: write the key 'choices' first",
+        },
+      });
+
+      const before = await sluice.client.listSources({ limit: 100 });
+      const fromHook = await rawRequest(`${sluice.url}/v1/sources`, {
+        method: "POST",
+        apiKey: sluice.apiKey,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ component_code: LOCKED_HOOK_SOURCE }),
+      });
+      expect(fromHook.status).toBe(400);
+      expect(fromHook.body).toEqual({
+        error: {
+          code: "configuration_error",
+          message: expect.stringContaining("the deploy hook: The spreadsheet is locked: unlock it first"),
+        },
+      });
+      for (const response of [fromOptions, fromHook]) {
+        expect(response.text).not.toMatch(/stack|\n\s+at |\.m?js:\d+/);
+      }
+      const after = await sluice.client.listSources({ limit: 100 });
+      expect(after.data.length).toBe(before.data.length);
     });
   });
 }
