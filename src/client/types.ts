@@ -255,6 +255,8 @@ export interface ActionRunParams {
   /** What `run({ steps })` receives. */
   steps?: Record<string, unknown>;
   timeout_seconds?: number;
+  /** A `dyp_` id from `POST /v1/components/props`: the action's additional props. */
+  dynamic_props_id?: string;
 }
 
 /** One `$.send.*` call of an action and what became of it. */

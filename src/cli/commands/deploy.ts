@@ -14,6 +14,7 @@ interface SourceFlags extends ApiCommandOptions {
   prop?: string[];
   propsFile?: string;
   timeout?: string;
+  dynamicPropsId?: string;
 }
 
 interface UpdateFlags extends SourceFlags {
@@ -33,6 +34,10 @@ function sourceOptions(command: Command): Command {
         collectProp,
       )
       .option("--props-file <file>", "a JSON object of prop values (--prop wins over it)")
+      .option(
+        "--dynamic-props-id <dyp_id>",
+        "the component's additional props, from POST /v1/components/props (its dynamicProps.id)",
+      )
       .option("--timeout <seconds>", "longest one invocation may run, in seconds (1-900)"),
   );
 }
@@ -56,6 +61,7 @@ export function registerDeploy(program: Command): void {
         name: options.name,
         configured_props: configured,
         timeout_seconds: timeout,
+        dynamic_props_id: options.dynamicPropsId,
       }),
     );
     printSource(options, source);
@@ -75,7 +81,11 @@ export function registerDeploy(program: Command): void {
       throw new UsageError("Pass --activate or --deactivate, not both");
     const { client } = clientFor(options);
     const given = configuredPropsFrom(options.prop, options.propsFile);
-    const input: SourceParams = { name: options.name, timeout_seconds: timeoutSeconds(options.timeout) };
+    const input: SourceParams = {
+      name: options.name,
+      timeout_seconds: timeoutSeconds(options.timeout),
+      dynamic_props_id: options.dynamicPropsId,
+    };
     if (options.activate) input.active = true;
     if (options.deactivate) input.active = false;
     let configured = given;
@@ -91,7 +101,7 @@ export function registerDeploy(program: Command): void {
     if (Object.keys(configured).length > 0) input.configured_props = configured;
     if (Object.values(input).every((value) => value === undefined)) {
       throw new UsageError(
-        "Nothing to update: pass --code, --name, --prop, --props-file, --timeout, --activate or --deactivate",
+        "Nothing to update: pass --code, --name, --prop, --props-file, --dynamic-props-id, --timeout, --activate or --deactivate",
       );
     }
     printSource(options, await withSpinner("Updating", () => client.updateSource(ref, input)));

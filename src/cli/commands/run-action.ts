@@ -19,6 +19,7 @@ interface RunActionFlags extends ApiCommandOptions {
   propsFile?: string;
   stepsFile?: string;
   timeout?: string;
+  dynamicPropsId?: string;
 }
 
 const URL_TARGET = /^https?:\/\//i;
@@ -37,6 +38,10 @@ export function registerRunAction(program: Command): void {
         collectProp,
       )
       .option("--props-file <file>", "a JSON object of prop values (--prop wins over it)")
+      .option(
+        "--dynamic-props-id <dyp_id>",
+        "the action's additional props, from POST /v1/components/props (its dynamicProps.id)",
+      )
       .option("--steps-file <file>", "a JSON object passed to run({ steps }): earlier steps' results")
       .option("--timeout <seconds>", "longest the run may take, in seconds (1-900; default 30)"),
   ).action(async (target: string, options: RunActionFlags) => {
@@ -49,6 +54,7 @@ export function registerRunAction(program: Command): void {
         : given,
       ...(options.stepsFile === undefined ? {} : { steps: readSteps(options.stepsFile) }),
       ...(options.timeout === undefined ? {} : { timeout_seconds: timeoutSeconds(options.timeout) }),
+      ...(options.dynamicPropsId === undefined ? {} : { dynamic_props_id: options.dynamicPropsId }),
       ...action.target,
     };
     const result = await withSpinner("Running", () => client.runAction(params));
