@@ -1,5 +1,5 @@
 /**
- * Create a source: from a published key (`?action=create&key=`), a URL (`&url=`), pasted code or an
+ * Create a source: from a key (`?action=create&key=`), a URL (`&url=`), pasted code or an
  * uploaded file. The code is saved first (which tells its props), then the form deploys it.
  * Nothing is deployed until the form is submitted, so a bad URL or bad code creates nothing.
  */
@@ -78,9 +78,9 @@ export function CreateSourcePage() {
   );
 }
 
-async function fromKey(key: string): Promise<Loaded["component"]> {
-  const published = await api.getPublished(key);
-  return { ...published, id: published.id };
+/** As `sluice deploy <key>` finds it: the account's own key first, else the public registry's (copied in). */
+function fromKey(key: string): Promise<Loaded["component"]> {
+  return api.componentForKey(key);
 }
 
 function LoadForm({
