@@ -91,6 +91,7 @@ export async function buildApp({
       info: {
         title: "Sluice REST API",
         version: "1",
+        license: { name: "MIT", url: "https://opensource.org/licenses/MIT" },
         description:
           "Pipedream-compatible /v1 API. Parameters may be sent in the query string or as a JSON body. " +
           "Errors are {error:{code,message}}.",

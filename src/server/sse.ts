@@ -14,7 +14,7 @@ import { emitsTopic, logsTopic } from "../core/invoker.js";
 import { getSource } from "../core/sources.js";
 import { getWorkflow } from "../core/workflows/workflows.js";
 import type { Executor } from "../store/schema.js";
-import { idParams } from "./schemas.js";
+import { errorResponse, idParams } from "./schemas.js";
 
 export const KEEP_ALIVE_MS = 15_000;
 const BATCH = 100;
@@ -37,24 +37,44 @@ const observations: StreamKind = { topic: logsTopic, newest: newestLogId, after:
 /** The streams, each with the emitter it belongs to (another account's is not found). */
 const STREAMS: readonly {
   readonly path: string;
+  readonly operationId: string;
   readonly summary: string;
   readonly kind: StreamKind;
   readonly owned: (context: CoreContext, accountId: string, id: string) => Promise<{ id: string }>;
 }[] = [
-  { path: "/sse/dc/:id/emits", summary: "Stream a source's events (SSE)", kind: emits, owned: getSource },
+  {
+    path: "/sse/dc/:id/emits",
+    operationId: "streamSourceEvents",
+    summary: "Stream a source's events (SSE)",
+    kind: emits,
+    owned: getSource,
+  },
   {
     path: "/sse/dc/:id/observations",
+    operationId: "streamSourceLogs",
     summary: "Stream a source's log lines (SSE)",
     kind: observations,
     owned: getSource,
   },
   {
     path: "/sse/p/:id/emits",
+    operationId: "streamWorkflowEvents",
     summary: "Stream a workflow's events: $.send.emit, $.send.sse ($sse:<channel>) and $errors (SSE)",
     kind: emits,
     owned: getWorkflow,
   },
 ];
+
+/** What the OpenAPI document says a stream answers: the stream itself, or an error before it starts. */
+const streamResponses = {
+  200: {
+    description: "A text/event-stream of items in the REST shape, each with its id as the SSE id",
+    content: { "text/event-stream": { schema: { type: "string" } } },
+  },
+  400: errorResponse,
+  401: errorResponse,
+  404: errorResponse,
+} as const;
 
 export function sseRoutes(app: FastifyInstance, context: CoreContext): void {
   const open = new Set<ServerResponse>();
@@ -63,10 +83,10 @@ export function sseRoutes(app: FastifyInstance, context: CoreContext): void {
     for (const response of open) response.end();
   });
 
-  for (const { path, summary, kind, owned } of STREAMS) {
+  for (const { path, operationId, summary, kind, owned } of STREAMS) {
     app.get<{ Params: { id: string } }>(
       path,
-      { schema: { summary, tags: ["events"], params: idParams } },
+      { schema: { operationId, summary, tags: ["events"], params: idParams, response: streamResponses } },
       async (request, reply) => {
         const source = await owned(context, request.account.id, request.params.id);
         const resumeFrom = request.headers["last-event-id"];

@@ -56,6 +56,7 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
     "/users/me",
     {
       schema: {
+        operationId: "getCurrentUser",
         summary: "The account of the API key",
         tags: ["accounts"],
         response: { 200: { type: "object", properties: { data: accountSchema } }, ...commonErrors },
@@ -68,6 +69,7 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
     "/accounts",
     {
       schema: {
+        operationId: "createAccount",
         summary: "Create an account (admin keys only); returns its first API key, once",
         tags: ["accounts"],
         body: { type: "object", properties: { name: { type: "string" } } },
@@ -97,6 +99,7 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
     "/api_keys",
     {
       schema: {
+        operationId: "createApiKey",
         summary: "Create another API key for the caller's account; the key is returned once",
         tags: ["accounts"],
         body: { type: "object", properties: { name: { type: "string" } } },
@@ -121,6 +124,7 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
     "/api_keys",
     {
       schema: {
+        operationId: "listApiKeys",
         summary: "List the account's active API keys (never the keys themselves)",
         tags: ["accounts"],
         response: {
@@ -139,6 +143,7 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
     "/api_keys/:id",
     {
       schema: {
+        operationId: "revokeApiKey",
         summary: "Revoke an API key; from then on it is refused with 401",
         tags: ["accounts"],
         params: idParams,

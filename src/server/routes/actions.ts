@@ -84,6 +84,7 @@ export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
     "/actions/run",
     {
       schema: {
+        operationId: "runAction",
         summary: "Run an action once: its return value, exports, summary, logs and sends",
         tags: ["actions"],
         body: {
@@ -113,6 +114,7 @@ export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
     "/components/publish",
     {
       schema: {
+        operationId: "publishComponent",
         summary: "Publish a component under its key and version (a new version keeps the older ones)",
         tags: ["components"],
         body: {
@@ -140,6 +142,7 @@ export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
     "/users/me/published",
     {
       schema: {
+        operationId: "listPublishedComponents",
         summary: "List the account's published components, every version, newest first",
         tags: ["components"],
         querystring: {
@@ -162,6 +165,7 @@ export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
     "/published/:key",
     {
       schema: {
+        operationId: "getPublishedComponent",
         summary: "Read a published component: key (its latest version) or key@version, with every version",
         tags: ["components"],
         params: keyParams,
@@ -189,6 +193,7 @@ export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
     "/published/:key",
     {
       schema: {
+        operationId: "unpublishComponent",
         summary: "Unpublish every version of a key, or one (key@version)",
         tags: ["components"],
         params: keyParams,

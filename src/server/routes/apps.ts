@@ -140,6 +140,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
     "/apps",
     {
       schema: {
+        operationId: "registerApp",
         summary: "Register an app (or replace its registration)",
         tags: ["apps"],
         body: appInput,
@@ -160,6 +161,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
     "/apps",
     {
       schema: {
+        operationId: "listApps",
         summary: "List the apps this account sees: the server's and its own",
         tags: ["apps"],
         response: {
@@ -175,6 +177,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
     "/apps/:slug",
     {
       schema: {
+        operationId: "getApp",
         summary: "Read an app: registered, or an open keys app when nobody registered the slug",
         tags: ["apps"],
         params: slugParams,
@@ -190,6 +193,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
     "/apps/:slug",
     {
       schema: {
+        operationId: "deleteApp",
         summary: "Remove an app's registration (scope=server: the server's, admin only)",
         tags: ["apps"],
         params: slugParams,
@@ -225,6 +229,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
     "/connected_accounts",
     {
       schema: {
+        operationId: "createConnectedAccount",
         summary:
           "Connect an account of a keys app: its fields are sealed at rest, never returned (OAuth apps: POST /v1/connected_accounts/oauth)",
         tags: ["connected accounts"],
@@ -249,6 +254,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
     "/connected_accounts",
     {
       schema: {
+        operationId: "listConnectedAccounts",
         summary: "List the account's connected accounts, newest first",
         tags: ["connected accounts"],
         querystring: {
@@ -271,6 +277,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
     "/connected_accounts/:id",
     {
       schema: {
+        operationId: "getConnectedAccount",
         summary: "Read a connected account (never its credentials)",
         tags: ["connected accounts"],
         params: idParams,
@@ -286,6 +293,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
     "/connected_accounts/:id",
     {
       schema: {
+        operationId: "renameConnectedAccount",
         summary: "Rename a connected account",
         tags: ["connected accounts"],
         params: idParams,
@@ -304,6 +312,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
     "/connected_accounts/:id",
     {
       schema: {
+        operationId: "deleteConnectedAccount",
         summary:
           "Delete a connected account; refused (409) while a source or workflow uses it, unless force=true",
         tags: ["connected accounts"],

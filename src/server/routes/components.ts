@@ -47,6 +47,7 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
     "/components",
     {
       schema: {
+        operationId: "saveComponent",
         summary:
           "Save a component (compile it and describe its props), or take one by key: the account's own, else the public registry's (copied into the account)",
         tags: ["components"],
@@ -84,6 +85,7 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
     "/users/me/components",
     {
       schema: {
+        operationId: "listSavedComponents",
         summary: "List the account's saved components, newest first (without their code)",
         tags: ["components"],
         querystring: pageQuery,
@@ -109,6 +111,7 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
     "/components/:key",
     {
       schema: {
+        operationId: "getSavedComponent",
         summary: "Read a saved component by sc_ id or by key (the newest saved under it)",
         tags: ["components"],
         params: {

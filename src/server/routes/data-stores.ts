@@ -42,6 +42,7 @@ export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): voi
     "/data_stores",
     {
       schema: {
+        operationId: "listDataStores",
         summary: "List the account's data stores",
         tags: ["data stores"],
         response: {
@@ -57,6 +58,7 @@ export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): voi
     "/data_stores",
     {
       schema: {
+        operationId: "createDataStore",
         summary: "Create a data store",
         tags: ["data stores"],
         body: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
@@ -76,6 +78,7 @@ export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): voi
     "/data_stores/:id",
     {
       schema: {
+        operationId: "deleteDataStore",
         summary: "Delete a data store and its records",
         tags: ["data stores"],
         params: idParams,
@@ -91,6 +94,7 @@ export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): voi
     "/data_stores/:id/records",
     {
       schema: {
+        operationId: "listDataStoreRecords",
         summary: "Every live record of a data store (by ds_ id or name), by key",
         tags: ["data stores"],
         params: idParams,
@@ -110,6 +114,7 @@ export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): voi
     "/data_stores/:id/records/:key",
     {
       schema: {
+        operationId: "getDataStoreRecord",
         summary: "One record",
         tags: ["data stores"],
         params: recordParams,
@@ -128,6 +133,7 @@ export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): voi
     "/data_stores/:id/records/:key",
     {
       schema: {
+        operationId: "putDataStoreRecord",
         summary: "Write a record (any JSON value, at most 64 KB), with an optional ttl in seconds",
         tags: ["data stores"],
         params: recordParams,
@@ -152,6 +158,7 @@ export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): voi
     "/data_stores/:id/records/:key",
     {
       schema: {
+        operationId: "deleteDataStoreRecord",
         summary: "Delete a record",
         tags: ["data stores"],
         params: recordParams,

@@ -24,6 +24,7 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
     "/webhooks/:id/deliveries",
     {
       schema: {
+        operationId: "listWebhookDeliveries",
         summary:
           "A webhook's deliveries, newest first: status, attempts, last status code, latency, error, next attempt",
         tags: ["deliveries"],
@@ -51,6 +52,7 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
     "/deliveries/:id",
     {
       schema: {
+        operationId: "getDelivery",
         summary: "One delivery with its attempts",
         tags: ["deliveries"],
         params: idParams,
@@ -67,6 +69,7 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
     "/deliveries/:id/retry",
     {
       schema: {
+        operationId: "retryDelivery",
         summary: "Send a delivered or failed delivery again now",
         tags: ["deliveries"],
         params: idParams,
@@ -87,6 +90,7 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
     "/webhooks/:id/recover",
     {
       schema: {
+        operationId: "recoverWebhookDeliveries",
         summary:
           "Resend every failed delivery of the webhook created since a time (epoch seconds or ISO 8601)",
         tags: ["deliveries"],

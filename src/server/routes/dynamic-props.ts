@@ -26,6 +26,7 @@ export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): 
     "/components/configure",
     {
       schema: {
+        operationId: "configureComponentProp",
         summary: "Fetch one page of a prop's options (async options, propDefinition), run in the sandbox",
         tags: ["components"],
         body: {
@@ -64,6 +65,7 @@ export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): 
     "/components/props",
     {
       schema: {
+        operationId: "reloadComponentProps",
         summary: "Run a component's additionalProps with the props configured so far; answers a dyp_ id",
         tags: ["components"],
         body: { type: "object", properties: target, required: ["id"] },

@@ -37,6 +37,7 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
     "/sources/:id/event_summaries",
     {
       schema: {
+        operationId: "listSourceEvents",
         summary: "A source's events, newest first",
         tags: ["events"],
         params: idParams,
@@ -55,6 +56,7 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
     "/sources/:id/events",
     {
       schema: {
+        operationId: "deleteSourceEvents",
         summary: "Delete a source's events from start_id to end_id (both included; all without them)",
         tags: ["events"],
         params: idParams,
@@ -78,6 +80,7 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
     "/sources/:id/logs",
     {
       schema: {
+        operationId: "listSourceLogs",
         summary: "A source's log lines (console output, errors, lifecycle), newest first",
         tags: ["events"],
         params: idParams,

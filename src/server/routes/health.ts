@@ -7,13 +7,31 @@ const statusSchema = { type: "object", properties: { status: { type: "string" } 
 
 export function healthRoutes(app: FastifyInstance, ping: () => Promise<void>): void {
   const config = { public: true, rateLimit: false } as const;
-  app.get("/health", { config, schema: { tags: ["health"], response: { 200: statusSchema } } }, async () => ({
-    status: "ok",
-  }));
+  app.get(
+    "/health",
+    {
+      config,
+      schema: {
+        operationId: "checkHealth",
+        summary: "Liveness: the process answers",
+        tags: ["health"],
+        response: { 200: statusSchema },
+      },
+    },
+    async () => ({ status: "ok" }),
+  );
 
   app.get(
     "/ready",
-    { config, schema: { tags: ["health"], response: { 200: statusSchema, 503: errorResponse } } },
+    {
+      config,
+      schema: {
+        operationId: "checkReadiness",
+        summary: "Readiness: the process and its database answer",
+        tags: ["health"],
+        response: { 200: statusSchema, 503: errorResponse },
+      },
+    },
     async (request, reply) => {
       try {
         await ping();

@@ -90,6 +90,7 @@ export function registryRoutes(app: FastifyInstance, context: CoreContext): void
     "/components",
     {
       schema: {
+        operationId: "searchRegistryComponents",
         summary:
           "Search components: the latest version of each key, in the account's registry, the public one, or both",
         tags: ["components"],
@@ -123,6 +124,7 @@ export function registryRoutes(app: FastifyInstance, context: CoreContext): void
     "/registry/components",
     {
       schema: {
+        operationId: "publishRegistryComponent",
         summary:
           "Publish a component in the server's public registry (key <app>-<kebab-name>, a greater semver version, a name and a description)",
         tags: ["components"],
@@ -165,6 +167,7 @@ export function registryRoutes(app: FastifyInstance, context: CoreContext): void
     "/registry/components/:key",
     {
       schema: {
+        operationId: "getRegistryComponent",
         summary: "Read a public component: key (its latest version) or key@version, with every version",
         tags: ["components"],
         params: keyParams,
@@ -181,6 +184,7 @@ export function registryRoutes(app: FastifyInstance, context: CoreContext): void
     "/registry/components/:key",
     {
       schema: {
+        operationId: "unpublishRegistryComponent",
         summary: "Unpublish every version of a public key, or one (key@version): its publisher or an admin",
         tags: ["components"],
         params: keyParams,
@@ -196,6 +200,7 @@ export function registryRoutes(app: FastifyInstance, context: CoreContext): void
     "/registry/components/:key/deprecate",
     {
       schema: {
+        operationId: "deprecateRegistryComponent",
         summary:
           "Deprecate a public key or key@version (deprecated: false restores it): it runs where deployed, but is not offered for new deploys",
         tags: ["components"],

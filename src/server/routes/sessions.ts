@@ -26,6 +26,7 @@ export function sessionRoutes(app: FastifyInstance, db: Executor, baseUrl: strin
     {
       config: { public: true },
       schema: {
+        operationId: "createSession",
         summary: "Sign in to the web UI with an API key; sets the session cookie",
         tags: ["sessions"],
         security: [],
@@ -49,6 +50,7 @@ export function sessionRoutes(app: FastifyInstance, db: Executor, baseUrl: strin
     "/sessions/current",
     {
       schema: {
+        operationId: "deleteCurrentSession",
         summary: "Sign out of the web UI: ends the session on the server and clears the cookie",
         tags: ["sessions"],
         response: { 204: { type: "null" }, ...commonErrors },

@@ -55,7 +55,15 @@ const one = { 200: { type: "object", properties: { data: sourceSchema } }, ...co
 export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: SourceInput }>(
     "/sources",
-    { schema: { summary: "Deploy a source", tags: ["sources"], body: sourceInput, response: one } },
+    {
+      schema: {
+        operationId: "deploySource",
+        summary: "Deploy a source",
+        tags: ["sources"],
+        body: sourceInput,
+        response: one,
+      },
+    },
     async (request) => ({
       data: sourceView(context, await deploySource(context, request.account.id, request.body)),
     }),
@@ -65,6 +73,7 @@ export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
     "/sources/:id",
     {
       schema: {
+        operationId: "updateSource",
         summary: "Update a source: code, props, name, active; the id is kept",
         tags: ["sources"],
         params: idParams,
@@ -84,6 +93,7 @@ export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
     "/sources/:id",
     {
       schema: {
+        operationId: "deleteSource",
         summary: "Delete a source",
         tags: ["sources"],
         params: idParams,
@@ -99,6 +109,7 @@ export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
     "/sources/:id",
     {
       schema: {
+        operationId: "getSource",
         summary: "Read a source (by dc_ id or name)",
         tags: ["sources"],
         params: idParams,
@@ -114,6 +125,7 @@ export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
     "/users/me/sources",
     {
       schema: {
+        operationId: "listSources",
         summary: "List the account's sources, newest first",
         tags: ["sources"],
         querystring: pageQuery,
@@ -133,6 +145,7 @@ export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
     "/sources/:id/run",
     {
       schema: {
+        operationId: "runSource",
         summary: "Run a source now",
         tags: ["sources"],
         params: idParams,

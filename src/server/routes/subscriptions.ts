@@ -41,6 +41,7 @@ export function subscriptionRoutes(app: FastifyInstance, db: Executor): void {
     "/subscriptions",
     {
       schema: {
+        operationId: "createSubscription",
         summary: "Subscribe a webhook to an emitter's events",
         tags: ["subscriptions"],
         body: subscriptionInput,
@@ -54,6 +55,7 @@ export function subscriptionRoutes(app: FastifyInstance, db: Executor): void {
     "/subscriptions",
     {
       schema: {
+        operationId: "deleteSubscription",
         summary: "Remove a subscription",
         tags: ["subscriptions"],
         body: subscriptionInput,
@@ -67,6 +69,7 @@ export function subscriptionRoutes(app: FastifyInstance, db: Executor): void {
     "/users/me/subscriptions",
     {
       schema: {
+        operationId: "listSubscriptions",
         summary: "List the account's subscriptions",
         tags: ["subscriptions"],
         querystring: pageQuery,

@@ -63,6 +63,7 @@ export function webhookRoutes(app: FastifyInstance, db: Executor, secrets: Secre
     "/webhooks",
     {
       schema: {
+        operationId: "createWebhook",
         summary: "Create a webhook",
         tags: ["webhooks"],
         body: {
@@ -87,6 +88,7 @@ export function webhookRoutes(app: FastifyInstance, db: Executor, secrets: Secre
     "/users/me/webhooks",
     {
       schema: {
+        operationId: "listWebhooks",
         summary: "List the account's webhooks, newest first",
         tags: ["webhooks"],
         querystring: pageQuery,
@@ -106,6 +108,7 @@ export function webhookRoutes(app: FastifyInstance, db: Executor, secrets: Secre
     "/webhooks/:id",
     {
       schema: {
+        operationId: "getWebhook",
         summary: "Read a webhook",
         tags: ["webhooks"],
         params: idParams,
@@ -119,6 +122,7 @@ export function webhookRoutes(app: FastifyInstance, db: Executor, secrets: Secre
     "/webhooks/:id",
     {
       schema: {
+        operationId: "updateWebhook",
         summary: "Change a webhook: active (true re-enables it), name, description, url, rate_limit",
         tags: ["webhooks"],
         params: idParams,
@@ -144,6 +148,7 @@ export function webhookRoutes(app: FastifyInstance, db: Executor, secrets: Secre
     "/webhooks/:id/rotate_secret",
     {
       schema: {
+        operationId: "rotateWebhookSecret",
         summary: "Give the webhook a new signing secret; for 24 h deliveries carry both signatures",
         tags: ["webhooks"],
         params: idParams,
@@ -166,6 +171,7 @@ export function webhookRoutes(app: FastifyInstance, db: Executor, secrets: Secre
     "/webhooks/:id",
     {
       schema: {
+        operationId: "deleteWebhook",
         summary: "Delete a webhook",
         tags: ["webhooks"],
         params: idParams,

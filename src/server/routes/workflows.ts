@@ -63,7 +63,15 @@ const queuedRun = {
 export function workflowRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: unknown }>(
     "/workflows",
-    { schema: { summary: "Deploy a workflow", tags: ["workflows"], body: documentBody, response: one } },
+    {
+      schema: {
+        operationId: "createWorkflow",
+        summary: "Deploy a workflow",
+        tags: ["workflows"],
+        body: documentBody,
+        response: one,
+      },
+    },
     async (request) => ({
       data: workflowView(context, await createWorkflow(context, request.account.id, request.body)),
     }),
@@ -73,6 +81,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
     "/workflows/:id",
     {
       schema: {
+        operationId: "updateWorkflow",
         summary: "Replace a workflow's document, or pause and resume it with { active }",
         tags: ["workflows"],
         params: idParams,
@@ -92,6 +101,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
     "/workflows/:id",
     {
       schema: {
+        operationId: "deleteWorkflow",
         summary: "Delete a workflow, its runs and its events",
         tags: ["workflows"],
         params: idParams,
@@ -106,7 +116,15 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
 
   app.get<{ Params: { id: string } }>(
     "/workflows/:id",
-    { schema: { summary: "Read a workflow", tags: ["workflows"], params: idParams, response: one } },
+    {
+      schema: {
+        operationId: "getWorkflow",
+        summary: "Read a workflow",
+        tags: ["workflows"],
+        params: idParams,
+        response: one,
+      },
+    },
     async (request) => ({
       data: workflowView(context, await getWorkflow(context, request.account.id, request.params.id)),
     }),
@@ -116,6 +134,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
     "/users/me/workflows",
     {
       schema: {
+        operationId: "listWorkflows",
         summary: "List the account's workflows, newest first",
         tags: ["workflows"],
         querystring: pageQuery,
@@ -138,6 +157,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
     "/workflows/:id/runs",
     {
       schema: {
+        operationId: "runWorkflow",
         summary: "Run a workflow now with an event of your choosing (queued)",
         tags: ["workflows"],
         params: idParams,
@@ -155,6 +175,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
     "/workflows/:id/runs",
     {
       schema: {
+        operationId: "listWorkflowRuns",
         summary: "A workflow's runs, newest first",
         tags: ["workflows"],
         params: idParams,
@@ -173,7 +194,15 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
 
   app.get<{ Params: { id: string } }>(
     "/workflow_runs/:id",
-    { schema: { summary: "Read a workflow run", tags: ["workflows"], params: idParams, response: oneRun } },
+    {
+      schema: {
+        operationId: "getWorkflowRun",
+        summary: "Read a workflow run",
+        tags: ["workflows"],
+        params: idParams,
+        response: oneRun,
+      },
+    },
     async (request) => ({ data: runView(await getRun(context, request.account.id, request.params.id)) }),
   );
 
@@ -181,6 +210,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
     "/workflow_runs/:id/replay",
     {
       schema: {
+        operationId: "replayWorkflowRun",
         summary: "Run a workflow again with a past run's trigger event (queued)",
         tags: ["workflows"],
         params: idParams,
@@ -197,6 +227,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
     "/workflows/:id/event_summaries",
     {
       schema: {
+        operationId: "listWorkflowEvents",
         summary: "A workflow's events ($.send.emit, and $errors for failed runs), newest first",
         tags: ["workflows"],
         params: idParams,

@@ -1,0 +1,72 @@
+/**
+ * The OpenAPI document is good enough to generate clients from: every operation is named, summed up
+ * and lists its 4xx answers; Redocly's recommended rules find no error; and the client's wire types
+ * (src/client/openapi.ts) are generated from it — `npm run generate:client-types` rewrites them.
+ */
+import { createConfig, lintFromString } from "@redocly/openapi-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dialects, type TestDatabase } from "../support/dialects.js";
+import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
+
+type Operation = { operationId?: string; summary?: string; responses?: Record<string, unknown> };
+interface OpenApiDocument {
+  paths: Record<string, Record<string, Operation>>;
+}
+
+const sqlite = dialects.find((dialect) => dialect.name === "sqlite");
+
+describe("the OpenAPI document", () => {
+  let database: TestDatabase;
+  let sluice: TestServer;
+  let text: string;
+  let document: OpenApiDocument;
+
+  beforeAll(async () => {
+    if (!sqlite) throw new Error("the SQLite dialect is always available");
+    database = await sqlite.create();
+    sluice = await startTestServer(database, { env: { SLUICE_BASE_URL: "https://sluice.test" } });
+    text = (await rawRequest(`${sluice.url}/v1/openapi.json`)).text;
+    document = JSON.parse(text) as OpenApiDocument;
+  });
+
+  afterAll(async () => {
+    await sluice?.close();
+    await database?.cleanup();
+  });
+
+  it("names and sums up every operation, with its 4xx answers, each id once", () => {
+    const ids = new Set<string>();
+    const problems: string[] = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        if (!operation.operationId) problems.push(`${where}: no operationId`);
+        if (!operation.summary) problems.push(`${where}: no summary`);
+        const isProbe = path === "/health" || path === "/ready"; // public, and no input to refuse
+        if (!isProbe && !Object.keys(operation.responses ?? {}).some((status) => status.startsWith("4")))
+          problems.push(`${where}: no 4xx response`);
+        if (operation.operationId && ids.has(operation.operationId))
+          problems.push(`${where}: operationId ${operation.operationId} used twice`);
+        ids.add(operation.operationId ?? "");
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("passes Redocly's recommended rules with no error, and warns only of what is meant", async () => {
+    const config = await createConfig({ extends: ["recommended"] });
+    const results = await lintFromString({ source: text, absoluteRef: "openapi.json", config });
+    const problems = results.map(
+      (result) =>
+        `${result.severity} ${result.ruleId}: ${result.message} at ${result.location[0]?.pointer ?? "?"}`,
+    );
+    expect(problems.filter((problem) => problem.startsWith("error"))).toEqual([]);
+    // Pipedream's Connect paths put {project_id} where /v1/connect/projects and /apps are; the
+    // liveness probes have no input to refuse.
+    const expected = [
+      /^warn no-ambiguous-paths: /,
+      /^warn operation-4xx-response: .*#\/paths\/~1(health|ready)\//,
+    ];
+    expect(problems.filter((problem) => !expected.some((pattern) => pattern.test(problem)))).toEqual([]);
+  });
+});
