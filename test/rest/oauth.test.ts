@@ -3,7 +3,8 @@
  * in test/support/oauth-provider.ts): registering the app with a sealed client secret, connecting
  * through the provider's redirects with state and PKCE, an action calling the provider with
  * `this.<app>.$auth.oauth_access_token`, refresh before expiry (once for concurrent runs), a
- * revoked refresh token turning the account unhealthy, and every bad callback refused with
+ * revoked refresh token turning the account unhealthy, a token endpoint down during a refresh
+ * (the run fails naming the account, which stays healthy), and every bad callback refused with
  * nothing stored. No token is ever in a response or in the database in plain text.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,6 +35,16 @@ const whoamiAction = (userInfoUrl: string) => `export default {
     return { sub: body.sub, uid: this.provider.$auth.oauth_uid, clientId: this.provider.$auth.oauth_client_id,
       hasRefreshToken: typeof this.provider.$auth.oauth_refresh_token === "string", region: this.provider.$auth.region ?? null };
   },
+};`;
+
+/** An action with an OAuth app prop and a prop whose options need the app's token. */
+const FLAKY_ACTION = `export default {
+  name: "flaky", type: "action",
+  props: {
+    provider: { type: "app", app: "flakyprovider" },
+    project: { type: "string", async options() { return [this.provider.$auth.oauth_access_token.length > 0 ? "ok" : "no"]; } },
+  },
+  async run() { return { hasToken: typeof this.provider.$auth.oauth_access_token === "string" }; },
 };`;
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
@@ -268,6 +279,60 @@ for (const dialect of dialects) {
       expect(Date.parse(account.expires_at ?? "")).toBeGreaterThan(Date.now() + 3000 * 1000);
       const stored = await databaseText(database);
       for (const token of provider.issued) expect(stored.includes(token)).toBe(false);
+    });
+
+    it("a token endpoint down during a refresh fails the run naming the account, which stays healthy", async () => {
+      await api.registerApp({
+        slug: "flakyprovider",
+        auth_type: "oauth",
+        oauth: provider.appSettings() as never,
+      });
+      provider.expiresIn = 2;
+      const started = await api.startOAuthConnection({ app: "flakyprovider", name: "flaky" });
+      const { authProvisionId } = await followAuthorize(started.authorize_url);
+      provider.expiresIn = 3600;
+      expect(authProvisionId).toMatch(/^apn_/);
+      const connected = await api.getConnectedAccount(authProvisionId ?? "");
+      // The provider's token endpoint goes away: a closed port on loopback.
+      await api.registerApp({
+        slug: "flakyprovider",
+        auth_type: "oauth",
+        oauth: provider.appSettings({ token_url: "http://127.0.0.1:9/token" }) as never,
+      });
+      await sleep(2500);
+      const flaky = await sluice.client.saveComponent({ component_code: FLAKY_ACTION });
+      const configured_props = { provider: { authProvisionId } };
+      const run = await sluice.client.runAction({
+        component_id: flaky.id,
+        configured_props: { ...configured_props, project: "ok" },
+      });
+      expect(run.ok).toBe(false);
+      expect(run.failure?.message).toContain(
+        `prop 'provider': connected account ${authProvisionId} (app 'flakyprovider'): its access token has expired and refreshing it failed`,
+      );
+      expect(run.failure?.message).toContain("try again later");
+      const options = await failure(api.configure({ id: flaky.id, prop_name: "project", configured_props }));
+      expect(options).toMatchObject({ status: 400, code: "connected_account_refresh_failed" });
+      expect(options.message).toContain(authProvisionId);
+      const account = await api.getConnectedAccount(authProvisionId ?? "");
+      expect(account).toMatchObject({ healthy: true, error: null });
+      expect(account.last_refreshed_at).toBe(connected.last_refreshed_at);
+      expect(Date.parse(account.expires_at ?? "")).toBeLessThan(Date.now());
+
+      // Once the endpoint is back, the next invocation refreshes and runs.
+      await api.registerApp({
+        slug: "flakyprovider",
+        auth_type: "oauth",
+        oauth: provider.appSettings() as never,
+      });
+      const refreshes = provider.requests.refresh_token;
+      const again = await sluice.client.runAction({
+        component_id: flaky.id,
+        configured_props: { ...configured_props, project: "ok" },
+      });
+      expect(again.ok, JSON.stringify(again.failure)).toBe(true);
+      expect(provider.requests.refresh_token).toBe(refreshes + 1);
+      expect(await api.getConnectedAccount(authProvisionId ?? "")).toMatchObject({ healthy: true });
     });
 
     it("a revoked refresh token turns the account unhealthy; runs fail naming it, until it is reconnected", async () => {
