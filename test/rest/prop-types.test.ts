@@ -2,7 +2,9 @@
  * Every prop type of Pipedream's component API is accepted: `sql`, `alert` (display only), `dir`,
  * `$.interface.apphook`, `$.discord.channel` and `[]`, and the `$.airtable.*` ids. Types whose
  * service exists only at Pipedream are described as declared and configured as their base type.
- * `http_request` is a configured request the component sends with `execute()`.
+ * `http_request` is a configured request the component sends with `execute()`, through the
+ * sandbox's egress guard: by default a loopback address is refused with the policy's reason.
+ * Traffic goes to loopback (127.0.0.1) only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../src/client/client.js";
@@ -188,6 +190,38 @@ for (const dialect of dialects) {
         }),
       );
       expect(action.message).toContain("allowed in sources only");
+    });
+  });
+}
+
+for (const dialect of dialects) {
+  describe.skipIf(!isAvailable(dialect))(`http_request and the network policy on ${dialect.name}`, () => {
+    let database: TestDatabase;
+    let closed: TestServer;
+    let receiver: Recorder;
+    beforeAll(async () => {
+      database = await dialect.create();
+      receiver = await startRecorder(() => ({ status: 200, body: "{}" }));
+      // No SLUICE_COMPONENT_ALLOWED_CIDRS: loopback is refused to component code, as by default.
+      closed = await startTestServer(database);
+    });
+    afterAll(async () => {
+      await closed?.close();
+      await receiver?.close();
+      await database?.cleanup();
+    });
+
+    it("execute() to a refused address fails with the network policy's reason, and nothing is sent", async () => {
+      const port = Number(new URL(receiver.url).port);
+      const run = await closed.client.runAction({
+        component_code: SEND_REQUEST,
+        configured_props: { httpRequest: { url: `http://127.0.0.1:${port}/hooks/in`, method: "POST" } },
+      });
+      expect(run.ok).toBe(false);
+      expect(run.failure?.message).toContain(
+        `http_request: POST http://127.0.0.1:${port} failed: connection to 127.0.0.1:${port} refused by Sluice's network policy: 127.0.0.1 is a loopback address (an operator may allow it with SLUICE_COMPONENT_ALLOWED_CIDRS)`,
+      );
+      expect(receiver.requests).toHaveLength(0);
     });
   });
 }

@@ -2,7 +2,8 @@
  * An `http_request` prop inside the runner: the configured request (normalized by core, see
  * core/http-request-prop.ts) with `execute()`, which sends it from the runner, so the sandbox's
  * egress guard applies to it as to any connection the component opens. It resolves with the
- * response body (parsed when it is JSON) and rejects on a non-2xx status, as axios does.
+ * response body (parsed when it is JSON) and rejects on a non-2xx status, as axios does, or with
+ * the reason a connection failed (such as the network policy's refusal).
  */
 import type { UnknownRecord } from "./component-object.js";
 
@@ -56,11 +57,19 @@ export function createHttpRequest(value: unknown): UnknownRecord {
         body = encodeBody(config.body);
         if (!headers.has("content-type")) headers.set("content-type", config.body.contentType);
       }
-      const response = await fetch(url, {
-        method: config.method,
-        headers,
-        ...(body === undefined ? {} : { body }),
-      });
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: config.method,
+          headers,
+          ...(body === undefined ? {} : { body }),
+        });
+      } catch (error) {
+        // fetch says only "fetch failed"; the reason (the egress guard's refusal, say) is its cause.
+        const cause = (error as { cause?: unknown }).cause;
+        const reason = cause instanceof Error ? cause.message : (error as Error).message;
+        throw new Error(`http_request: ${config.method} ${url.origin} failed: ${reason}`, { cause: error });
+      }
       const textBody = await response.text();
       let data: unknown = textBody;
       if (/json/i.test(response.headers.get("content-type") ?? "")) {
