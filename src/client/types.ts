@@ -100,6 +100,8 @@ export interface Component {
   type: "source" | "action";
   description: string | null;
   configurable_props: ConfigurableProp[];
+  /** The component has additionalProps: `POST /v1/components/props` answers its full props. */
+  has_additional_props?: boolean;
   dedupe: string | null;
   lock: Record<string, string>;
   created_at: number;

@@ -228,6 +228,10 @@ for (const dialect of dialects) {
       const sheet = await sluice.client.saveComponent({ component_code: SHEET_SOURCE });
       const headerRow = sheet.configurable_props.find((prop) => prop.name === "headerRow");
       expect(headerRow).toMatchObject({ reloadProps: true });
+      // has_additional_props tells a form to ask for the full props, on every route that shows a component.
+      expect(sheet.has_additional_props).toBe(true);
+      expect((await sluice.client.getComponent(sheet.id)).has_additional_props).toBe(true);
+      expect((await sluice.client.getComponent(optionsId)).has_additional_props).toBe(false);
 
       const missing = await failure(api.reloadProps({ id: sheet.id, configured_props: {} }));
       expect(missing.status).toBe(400);

@@ -23,6 +23,7 @@ export function componentView(component: SavedComponent) {
     type: component.type,
     description: component.description,
     configurable_props: component.definition.props,
+    has_additional_props: component.definition.hasAdditionalProps,
     dedupe: component.definition.dedupe ?? null,
     lock: component.lock,
     created_at: epochSeconds(component.createdAt),
@@ -39,6 +40,11 @@ const componentSchema = {
     key: { type: ["string", "null"] },
     version: { type: ["string", "null"] },
     configurable_props: { type: "array", items: { type: "object", additionalProperties: true } },
+    has_additional_props: {
+      type: "boolean",
+      description:
+        "the component has additionalProps: POST /v1/components/props answers its full props for a configuration",
+    },
   },
 } as const;
 

@@ -23,15 +23,24 @@ export interface PropsFormProps {
   /** The component key, sc_ or dc_ id: what loads remote options and reloads props. */
   componentId: string;
   props: readonly ConfigurableProp[];
+  /**
+   * The component has additionalProps (`has_additional_props`): its full props come from
+   * `POST /v1/components/props`, asked once the form shows, and again after a reloadProps prop changes.
+   */
+  hasAdditionalProps?: boolean;
   configured?: Record<string, unknown>;
   submitLabel: string;
   /** Other fields shown above the props (the source's name). */
   children?: React.ReactNode;
-  /** dynamicPropsId: the dyp_ id to deploy with, once the props were reloaded. */
+  /**
+   * dynamicPropsId: the dyp_ id to deploy with, once the props were reloaded; shown: the props the
+   * form showed (with the additional ones).
+   */
   onSubmit: (
     configured: Record<string, unknown>,
     form: HTMLFormElement,
-    dynamicPropsId?: string,
+    dynamicPropsId: string | undefined,
+    shown: readonly ConfigurableProp[],
   ) => Promise<void>;
 }
 
@@ -41,6 +50,7 @@ const RELOAD_DELAY_MS = 400;
 export function PropsForm({
   componentId,
   props,
+  hasAdditionalProps = false,
   configured = {},
   submitLabel,
   children,
@@ -54,6 +64,8 @@ export function PropsForm({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** A reload's error that belongs to no prop. */
+  const [reloadError, setReloadError] = useState<string | null>(null);
 
   /** The configured values of the given props, leaving out what is empty or does not parse. */
   const configuredOf = (of: readonly ConfigurableProp[], from: Record<string, FormValue>) => {
@@ -86,16 +98,16 @@ export function PropsForm({
   // latest call's answer is used, so answers arriving out of order cannot bring back old props.
   const latestReload = useRef(0);
   const reload = useMutation({
-    mutationFn: (input: { changed: string; configured: Record<string, unknown>; seq: number }) =>
+    mutationFn: (input: { changed: string | undefined; configured: Record<string, unknown>; seq: number }) =>
       appsClient.reloadProps({ id: componentId, configured_props: input.configured }),
     onSuccess: (result, input) => {
       if (input.seq !== latestReload.current) return;
       // A failure the component did not mark as a ConfigurationError comes back in `errors`.
       const dynamicProps = result.dynamicProps as ReloadPropsResult["dynamicProps"] | null;
       if (!dynamicProps) {
-        setErrors({
-          [input.changed]: result.errors.join("; ") || "The component's props could not be reloaded",
-        });
+        showReloadErrors(input.changed, [
+          result.errors.join("; ") || "The component's props could not be reloaded",
+        ]);
         return;
       }
       const next = dynamicProps.configurableProps as unknown as ConfigurableProp[];
@@ -110,13 +122,34 @@ export function PropsForm({
             ]),
         ),
       );
-      setErrors(result.errors.length > 0 ? { [input.changed]: result.errors.join("; ") } : {});
+      setReloadError(null);
+      showReloadErrors(input.changed, result.errors);
     },
     onError: (error, input) => {
       if (input.seq !== latestReload.current) return;
       const message = errorMessage(error);
-      setErrors({ [propOfMessage(message) ?? input.changed]: message });
+      const prop = propOfMessage(message);
+      if (prop) setErrors({ [prop]: message });
+      else showReloadErrors(input.changed, [message]);
     },
+  });
+  /** The reload's errors: at the prop that changed, or for the first load at the first reloadProps prop. */
+  const showReloadErrors = (changed: string | undefined, messages: string[]) => {
+    const at = changed ?? shown.find((prop) => prop.reloadProps === true)?.name;
+    if (messages.length === 0) setErrors({});
+    else if (at) setErrors({ [at]: messages.join("; ") });
+    else setReloadError(messages.join("; "));
+  };
+  const startReload = (changed: string | undefined, from: Record<string, FormValue>) => {
+    latestReload.current += 1;
+    reload.mutate({ changed, configured: configuredOf(shown, from), seq: latestReload.current });
+  };
+  // additionalProps without a changed prop: the form asks for the full props once, as it shows.
+  const loadedOnce = useRef(false);
+  useEffect(() => {
+    if (!hasAdditionalProps || loadedOnce.current) return;
+    loadedOnce.current = true;
+    startReload(undefined, values);
   });
   const reloadTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(reloadTimer.current), []);
@@ -126,14 +159,7 @@ export function PropsForm({
     if (prop.reloadProps !== true) return;
     clearTimeout(reloadTimer.current);
     reloadTimer.current = setTimeout(
-      () => {
-        latestReload.current += 1;
-        reload.mutate({
-          changed: prop.name,
-          configured: configuredOf(shown, next),
-          seq: latestReload.current,
-        });
-      },
+      () => startReload(prop.name, next),
       typeof value === "string" ? RELOAD_DELAY_MS : 0,
     );
   };
@@ -162,7 +188,7 @@ export function PropsForm({
         if (Object.keys(found).length > 0) return;
         setBusy(true);
         try {
-          await onSubmit(result, form, dynamic?.id);
+          await onSubmit(result, form, dynamic?.id, shown);
         } catch (error) {
           const message = errorMessage(error);
           const prop = propOfMessage(message);
@@ -220,12 +246,17 @@ export function PropsForm({
           Loading the component's props…
         </p>
       )}
+      {reloadError && (
+        <p className="field-error" role="alert">
+          {reloadError}
+        </p>
+      )}
       {formError && (
         <p className="field-error" role="alert">
           {formError}
         </p>
       )}
-      <button type="submit" disabled={busy}>
+      <button type="submit" disabled={busy || reload.isPending}>
         {busy ? "Working…" : submitLabel}
       </button>
     </form>

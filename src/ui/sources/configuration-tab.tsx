@@ -1,4 +1,8 @@
-/** Configuration: edit the props and update the source in place (its dc_ id stays); the code, version and lock. */
+/**
+ * Configuration: edit the props and update the source in place (its dc_ id stays); the code,
+ * version and lock. A component with additionalProps shows them too: the form asks for the
+ * source's full props (`POST /v1/components/props` with its dc_ id, which starts from its values).
+ */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Source } from "../../client/types.js";
@@ -24,12 +28,13 @@ export function ConfigurationTab({ source }: { source: Source }) {
         key={source.updated_at}
         componentId={source.id}
         props={props}
+        hasAdditionalProps={component.data.has_additional_props === true}
         configured={source.configured_props}
         submitLabel="Update"
-        onSubmit={async (configured, _form, dynamicPropsId) => {
+        onSubmit={async (configured, _form, dynamicPropsId, shown) => {
           setSaved(false);
           // An input emptied by the user clears that prop (null); left out, the API keeps it.
-          const cleared = props
+          const cleared = shown
             .filter(
               (prop) =>
                 isConfigurable(prop) &&

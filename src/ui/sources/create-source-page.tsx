@@ -21,7 +21,10 @@ const ORIGINS: { value: Origin; label: string }[] = [
 
 interface Loaded {
   /** The saved component (`sc_…`) to deploy. */
-  component: Pick<Component, "id" | "name" | "key" | "version" | "configurable_props">;
+  component: Pick<
+    Component,
+    "id" | "name" | "key" | "version" | "configurable_props" | "has_additional_props"
+  >;
 }
 
 export function CreateSourcePage() {
@@ -221,6 +224,7 @@ function DeployForm({ loaded, onBack }: { loaded: Loaded; onBack: () => void }) 
       <PropsForm
         componentId={component.id}
         props={component.configurable_props}
+        hasAdditionalProps={component.has_additional_props === true}
         submitLabel="Deploy"
         onSubmit={async (configured, form, dynamicPropsId) => {
           const name = String(new FormData(form).get("source_name") ?? "").trim();

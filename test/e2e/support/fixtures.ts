@@ -127,3 +127,35 @@ export const WEATHER_SOURCE = `export default {
   },
 };
 `;
+
+/**
+ * additionalProps with no reloadProps prop: an app prop (e2e-vault), a remote-options prop, and the
+ * props the component adds (a channel, named after the vault's account), which the form asks for as it shows.
+ */
+export const DISPATCH_SOURCE = `export default {
+  key: "e2e-dispatch",
+  name: "E2E dispatch",
+  version: "0.1.0",
+  type: "source",
+  props: {
+    http: { type: "$.interface.http" },
+    vault: { type: "app", app: "e2e-vault", label: "Vault" },
+    region: {
+      type: "string",
+      label: "Region",
+      async options() {
+        return ["north", "south", "east", "west"].map((value) => ({ label: value.toUpperCase(), value }));
+      },
+    },
+  },
+  async additionalProps() {
+    return {
+      channel: { type: "string", label: "Channel", description: "Where dispatches go" },
+      retries: { type: "integer", label: "Retries", optional: true, min: 0, max: 5 },
+    };
+  },
+  async run(event) {
+    this.$emit({ region: this.region, channel: this.channel, retries: this.retries ?? null });
+  },
+};
+`;
