@@ -94,7 +94,14 @@ function checkPropDefinition(prop: PropDefinition, componentType: ComponentType)
     if (prop[field] !== undefined && typeof prop[field] !== "string")
       throw propError(name, `${field} must be a string`);
   }
-  for (const field of ["optional", "secret", "useQuery", "reloadProps", "customResponse"] as const) {
+  for (const field of [
+    "optional",
+    "secret",
+    "useQuery",
+    "reloadProps",
+    "withLabel",
+    "customResponse",
+  ] as const) {
     if (prop[field] !== undefined && typeof prop[field] !== "boolean")
       throw propError(name, `${field} must be true or false`);
   }

@@ -26,6 +26,8 @@ export interface PropDefinition {
   readonly remoteOptions?: boolean;
   readonly useQuery?: boolean;
   readonly reloadProps?: boolean;
+  /** Pipedream's flag for a prop whose configured value carries its option's label too. */
+  readonly withLabel?: boolean;
   /** For `app` props: the app's name slug. */
   readonly app?: string;
   /** For `$.interface.http`. */

@@ -165,7 +165,7 @@ for (const dialect of dialects) {
           componentType: "trigger",
         });
         const room = data.configurableProps.find((prop) => prop.name === "room");
-        expect(room).toMatchObject({ type: "string", label: "Room", remoteOptions: true });
+        expect(room).toMatchObject({ type: "string", label: "Room", remoteOptions: true, withLabel: true });
         const greet = (await pd.actions.retrieve("connect_vault-greet")).data;
         expect(greet.configurableProps.find((prop) => prop.name === "style")).toMatchObject({
           remoteOptions: true,

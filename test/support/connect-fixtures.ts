@@ -50,6 +50,7 @@ export const MESSAGE_TRIGGER = `const vault = {
     room: {
       type: "string",
       label: "Room",
+      withLabel: true,
       async options() {
         return this.$auth.rooms.split(",").map((room) => ({ label: "#" + room, value: room }));
       },

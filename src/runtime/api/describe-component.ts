@@ -32,6 +32,7 @@ const COPIED_FIELDS = [
   "max",
   "useQuery",
   "reloadProps",
+  "withLabel",
   "customResponse",
   "static",
   // alert (display only), $.interface.apphook, dir: described for forms, not configured.
