@@ -324,6 +324,8 @@ export interface OAuthConnectionsTable {
   expires_at: number;
   created_at: number;
   updated_at: number;
+  /** The connect token that started it from the connect link page (spent on success); else null. */
+  connect_token_hash: string | null;
 }
 
 /** A connected account (`apn_…`): an account's credentials for one app, sealed. */

@@ -92,15 +92,32 @@ function toApp(row: AppRow): AppDefinition {
   };
 }
 
-/** The row an account sees under a slug: its own, else the server's. */
+/**
+ * The row an account sees under a slug: its own, else the server's. A Connect end user's account
+ * registers no apps: it sees those of its project's owner, so its OAuth connections and refreshes
+ * use the owner's client.
+ */
 async function visibleRow(db: Executor, accountId: string, slug: string): Promise<AppRow | undefined> {
   const rows = await db
     .selectFrom("apps")
     .select(APP_COLUMNS)
     .where("slug", "=", slug)
-    .where("owner", "in", [SERVER, accountId])
+    .where((eb) =>
+      eb.or([
+        eb("owner", "in", [SERVER, accountId]),
+        eb(
+          "owner",
+          "in",
+          eb
+            .selectFrom("connect_end_users")
+            .innerJoin("connect_projects", "connect_projects.id", "connect_end_users.project_id")
+            .select("connect_projects.account_id")
+            .where("connect_end_users.account_id", "=", accountId),
+        ),
+      ]),
+    )
     .execute();
-  return rows.find((candidate) => candidate.owner === accountId) ?? rows[0];
+  return rows.find((candidate) => candidate.owner !== SERVER) ?? rows[0];
 }
 
 /**

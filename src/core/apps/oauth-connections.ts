@@ -10,10 +10,14 @@
  *   sealed in a new connected account (`apn_…`), or in the one being reconnected. On any failure
  *   nothing is stored but the attempt's error.
  * - `getOAuthConnection` lets the starter follow the attempt (the CLI polls it).
+ *
+ * An attempt started with a Connect token (the connect link page) lives no longer than the token,
+ * and its success spends the token, as the keys form's does.
  */
 import { createHash } from "node:crypto";
 import type { Selectable } from "kysely";
 import type { OAuthConnectionsTable } from "../../store/schema.js";
+import { spendConnectToken } from "../connect/connect-tokens.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { looksLikeId, newId } from "../ids.js";
@@ -79,6 +83,9 @@ export interface StartedOAuthConnection {
   readonly redirectUri: string;
 }
 
+/** Rolls back a connection whose connect token another connection spent first. */
+class ConnectTokenSpent extends Error {}
+
 function hashState(state: string): string {
   return createHash("sha256").update(state).digest("hex");
 }
@@ -115,15 +122,19 @@ export function oauthConnectionView(connection: OAuthConnection) {
   };
 }
 
-/**
- * Starts connecting an account of an OAuth app. `openerOrigin` is the origin the callback page
- * posts its result to (the page that opened the popup); it defaults to the server's own.
- */
+export interface OAuthStartOptions {
+  /** The origin the callback page posts its result to (the popup's opener); default the server's. */
+  readonly openerOrigin?: string;
+  /** The connect token that started it (hashed): spent on success; the attempt ends with it. */
+  readonly connectToken?: { readonly hash: string; readonly expiresAt: number };
+}
+
+/** Starts connecting an account of an OAuth app. */
 export async function startOAuthConnection(
   context: CoreContext,
   accountId: string,
   input: OAuthStartInput,
-  options: { openerOrigin?: string } = {},
+  options: OAuthStartOptions = {},
 ): Promise<StartedOAuthConnection> {
   const slug = checkSlug(input.app, "app");
   let reconnect: string | null = null;
@@ -168,7 +179,8 @@ export async function startOAuthConnection(
       connected_account_id: reconnect,
       status: "pending",
       error: null,
-      expires_at: now + context.oauth.stateTtlMs,
+      expires_at: Math.min(now + context.oauth.stateTtlMs, options.connectToken?.expiresAt ?? Infinity),
+      connect_token_hash: options.connectToken?.hash ?? null,
       created_at: now,
       updated_at: now,
     })
@@ -212,7 +224,8 @@ export type OAuthCallbackFailureCode =
   | "state_expired"
   | "oauth_provider_error"
   | "oauth_token_failed"
-  | "connected_account_unavailable";
+  | "connected_account_unavailable"
+  | "connect_token_used";
 
 export type OAuthCallbackOutcome =
   | {
@@ -323,50 +336,65 @@ export async function completeOAuthConnection(
     oauth_client_id: clientId,
   };
   const credentials = context.secrets.encrypt(JSON.stringify(auth));
-  const stored = await db.transaction().execute(async (tx) => {
-    let accountId = row.connected_account_id;
-    if (accountId !== null) {
-      const updated = await tx
-        .updateTable("connected_accounts")
-        .set({
-          credentials,
-          healthy: 1,
-          error: null,
-          expires_at: tokens.expiresAt,
-          last_refreshed_at: now,
-          updated_at: now,
-        })
-        .where("id", "=", accountId)
-        .where("account_id", "=", row.account_id)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return null;
-    } else {
-      accountId = newId("apn");
+  const stored = await db
+    .transaction()
+    .execute(async (tx) => {
+      let accountId = row.connected_account_id;
+      if (accountId !== null) {
+        const updated = await tx
+          .updateTable("connected_accounts")
+          .set({
+            credentials,
+            healthy: 1,
+            error: null,
+            expires_at: tokens.expiresAt,
+            last_refreshed_at: now,
+            updated_at: now,
+          })
+          .where("id", "=", accountId)
+          .where("account_id", "=", row.account_id)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) return null;
+      } else {
+        accountId = newId("apn");
+        await tx
+          .insertInto("connected_accounts")
+          .values({
+            id: accountId,
+            account_id: row.account_id,
+            app: row.app,
+            name: row.name ?? (uid ? `${row.app} ${uid}` : row.app),
+            auth_type: "oauth",
+            credentials,
+            healthy: 1,
+            error: null,
+            expires_at: tokens.expiresAt,
+            last_refreshed_at: now,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      }
       await tx
-        .insertInto("connected_accounts")
-        .values({
-          id: accountId,
-          account_id: row.account_id,
-          app: row.app,
-          name: row.name ?? (uid ? `${row.app} ${uid}` : row.app),
-          auth_type: "oauth",
-          credentials,
-          healthy: 1,
-          error: null,
-          expires_at: tokens.expiresAt,
-          last_refreshed_at: now,
-          created_at: now,
-          updated_at: now,
-        })
+        .updateTable("oauth_connections")
+        .set({ status: "connected", connected_account_id: accountId, error: null, updated_at: Date.now() })
+        .where("id", "=", row.id)
         .execute();
-    }
-    await tx
-      .updateTable("oauth_connections")
-      .set({ status: "connected", connected_account_id: accountId, error: null, updated_at: Date.now() })
-      .where("id", "=", row.id)
-      .execute();
-    return accountId;
-  });
+      if (row.connect_token_hash !== null && !(await spendConnectToken(tx, row.connect_token_hash, now))) {
+        throw new ConnectTokenSpent();
+      }
+      return accountId;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ConnectTokenSpent) return "connect_token_used" as const;
+      throw error;
+    });
+  if (stored === "connect_token_used") {
+    return fail(
+      "connect_token_used",
+      "The connect token was already used to connect an account: ask your server for a new one.",
+    );
+  }
   if (stored === null) {
     return fail(
       "connected_account_unavailable",

@@ -13,6 +13,7 @@ import * as publicRegistry from "./0013-public-registry.js";
 import * as oauthConnections from "./0014-oauth-connections.js";
 import * as registryImports from "./0015-registry-imports.js";
 import * as connect from "./0016-connect.js";
+import * as connectOAuth from "./0017-connect-oauth.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "0014-oauth-connections": oauthConnections,
   "0015-registry-imports": registryImports,
   "0016-connect": connect,
+  "0017-connect-oauth": connectOAuth,
 };

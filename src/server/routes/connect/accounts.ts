@@ -14,16 +14,11 @@ import {
   type KeysAccountInput,
   listConnectAccounts,
 } from "../../../core/connect/accounts.js";
-import {
-  authenticateConnectToken,
-  ConnectTokenError,
-  type ConnectTokenGrant,
-  spendConnectToken,
-} from "../../../core/connect/connect-tokens.js";
+import { ConnectTokenError, spendConnectToken } from "../../../core/connect/connect-tokens.js";
 import { checkExternalUserId, findEndUser, removeEndUser } from "../../../core/connect/end-users.js";
 import type { CoreContext } from "../../../core/context.js";
-import { InvalidInputError, NotFoundError } from "../../../core/errors.js";
-import { optionalEndUserOf, requireServerSide, scopeOf } from "./connect-auth.js";
+import { NotFoundError } from "../../../core/errors.js";
+import { connectTokenGrantOf, optionalEndUserOf, requireServerSide, scopeOf } from "./connect-auth.js";
 import {
   accountSchema,
   connectErrors,
@@ -211,19 +206,7 @@ export function accountRoutes(
     },
     async (request) => {
       const scope = await scopeOf(request, db);
-      const grant = await tokenGrantOf(request.connect.grant, request.body.connect_token);
-      if (grant.projectId !== scope.project.id || grant.environment !== scope.environment) {
-        throw new NotFoundError("project", grant.projectId);
-      }
-      if (
-        request.body.external_user_id !== undefined &&
-        request.body.external_user_id !== grant.endUser.externalUserId
-      ) {
-        throw new InvalidInputError(
-          "external_user_id is not the connect token's end user",
-          "end_user_mismatch",
-        );
-      }
+      const grant = await connectTokenGrantOf(db, request.connect.grant, scope, request.body);
       const view = await connectKeysAccount(context, scope.project, grant.endUser, request.body);
       if (!(await spendConnectToken(db, grant.tokenHash))) {
         if (request.body.account_id === undefined) {
@@ -260,28 +243,4 @@ export function accountRoutes(
       return reply.code(204).send();
     },
   );
-
-  /** The connect token of an account creation: the bearer's, or the body's (a server-side caller). */
-  async function tokenGrantOf(bearer: ConnectTokenGrant | null, given: unknown): Promise<ConnectTokenGrant> {
-    if (bearer) {
-      // The page sends its token both ways; a different one in the body is a mistake worth saying.
-      if (typeof given === "string" && given !== "") {
-        const other = await authenticateConnectToken(db, given);
-        if (other.tokenHash !== bearer.tokenHash) {
-          throw new InvalidInputError(
-            "connect_token differs from the bearer connect token",
-            "invalid_request",
-          );
-        }
-      }
-      return bearer;
-    }
-    if (typeof given !== "string" || given === "") {
-      throw new InvalidInputError(
-        "connect_token is required: the end user's connect token (POST /v1/connect/{project_id}/tokens)",
-        "missing_connect_token",
-      );
-    }
-    return authenticateConnectToken(db, given);
-  }
 }

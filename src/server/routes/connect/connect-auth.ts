@@ -251,3 +251,42 @@ export function requireServerSide(request: FastifyRequest, what: string): void {
     throw new ForbiddenError(`A connect token cannot ${what}: call from your server`, "server_side_only");
   }
 }
+
+/**
+ * The connect token of a request that connects an account: the bearer's, or the body's
+ * `connect_token` (a server-side caller). It must be of the request's project and environment,
+ * and name the body's `external_user_id` if one is given.
+ */
+export async function connectTokenGrantOf(
+  db: Executor,
+  bearer: ConnectTokenGrant | null,
+  scope: ConnectScope,
+  body: { readonly connect_token?: unknown; readonly external_user_id?: unknown },
+): Promise<ConnectTokenGrant> {
+  const given = body.connect_token;
+  let grant: ConnectTokenGrant;
+  if (bearer) {
+    // The page sends its token both ways; a different one in the body is a mistake worth saying.
+    if (typeof given === "string" && given !== "") {
+      const other = await authenticateConnectToken(db, given);
+      if (other.tokenHash !== bearer.tokenHash) {
+        throw new InvalidInputError("connect_token differs from the bearer connect token", "invalid_request");
+      }
+    }
+    grant = bearer;
+  } else if (typeof given !== "string" || given === "") {
+    throw new InvalidInputError(
+      "connect_token is required: the end user's connect token (POST /v1/connect/{project_id}/tokens)",
+      "missing_connect_token",
+    );
+  } else {
+    grant = await authenticateConnectToken(db, given);
+  }
+  if (grant.projectId !== scope.project.id || grant.environment !== scope.environment) {
+    throw new NotFoundError("project", grant.projectId);
+  }
+  if (body.external_user_id !== undefined && body.external_user_id !== grant.endUser.externalUserId) {
+    throw new InvalidInputError("external_user_id is not the connect token's end user", "end_user_mismatch");
+  }
+  return grant;
+}

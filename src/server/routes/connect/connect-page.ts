@@ -1,7 +1,9 @@
 /**
  * The connect link page (`/_static/connect.html`, Pipedream's path): where an end user connects an
  * app with a connect token. It checks the token, shows the app's fields (or free key/value rows for
- * an app nobody registered), creates the account with `POST /v1/connect/accounts`, and ends as
+ * an app nobody registered), and creates the account with `POST /v1/connect/accounts`; for an
+ * OAuth app it starts the authorization flow (`POST /v1/connect/accounts/oauth`) in a popup, whose
+ * callback page posts its result back to this page (this server's origin only). It ends as
  * Pipedream's page does, by posting `{type: "success", authProvisionId}` to its opener (a window
  * opened with the connect link) or parent (the SDK's iframe), then `{type: "close"}` when closed.
  * One self-contained document: no build step, no third-party code, text set with textContent only.
@@ -95,10 +97,50 @@ const SCRIPT = `
       el("div", {}, el("label", { for: value.id, text: "Value" }), value));
   };
 
+  const connected = (app, text) => {
+    show(el("h1", { text: "Connected" }), el("p", { className: "done", role: "status", text }), closeButton());
+    if (successRedirect && !peer) location.assign(successRedirect);
+  };
+
+  /** The OAuth flow in a popup: opened on the click (so it is not blocked), then sent to the provider. */
+  const authorize = async (app, body) => {
+    const popup = window.open("about:blank", "sluice-connect-oauth", "popup,width=560,height=720");
+    if (!popup) throw new Error("Your browser blocked the sign-in window: allow pop-ups for this page and try again");
+    let started;
+    try {
+      started = await api("POST", "/v1/connect/accounts/oauth", body);
+    } catch (error) {
+      popup.close();
+      throw error;
+    }
+    popup.location.href = started.authorize_url;
+    return new Promise((resolve, reject) => {
+      const finish = (settle, value) => {
+        window.removeEventListener("message", onMessage);
+        clearInterval(watch);
+        settle(value);
+      };
+      const onMessage = (event) => {
+        if (event.source !== popup || event.origin !== location.origin) return;
+        const data = event.data || {};
+        if (data.type === "success" && typeof data.authProvisionId === "string") finish(resolve, data.authProvisionId);
+        else if (data.type === "error") finish(reject, new Error((data.error && data.error.message) || "The provider did not connect the account"));
+      };
+      window.addEventListener("message", onMessage);
+      // A window closed without an answer: wait a moment, as its last message may still be on its way.
+      const watch = setInterval(() => {
+        if (!popup.closed) return;
+        clearInterval(watch);
+        setTimeout(() => finish(reject, new Error("The sign-in window was closed before " + app.name + " was connected")), 1000);
+      }, 400);
+    });
+  };
+
   const connectForm = (validated) => {
     const app = validated.app;
     const fields = JSON.parse(app.custom_fields_json || "[]");
     const open = app.auth_type === "keys" && fields.length === 0;
+    const oauth = app.auth_type === "oauth";
     const form = el("form", { noValidate: true });
     const inputs = [];
     for (const field of fields) {
@@ -124,7 +166,7 @@ const SCRIPT = `
     const name = el("input", { id: "account-name", name: "account-name", autocomplete: "off", placeholder: app.name });
     form.append(el("label", { for: "account-name", text: "Account name (optional)" }), name);
     const alert = el("p", { role: "alert" });
-    const submit = el("button", { type: "submit", text: "Connect" });
+    const submit = el("button", { type: "submit", text: oauth ? "Continue to " + app.name : "Connect" });
     form.append(submit, alert);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -136,16 +178,20 @@ const SCRIPT = `
         if (key.value.trim() !== "") values[key.value.trim()] = value.value;
       }
       submit.disabled = true;
+      const body = {
+        app_slug: app.name_slug, cfmap_json: JSON.stringify(values), connect_token: token,
+        ...(name.value.trim() === "" ? {} : { name: name.value.trim() }),
+      };
       try {
-        const account = await api("POST", "/v1/connect/accounts", {
-          app_slug: app.name_slug, cfmap_json: JSON.stringify(values), connect_token: token,
-          ...(name.value.trim() === "" ? {} : { name: name.value.trim() }),
-        });
-        tell({ type: "success", authProvisionId: account.id });
-        show(el("h1", { text: "Connected" }),
-          el("p", { className: "done", role: "status", text: app.name + " is connected as " + account.name + "." }),
-          closeButton());
-        if (successRedirect && !peer) location.assign(successRedirect);
+        if (oauth) {
+          const id = await authorize(app, body);
+          tell({ type: "success", authProvisionId: id });
+          connected(app, app.name + " is connected.");
+        } else {
+          const account = await api("POST", "/v1/connect/accounts", body);
+          tell({ type: "success", authProvisionId: account.id });
+          connected(app, app.name + " is connected as " + account.name + ".");
+        }
       } catch (error) {
         submit.disabled = false;
         alert.textContent = error.message;
@@ -155,6 +201,7 @@ const SCRIPT = `
     const title = "Connect " + app.name;
     const intro = app.auth_type === "none"
       ? "This app needs no credentials."
+      : oauth ? "Sign in to " + app.name + " in the window that opens to connect your account."
       : open ? "Enter the fields this app's components use." : "Enter your " + app.name + " credentials.";
     show(el("h1", { text: title }), el("p", { className: "muted", text: "for " + (validated.project_app_name || "this project") }),
       el("p", { text: intro }), form);
@@ -175,9 +222,6 @@ const SCRIPT = `
     successRedirect = validated.success_redirect_uri || null;
     errorRedirect = validated.error_redirect_uri || null;
     if (!appSlug) return chooseApp(validated.project_app_name || "this project");
-    if (validated.app.auth_type === "oauth") {
-      return fail(validated.app.name + " connects with OAuth, which this page does not offer yet");
-    }
     connectForm(validated);
   }
   start();

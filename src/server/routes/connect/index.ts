@@ -10,6 +10,7 @@ import type { CoreContext } from "../../../core/context.js";
 import { accountRoutes } from "./accounts.js";
 import { componentRoutes } from "./components.js";
 import { installConnectAuth, installConnectPreflight } from "./connect-auth.js";
+import { oauthAccountRoutes } from "./oauth-accounts.js";
 import { projectRoutes } from "./projects.js";
 import { tokenRoutes } from "./tokens.js";
 import { triggerRoutes } from "./triggers.js";
@@ -27,5 +28,6 @@ export async function connectRoutes(scope: FastifyInstance, context: CoreContext
     componentRoutes(scope, context, base, suffix);
     triggerRoutes(scope, context, base, suffix);
     accountRoutes(scope, context, base, suffix);
+    oauthAccountRoutes(scope, context, base, suffix);
   }
 }

@@ -1,0 +1,72 @@
+/**
+ * Connecting an OAuth app for a Connect end user: the connect link page starts the authorization
+ * code flow of core/apps/oauth-connections.ts in the end user's own account, with the project
+ * owner's registration of the app (its client). The attempt is bound to the connect token: it
+ * ends when the token does, and the callback spends the token when it connects the account. The
+ * callback page posts its result to this server's origin, the connect link page that opened it,
+ * which tells its own opener.
+ */
+import { checkSlug } from "../apps/app-definition.js";
+import { resolveApp } from "../apps/app-registry.js";
+import { startOAuthConnection } from "../apps/oauth-connections.js";
+import type { CoreContext } from "../context.js";
+import { InvalidInputError } from "../errors.js";
+import type { ConnectTokenGrant } from "./connect-tokens.js";
+import type { Project } from "./projects.js";
+
+export interface ConnectOAuthInput {
+  readonly app_slug?: unknown;
+  /** The app's custom fields beside its tokens, as a JSON string (Pipedream's name). */
+  readonly cfmap_json?: unknown;
+  readonly name?: unknown;
+  /** An account of the same end user and app to reconnect. */
+  readonly account_id?: unknown;
+}
+
+export interface StartedConnectOAuth {
+  readonly authorizeUrl: string;
+  readonly expiresAt: number;
+}
+
+function parseFields(value: unknown): unknown {
+  if (value === undefined || value === null || value === "") return {};
+  if (typeof value !== "string") {
+    throw new InvalidInputError("cfmap_json must be a JSON string of the app's fields", "invalid_fields");
+  }
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new InvalidInputError("cfmap_json is not valid JSON", "invalid_fields");
+  }
+}
+
+/** Starts the OAuth flow for the connect token's end user; answers the provider's authorize URL. */
+export async function startConnectOAuth(
+  context: CoreContext,
+  project: Project,
+  grant: ConnectTokenGrant,
+  input: ConnectOAuthInput,
+): Promise<StartedConnectOAuth> {
+  const app = await resolveApp(context.store.db, project.accountId, checkSlug(input.app_slug, "app_slug"));
+  if (app.authType !== "oauth") {
+    throw new InvalidInputError(
+      `app '${app.slug}' connects with ${app.authType === "none" ? "no credentials" : "keys"}: create the account with POST /v1/connect/accounts`,
+      "not_an_oauth_app",
+    );
+  }
+  const started = await startOAuthConnection(
+    context,
+    grant.endUser.accountId,
+    {
+      app: app.slug,
+      name: input.name,
+      fields: parseFields(input.cfmap_json),
+      connected_account_id: input.account_id === "" ? undefined : input.account_id,
+    },
+    {
+      openerOrigin: new URL(context.baseUrl).origin,
+      connectToken: { hash: grant.tokenHash, expiresAt: grant.expiresAt },
+    },
+  );
+  return { authorizeUrl: started.authorizeUrl, expiresAt: started.connection.expiresAt };
+}

@@ -1,0 +1,70 @@
+/**
+ * `POST …/accounts/oauth`: the connect link page's start of an OAuth app's authorization flow for
+ * the connect token's end user (Sluice's route: Pipedream's page does this internally). It answers
+ * the provider's authorize URL for the page to open in a popup; the provider sends the browser to
+ * Sluice's OAuth callback, whose page posts `{type: "success", authProvisionId}` back to the link
+ * page. The token is spent by the callback, when the account is connected.
+ */
+import type { FastifyInstance } from "fastify";
+import { type ConnectOAuthInput, startConnectOAuth } from "../../../core/connect/oauth-accounts.js";
+import type { CoreContext } from "../../../core/context.js";
+import { connectTokenGrantOf, scopeOf } from "./connect-auth.js";
+import { connectErrors, externalUserId, paramsOf } from "./schemas.js";
+
+export function oauthAccountRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  base: string,
+  suffix: string,
+): void {
+  const { db } = context.store;
+  const withProject = base !== "";
+  app.post<{ Body: ConnectOAuthInput & { connect_token?: unknown; external_user_id?: unknown } }>(
+    `${base}/accounts/oauth`,
+    {
+      schema: {
+        operationId: `startConnectOAuth${suffix}`,
+        hide: !withProject,
+        summary:
+          "Start connecting an OAuth app for the end user of a connect token (what the connect link page does): returns the provider's authorize URL",
+        tags: ["connect"],
+        params: paramsOf(withProject),
+        body: {
+          type: "object",
+          properties: {
+            app_slug: { type: "string", maxLength: 200 },
+            cfmap_json: {
+              type: "string",
+              maxLength: 200_000,
+              description: "JSON of the app's custom fields, beside its tokens",
+            },
+            connect_token: { type: "string", maxLength: 200 },
+            external_user_id: externalUserId,
+            name: { type: "string", maxLength: 200 },
+            account_id: { type: "string", maxLength: 200, description: "apn_… to reconnect" },
+          },
+          required: ["app_slug"],
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              authorize_url: {
+                type: "string",
+                description: "open it in a popup from the connect link page; it works once, until expires_at",
+              },
+              expires_at: { type: "string", description: "ISO 8601; never after the connect token's" },
+            },
+          },
+          ...connectErrors,
+        },
+      },
+    },
+    async (request) => {
+      const scope = await scopeOf(request, db);
+      const grant = await connectTokenGrantOf(db, request.connect.grant, scope, request.body);
+      const started = await startConnectOAuth(context, scope.project, grant, request.body);
+      return { authorize_url: started.authorizeUrl, expires_at: new Date(started.expiresAt).toISOString() };
+    },
+  );
+}
