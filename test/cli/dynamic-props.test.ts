@@ -65,7 +65,7 @@ describe("sluice and dynamic props", () => {
     expect(deployed.stderr).toBe(
       "Error: the deploy hook: The spreadsheet is locked: unlock it first; the source was not deployed (configuration_error)\n",
     );
-    const listed = await runCli(["list", "--json"], env);
+    const listed = await runCli(["list", "sources", "--json"], env);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).not.toContain("locked sheet");
   }, 90_000);
