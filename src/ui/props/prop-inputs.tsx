@@ -1,12 +1,13 @@
 /**
  * One input per prop type. A renderer is looked up by the prop's type in PROP_INPUTS; a prop
  * whose options load from the component gets the remote options input. A type with no renderer
- * (data_store, http_request) shows a notice instead of a wrong input. Adding a type is adding an
- * entry here.
+ * (sql, any) shows a notice instead of a wrong input. Adding a type is adding an entry here.
  */
 import type { ReactNode } from "react";
 import type { ConfigurableProp } from "../../client/types.js";
 import { AppInput } from "./app-input.js";
+import { DataStoreInput } from "./data-store-input.js";
+import { HttpRequestInput } from "./http-request-input.js";
 import { type FormValue, hasRemoteOptions, type TimerValue } from "./prop-values.js";
 import { RemoteOptionsInput } from "./remote-options-input.js";
 
@@ -179,6 +180,8 @@ const PROP_INPUTS: Record<string, PropInput> = {
   "object[]": JsonInput,
   "$.interface.timer": TimerInput,
   app: AppInput,
+  data_store: DataStoreInput,
+  http_request: HttpRequestInput,
 };
 
 function RemoteInput(props: PropInputProps) {

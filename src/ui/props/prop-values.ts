@@ -4,11 +4,18 @@
  * is sent; the server checks everything again.
  */
 import type { ConfigurableProp } from "../../client/types.js";
+import {
+  configuredHttpRequest,
+  type HttpRequestValue,
+  httpRequestValue,
+  isHttpRequestValue,
+} from "./http-request-value.js";
 
 /** SPEC.md: a configured value may be at most 64 KB (the server refuses larger ones too). */
 export const MAX_VALUE_BYTES = 64 * 1024;
 
-export type FormValue = string | boolean | TimerValue | RemoteValue | AppValue | undefined;
+/** A data_store prop's value is a string: the store's ds_ id (or a name, created on deploy). */
+export type FormValue = string | boolean | TimerValue | RemoteValue | AppValue | HttpRequestValue | undefined;
 
 /** An option picked from remote (async) options: its value as the component gave it. */
 export interface RemoteValue {
@@ -62,6 +69,7 @@ export function initialValue(prop: ConfigurableProp, configured: unknown): FormV
   }
   if (hasRemoteOptions(prop))
     return value === undefined || value === null ? undefined : { kind: "remote", value };
+  if (prop.type === "http_request") return httpRequestValue(value);
   if (prop.type === "$.interface.timer") {
     const schedule = (value ?? {}) as { intervalSeconds?: number; cron?: string; timezone?: string };
     return {
@@ -89,6 +97,14 @@ export function configuredValue(prop: ConfigurableProp, value: FormValue): unkno
   }
   if (isRemoteValue(value)) return value.value;
   if (hasRemoteOptions(prop) && value === undefined) return undefined;
+  if (isHttpRequestValue(value)) {
+    const request = configuredHttpRequest(value);
+    if (typeof request === "string") throw new PropValueError(request);
+    if (request && new TextEncoder().encode(JSON.stringify(request)).length > MAX_VALUE_BYTES) {
+      throw new PropValueError(`The request is larger than ${MAX_VALUE_BYTES / 1024} KB`);
+    }
+    return request;
+  }
   if (prop.type === "$.interface.timer") {
     const timer = value as TimerValue;
     if (timer.mode === "cron") {

@@ -159,3 +159,21 @@ export const DISPATCH_SOURCE = `export default {
   },
 };
 `;
+
+/** A data_store prop and an http_request prop (Pipedream's "HTTP Request Configuration"), POST by default. */
+export const NOTIFY_SOURCE = `export default {
+  key: "e2e-notify",
+  name: "E2E notify",
+  version: "0.1.0",
+  type: "source",
+  props: {
+    http: { type: "$.interface.http" },
+    orders: { type: "data_store", label: "Orders" },
+    request: { type: "http_request", label: "Request", default: { method: "POST" } },
+  },
+  async run(event) {
+    await this.orders.set("last", event.body ?? null);
+    this.$emit({ url: this.request.url ?? null });
+  },
+};
+`;
