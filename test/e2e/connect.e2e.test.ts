@@ -2,7 +2,9 @@
  * The connect link page in a real browser (Debian's chromium), driven from a product's page on
  * another origin that uses `@pipedream/sdk/browser`'s frontend client with connect tokens from the
  * product's server (the SDK's server client): it opens `connect_link_url`, the end user fills the
- * keys form, and the product's page receives `{type: "success", authProvisionId}`. Also the SDK's
+ * keys form, and the product's page receives `{type: "success", authProvisionId}`. An OAuth app
+ * too: the page opens the provider's sign-in (oauth2-mock-server on loopback) in a popup and the
+ * product's page receives the same message when the callback has connected. Also the SDK's
  * own `connectAccount` (its iframe on `frontendHost`, routed to this server), an expired token's
  * refusal, and screenshots with an axe audit of the page. Runs once, on SQLite: the page speaks
  * only the REST API, which the Connect suites cover on both dialects.
@@ -11,8 +13,10 @@ import { PipedreamClient } from "@pipedream/sdk";
 import { build } from "esbuild";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appsApi } from "../../src/client/apps-client.js";
 import { type ConnectSetUp, setUpConnectProject } from "../support/connect-project.js";
 import { dialects, type TestDatabase } from "../support/dialects.js";
+import { type OAuthProvider, startOAuthProvider } from "../support/oauth-provider.js";
 import { type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { ConnectLinkPage } from "./pages/connect-page.js";
@@ -47,6 +51,7 @@ describe("the connect link page in a browser", { timeout: 120_000 }, () => {
   let backend: PipedreamClient;
   /** The product: its page, the SDK bundle and its token route (its server side). */
   let product: Recorder;
+  let provider: OAuthProvider;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -55,8 +60,17 @@ describe("the connect link page in a browser", { timeout: 120_000 }, () => {
   beforeAll(async () => {
     if (!sqlite) throw new Error("no sqlite dialect");
     database = await sqlite.create();
-    sluice = await startTestServer(database);
+    // The OAuth provider is on loopback, which Sluice's outbound requests may reach only when told.
+    sluice = await startTestServer(database, { env: { SLUICE_ALLOWED_CIDRS: "127.0.0.0/8" } });
     connect = await setUpConnectProject(sluice);
+    provider = await startOAuthProvider();
+    await appsApi(connect.owner.client).registerApp({
+      slug: "mockprovider",
+      name: "Mock Provider",
+      auth_type: "oauth",
+      fields: [{ name: "region", label: "Region", optional: true }],
+      oauth: provider.appSettings() as never,
+    });
     backend = new PipedreamClient({
       baseUrl: sluice.url,
       projectId: connect.project.id,
@@ -118,6 +132,7 @@ describe("the connect link page in a browser", { timeout: 120_000 }, () => {
     await context?.close();
     await browser?.close();
     await product?.close();
+    await provider?.close();
     await sluice?.close();
     await database?.cleanup();
   });
@@ -177,6 +192,44 @@ describe("the connect link page in a browser", { timeout: 120_000 }, () => {
       includeCredentials: true,
     });
     expect(account.credentials).toEqual({ user: "erin", rooms: "general,ops" });
+  });
+
+  it("connects an OAuth app: the page opens the provider's sign-in in a popup, and the opener receives the authProvisionId", async () => {
+    await page.evaluate("window.messages = []");
+    const link = (await backend.tokens.create({ externalUserId: "user-oauth" })).connectLinkUrl;
+    const [popup] = await Promise.all([
+      page.waitForEvent("popup"),
+      page.evaluate(
+        (url) =>
+          void (globalThis as unknown as { open(url: string, name: string): unknown }).open(url, "oauth"),
+        `${link}&app=mockprovider`,
+      ),
+    ]);
+    const connectPage = new ConnectLinkPage(popup);
+    await connectPage.heading().filter({ hasText: "Connect Mock Provider" }).waitFor();
+    audit.push(...(await screenshotAndAudit(popup, "connect-link-oauth")));
+    await connectPage.fill("Region (optional)", "eu");
+    const [signIn] = await Promise.all([
+      popup.waitForEvent("popup"),
+      popup.getByRole("button", { name: "Continue to Mock Provider" }).click(),
+    ]);
+    await connectPage.connected().waitFor();
+    expect(await connectPage.connected().textContent()).toContain("Mock Provider is connected");
+    // The callback page closes itself once it has told the link page.
+    await expect.poll(() => signIn.isClosed()).toBe(true);
+
+    const messages = (await page.evaluate("window.messages")) as { type: string; authProvisionId?: string }[];
+    const success = messages.find((message) => message.type === "success");
+    expect(success?.authProvisionId).toMatch(/^apn_/);
+    const account = await backend.accounts.retrieve(success?.authProvisionId ?? "", {
+      includeCredentials: true,
+    });
+    expect(account).toMatchObject({ externalId: "user-oauth", app: { nameSlug: "mockprovider" } });
+    // The provider's access token, sealed with the region given on the page (the SDK renames keys).
+    const credentials = Object.values(account.credentials ?? {});
+    expect(credentials).toContain("eu");
+    expect(credentials.some((value) => provider.issued.includes(String(value)))).toBe(true);
+    await popup.close();
   });
 
   it("the SDK's connectAccount opens the page in its iframe and reports success with the account id", async () => {
