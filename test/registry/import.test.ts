@@ -134,6 +134,13 @@ describe(`sluice registry import npm:${PACKAGE}`, () => {
       "actions/broken/broken.mjs",
       "export default { key: 'shop-broken', name: 'Broken', version: '0.1.0', type: 'action', run( {} };",
     );
+    // A CommonJS helper's require("ms") would be hidden in an ES module bundle: refused, as the CLI does.
+    write("common/legacy.cjs", 'module.exports = { ms: require("ms") };');
+    write(
+      "actions/requires-package/requires-package.mjs",
+      'import legacy from "../../common/legacy.cjs";\n' +
+        'export default { key: "shop-legacy", name: "Legacy", description: "d", version: "0.1.0", type: "action", run() { return legacy.ms("1s"); } };',
+    );
     write(
       "sources/new-order/new-order.mjs",
       'export default { key: "shop-new-order", name: "New order", description: "Orders", version: "0.1.0",\n' +
@@ -145,12 +152,16 @@ describe(`sluice registry import npm:${PACKAGE}`, () => {
     expect(report.components.map((row) => [row.file, row.status])).toEqual([
       ["actions/broken/broken.mjs", "failed"],
       ["actions/price/price.mjs", "published"],
+      ["actions/requires-package/requires-package.mjs", "failed"],
       ["sources/new-order/new-order.mjs", "published"],
     ]);
     expect(report.components[0]?.reason).toMatch(/broken\.mjs/);
+    expect(report.components[2]?.reason).toContain(
+      'common/legacy.cjs calls require("ms") inside an ES module component',
+    );
     const second = await cli(["registry", "import", folder], other.apiKey);
     expect(second.stdout).toContain(
-      "0 published, 2 skipped (already there), 1 failed, in the private registry.",
+      "0 published, 2 skipped (already there), 2 failed, in the private registry.",
     );
     const run = await cli(["run-action", "shop-price", "--prop", "cents=100", "--json"], other.apiKey);
     expect((JSON.parse(run.stdout) as ActionRunResult).return_value).toBe("120 EUR");

@@ -12,13 +12,13 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { CompileError } from "../../runtime/compile/compiler.js";
+import { bundledFileName, bundleLocalImports } from "../../runtime/compile/local-bundle.js";
 import type { Account } from "../accounts.js";
 import { saveComponent } from "../components.js";
 import type { CoreContext } from "../context.js";
 import { ForbiddenError, InvalidInputError, SluiceError } from "../errors.js";
 import { publishComponent, resolvePublished } from "../published.js";
 import { publishPublic } from "../registry.js";
-import { bundleInside } from "./local-bundle.js";
 
 export interface ImportInput {
   /** `npm:<spec>`: a package the server fetches from the npm registry. */
@@ -168,10 +168,11 @@ export async function importComponent(
   let key: string | null = null;
   let version: string | null = null;
   try {
-    const bundled = await bundleInside(root, path.join(root, file));
+    // Nothing outside the package may be read: a relative import that leaves it is refused.
+    const bundled = await bundleLocalImports(path.join(root, file), { confineTo: root });
     const component = await saveComponent(context, account.id, {
       component_code: bundled.code,
-      filename: bundled.filename,
+      filename: bundledFileName(file, bundled.format),
     });
     key = component.key;
     version = component.version;
