@@ -104,6 +104,8 @@ export async function publishPublic(
 /**
  * What each public rule says of the component; throws InvalidInputError with the rule's code
  * (`invalid_key`, `invalid_version`, `missing_name`, `missing_description`) for the first broken.
+ * A saved component always has a name (a nameless one is refused as `invalid_component` when it
+ * is saved), so `missing_name` is a guard, not a path users reach.
  */
 export function checkPublicRules(component: SavedComponent): {
   key: string;

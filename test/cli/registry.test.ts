@@ -1,10 +1,11 @@
 /**
  * The public registry (issue 13), through the `sluice` command and REST on a real server: the
  * admin publishes an action and a source with `sluice publish --public`; Pipedream's rules refuse
- * a bad key, a version that is not semver or not greater, and a missing description, each with a
- * 4xx naming the rule and nothing published; another account finds them with `sluice search`,
- * runs the action and deploys the source by key; only the publisher unpublishes or deprecates;
- * a deprecated version keeps running where deployed but is not offered for new deploys.
+ * a bad key, a version that is not semver or not greater, and a missing name or description, each
+ * with a 4xx naming the rule and nothing published; another account finds them with `sluice
+ * search`, runs the action and deploys the source by key (`POST /v1/sources {key}` too, its own
+ * key first); only the publisher, or an admin, unpublishes or deprecates; a deprecated version
+ * keeps running where deployed but is not offered for new deploys.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -51,6 +52,7 @@ const FILES: Record<string, string> = {
   "wrong-app.mjs": action("0.1.0").replace("greeter-say-hello", "slack-say-hello"),
   "not-semver.mjs": action("1.0").replace("greeter-say-hello", "greeter-not-semver"),
   "no-description.mjs": `export default { key: "greeter-quiet", name: "Quiet", version: "0.1.0", type: "action", run() {} };`,
+  "no-name.mjs": `export default { key: "greeter-nameless", description: "d", version: "0.1.0", type: "action", run() {} };`,
   "source.mjs": `
     export default {
       key: "greeter-new-greeting",
@@ -132,6 +134,7 @@ describe("the public registry", () => {
       ["lower.mjs", /0\.0\.9 of greeter-say-hello must be greater than 0\.1\.0/],
       ["same-version-other-code.mjs", /already in the public registry with other code/],
       ["no-description.mjs", /greeter-quiet has no description/],
+      ["no-name.mjs", /has no name: add name/],
     ];
     for (const [name, message] of cases) {
       const result = await sluice(["publish", file(name), "--public"]);
@@ -139,19 +142,23 @@ describe("the public registry", () => {
       expect(result.stderr, name).toMatch(message);
     }
     const codes = await Promise.all(
-      ["bad-key.mjs", "not-semver.mjs", "lower.mjs", "no-description.mjs"].map(async (name) => {
-        const error = await server.client
-          .publishPublic({ component_code: selfContained(FILES[name] ?? "") })
-          .catch((thrown: unknown) => thrown);
-        expect(error, name).toBeInstanceOf(ApiError);
-        return [(error as ApiError).status, (error as ApiError).code];
-      }),
+      ["bad-key.mjs", "not-semver.mjs", "lower.mjs", "no-description.mjs", "no-name.mjs"].map(
+        async (name) => {
+          const error = await server.client
+            .publishPublic({ component_code: selfContained(FILES[name] ?? "") })
+            .catch((thrown: unknown) => thrown);
+          expect(error, name).toBeInstanceOf(ApiError);
+          return [(error as ApiError).status, (error as ApiError).code];
+        },
+      ),
     );
     expect(codes).toEqual([
       [400, "invalid_key"],
       [400, "invalid_version"],
       [409, "version_not_greater"],
       [400, "missing_description"],
+      // Every component needs a name, public or not: a nameless one is refused when it is saved.
+      [400, "invalid_component"],
     ]);
     const listed = await server.client.searchComponents({ registry: "public" });
     expect(listed.data.map((row) => `${row.key}@${row.version}`).sort()).toEqual([
@@ -207,6 +214,37 @@ describe("the public registry", () => {
       .publishPublic({ component_code: selfContained(action("0.5.0")) })
       .catch((thrown: unknown) => thrown);
     expect(taken).toMatchObject({ status: 409, code: "key_taken" });
+  });
+
+  it("an admin unpublishes a public key another account published", async () => {
+    const published = await other.client.publishPublic({
+      component_code: `export default { key: "farewell-say-goodbye", name: "Say goodbye", description: "Says goodbye", version: "0.1.0", type: "action", run() { return "bye"; } };`,
+    });
+    expect(published).toMatchObject({ key: "farewell-say-goodbye", status: "published" });
+    const removed = await sluice(["unpublish", "farewell-say-goodbye", "--public"]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout).toContain("Unpublished farewell-say-goodbye from the public registry: 0.1.0");
+    await expect(other.client.getPublic("farewell-say-goodbye")).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("POST /v1/sources {key} deploys another account's public source, and an account's own key comes first", async () => {
+    const publisher = await server.client.getPublic("greeter-new-greeting");
+    const fresh = await server.newAccount("fresh");
+    const fromPublic = await fresh.client.deploySource({
+      key: "greeter-new-greeting",
+      name: "public greeting",
+    });
+    expect(fromPublic).toMatchObject({ component_key: "greeter-new-greeting", component_version: "0.1.0" });
+    expect(fromPublic.component_id).not.toBe(publisher.id);
+    expect((await fresh.client.getComponent(fromPublic.component_id)).name).toBe("New greeting");
+
+    // Its own component under the key wins, though the public one has a higher version.
+    const owner = await server.newAccount("owner");
+    const own = await owner.client.saveComponent({
+      component_code: `export default { key: "greeter-new-greeting", name: "My own greeting", version: "0.0.1", props: { http: { type: "$.interface.http" } }, async run() {} };`,
+    });
+    const fromOwn = await owner.client.deploySource({ key: "greeter-new-greeting", name: "own greeting" });
+    expect(fromOwn).toMatchObject({ component_id: own.id, component_version: "0.0.1" });
   });
 
   it("a deprecated version still runs where deployed but is not offered for new deploys", async () => {

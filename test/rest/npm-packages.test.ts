@@ -6,7 +6,8 @@
  * optional native dependency loaded in try/catch (ssh2 and cpu-features), and a native addon
  * required outright, which fails at deploy naming the package. The same components stay inside
  * the sandbox: their own package's files are readable, the data directory, another version of a
- * package outside their lock and /etc/passwd are not.
+ * package outside their lock and /etc/passwd are not, whether the component or the package's own
+ * code reads them.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -47,6 +48,15 @@ export default defineAction({
   async run({ steps }) {
     const local = createRequire(import.meta.url);
     const pdfkitDir = path.dirname(path.dirname(local.resolve("pdfkit")));
+    if (steps.font) {
+      // pdfkit itself reads the file: a font path that is not a standard font is read with fs.readFileSync.
+      try {
+        new PDFDocument().font(steps.font.replace("<pdfkit>", pdfkitDir));
+        return { font: "loaded" };
+      } catch (error) {
+        return { code: error.code ?? null, byPdfkit: String(error.stack).includes("/node_modules/pdfkit/") };
+      }
+    }
     if (steps.read) {
       try {
         const target = steps.read.replace("<pdfkit>", pdfkitDir);
@@ -145,6 +155,24 @@ describe("npm packages run as installed", () => {
       const attempt = await runPdf({ read: target });
       expect(attempt.ok, JSON.stringify(attempt)).toBe(true);
       expect(attempt.return_value, target).toEqual({ denied: "ERR_ACCESS_DENIED" });
+    }
+  });
+
+  it("a package's own code cannot read outside its install directory", async () => {
+    // Inside: pdfkit reads one of its own files (not a font: it is read, then refused by the parser).
+    const inside = await runPdf({ font: "<pdfkit>/package.json" });
+    expect(inside.ok, JSON.stringify(inside)).toBe(true);
+    expect(inside.return_value).toEqual({ code: null, byPdfkit: true });
+    fs.writeFileSync(path.join(database.dataDir, "font.ttf"), "not a font");
+    for (const target of [
+      path.join(database.dataDir, "font.ttf"),
+      // Installed by the test above, for another component: outside this component's lock.
+      "<pdfkit>/../../../moment@2.29.4/node_modules/moment/package.json",
+      "/etc/passwd",
+    ]) {
+      const attempt = await runPdf({ font: target });
+      expect(attempt.ok, JSON.stringify(attempt)).toBe(true);
+      expect(attempt.return_value, target).toEqual({ code: "ERR_ACCESS_DENIED", byPdfkit: true });
     }
   });
 
