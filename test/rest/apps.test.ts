@@ -1,14 +1,19 @@
 /**
  * Apps and connected accounts over REST: registering keys apps (per account and, for admins, per
  * server), connecting accounts whose credentials are sealed, and app props configured with
- * `{"authProvisionId": "apn_…"}` on deploy, update and run-action, with `$auth` in the sandbox.
+ * `{"authProvisionId": "apn_…"}` on deploy, update, run-action and workflow steps, with `$auth` in
+ * the sandbox.
+ * The server's own log (a `sluice server` process at debug level) never holds a credential.
  */
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appsApi } from "../../src/client/apps-client.js";
-import { ApiError } from "../../src/client/client.js";
+import { ApiError, SluiceClient } from "../../src/client/client.js";
 import { databaseText } from "../support/database-text.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { startTestServer, type TestServer, testEnvironment } from "../support/server.js";
+import { type ServerProcess, startServerProcess, stopServerProcess } from "../support/server-process.js";
+import { waitUntil } from "../support/webhook-delivery.js";
 
 const SECRET = "acme-key-that-must-never-leak-7731";
 
@@ -161,6 +166,46 @@ for (const dialect of dialects) {
       expect(JSON.stringify(run)).not.toContain(SECRET);
     });
 
+    it("a workflow step's app prop takes {authProvisionId}; an unknown apn_ refuses the workflow", async () => {
+      const connected = await api.createConnectedAccount({ app: "acme", fields: { api_key: SECRET } });
+      const step = (authProvisionId: string) => ({
+        name: "call",
+        code: ACME_ACTION,
+        props: { acme: { authProvisionId } },
+      });
+      const workflow = await sluice.client.data<{ id: string }>("POST", "/v1/workflows", {
+        body: { name: "acme-flow", steps: [step(connected.id)] },
+      });
+      const started = await sluice.client.data<{ id: string }>("POST", `/v1/workflows/${workflow.id}/runs`, {
+        body: { event: {} },
+      });
+      const run = await waitUntil(
+        "the workflow run to finish",
+        async () => {
+          const current = await sluice.client.data<{ status: string; steps: { return_value: unknown }[] }>(
+            "GET",
+            `/v1/workflow_runs/${started.id}`,
+          );
+          return current.status === "queued" || current.status === "running" ? undefined : current;
+        },
+        30_000,
+      );
+      expect(run.status, JSON.stringify(run)).toBe("success");
+      expect(run.steps[0]?.return_value).toEqual({ keyLength: SECRET.length });
+      expect(JSON.stringify(run)).not.toContain(SECRET);
+
+      const unknownId = "apn_00000000000000000000000000";
+      const refused = await failure(
+        sluice.client.data("POST", "/v1/workflows", {
+          body: { name: "unknown-flow", steps: [step(unknownId)] },
+        }),
+      );
+      expect(refused.status).toBe(404);
+      expect(refused.message).toContain(unknownId);
+      const workflows = await sluice.client.listWorkflows({ limit: 100 });
+      expect(workflows.data.map((listed) => listed.name)).not.toContain("unknown-flow");
+    });
+
     it("an unknown apn_ and another account's apn_ are both 404, on every route that takes one", async () => {
       const stranger = await sluice.newAccount("stranger");
       const theirs = await appsApi(stranger.client).createConnectedAccount({
@@ -168,6 +213,7 @@ for (const dialect of dialects) {
         fields: { anything: "goes", n: 1, flag: true },
       });
       const unknownId = "apn_00000000000000000000000000";
+      const sourcesBefore = (await sluice.client.listSources({ limit: 100 })).data.length;
       for (const id of [theirs.id, unknownId]) {
         const deploy = await failure(
           sluice.client.deploySource({
@@ -187,7 +233,8 @@ for (const dialect of dialects) {
         expect((await failure(api.getConnectedAccount(id))).status).toBe(404);
         expect((await failure(api.deleteConnectedAccount(id))).status).toBe(404);
       }
-      // The stranger's account is intact.
+      // Nothing was deployed, and the stranger's account is intact.
+      expect((await sluice.client.listSources({ limit: 100 })).data.length).toBe(sourcesBefore);
       expect((await appsApi(stranger.client).getConnectedAccount(theirs.id)).id).toBe(theirs.id);
     });
 
@@ -260,4 +307,62 @@ for (const dialect of dialects) {
       expect(noneApp.status).toBe(400);
     });
   });
+}
+
+for (const dialect of dialects) {
+  describe.skipIf(!isAvailable(dialect))(
+    `the server's log and a keys app's secret on ${dialect.name}`,
+    () => {
+      let database: TestDatabase;
+      let server: ServerProcess;
+      let client: SluiceClient;
+
+      beforeAll(async () => {
+        database = await dialect.create();
+        const apiKey = `sk_test_${randomBytes(16).toString("hex")}`;
+        const started = await startServerProcess(
+          testEnvironment(database, { SLUICE_BOOTSTRAP_API_KEY: apiKey, SLUICE_LOG_LEVEL: "debug" }),
+        );
+        server = started.server;
+        client = new SluiceClient({ baseUrl: started.url, apiKey });
+      }, 60_000);
+      afterAll(async () => {
+        if (server) await stopServerProcess(server);
+        await database?.cleanup();
+      });
+
+      it("connecting, refusing, deploying, running and printing the key leave no trace of it in the log", async () => {
+        const api = appsApi(client);
+        await api.registerApp({
+          slug: "acme",
+          auth_type: "keys",
+          fields: [
+            { name: "api_key", secret: true },
+            { name: "region", optional: true },
+          ],
+        });
+        const refused = await failure(
+          api.createConnectedAccount({ app: "acme", fields: { api_key: SECRET, colour: SECRET } }),
+        );
+        expect(refused.status).toBe(400);
+        const connected = await api.createConnectedAccount({ app: "acme", fields: { api_key: SECRET } });
+        const source = await client.deploySource({
+          component_code: ACME_SOURCE,
+          configured_props: { acme: { authProvisionId: connected.id } },
+        });
+        await client.runSource(source.id);
+        const run = await client.runAction({
+          component_code: ACME_ACTION,
+          configured_props: { acme: { authProvisionId: connected.id } },
+        });
+        expect(run.ok, JSON.stringify(run.failure)).toBe(true);
+        await stopServerProcess(server);
+        const log = server.stdout() + server.stderr();
+        // The log did record this work (debug level, one line per request), only never the key.
+        expect(log).toContain("/v1/connected_accounts");
+        expect(log).toContain("/v1/actions/run");
+        expect(log.includes(SECRET), "the key is in the server's log").toBe(false);
+      }, 90_000);
+    },
+  );
 }
