@@ -22,6 +22,7 @@ const UI_SECTIONS = new Set([
   "webhooks",
   "workflows",
   "components",
+  "apps",
   "keys",
   "accounts",
 ]);

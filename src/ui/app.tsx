@@ -1,6 +1,7 @@
 /** Routes: one page per path, each a permalink; every page but sign-in needs a session. */
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
 import { isUnauthenticated } from "./api.js";
+import { AppsPage } from "./apps/apps-page.js";
 import { useMe } from "./components/session.js";
 import { Shell } from "./components/shell.js";
 import { ErrorBox, Loading } from "./components/status.js";
@@ -52,6 +53,7 @@ function SignedIn() {
         <Route path="/workflows" component={WorkflowsPage} />
         <Route path="/workflows/:id">{(params) => <WorkflowPage id={params.id} />}</Route>
         <Route path="/components" component={ComponentsPage} />
+        <Route path="/apps" component={AppsPage} />
         <Route path="/keys" component={KeysPage} />
         <Route path="/accounts">{me.data.is_admin ? <AccountsPage /> : <NotFound />}</Route>
         <Route component={NotFound} />

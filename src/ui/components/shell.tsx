@@ -10,6 +10,7 @@ const SECTIONS = [
   { href: "/workflows", label: "Workflows" },
   { href: "/webhooks", label: "Webhooks" },
   { href: "/components", label: "Components" },
+  { href: "/apps", label: "Apps" },
   { href: "/keys", label: "API keys" },
 ];
 

@@ -75,7 +75,7 @@ interface Row {
 }
 
 /** Not a <form>: it sits inside the props form, and nested forms are not valid HTML. */
-function ConnectForm({ slug, onDone }: { slug: string; onDone: (accountId?: string) => void }) {
+export function ConnectForm({ slug, onDone }: { slug: string; onDone: (accountId?: string) => void }) {
   const queryClient = useQueryClient();
   const app = useQuery({ queryKey: ["app", slug], queryFn: () => appsClient.getApp(slug) });
   const [name, setName] = useState("");

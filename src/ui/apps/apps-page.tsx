@@ -1,0 +1,135 @@
+/**
+ * Apps and connected accounts: the account's connected accounts with their app, health and
+ * error; connect a new one (the app's keys form, or its OAuth flow in a popup: the same form as
+ * an app prop's "Connect new"); rename and delete. The app filter is in the URL (`?app=`).
+ */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Empty, ErrorBox, Loading } from "../components/status.js";
+import { useUrlParam } from "../components/url-state.js";
+import { ConnectForm } from "../props/app-input.js";
+import { appsClient } from "../props/apps-api.js";
+import { AccountRow } from "./account-row.js";
+
+/** The accounts shown at once; the API pages them, and few people have more. */
+const LIMIT = 100;
+
+export function AppsPage() {
+  const [app, setApp] = useUrlParam("app");
+  const queryClient = useQueryClient();
+  const apps = useQuery({ queryKey: ["apps"], queryFn: () => appsClient.listApps() });
+  const accounts = useQuery({
+    queryKey: ["connected-accounts", app || undefined],
+    queryFn: () => appsClient.listConnectedAccounts({ limit: LIMIT, ...(app ? { app } : {}) }),
+  });
+  const [slug, setSlug] = useState("");
+  const [connecting, setConnecting] = useState<string | null>(null);
+  const [connected, setConnected] = useState<string | null>(null);
+  const registered = apps.data ?? [];
+  return (
+    <section>
+      <h1>Apps and connected accounts</h1>
+      <h2>Connect an account</h2>
+      {connecting ? (
+        <ConnectForm
+          slug={connecting}
+          onDone={(accountId) => {
+            setConnecting(null);
+            void queryClient.invalidateQueries({ queryKey: ["connected-accounts"] });
+            if (accountId) setConnected(accountId);
+          }}
+        />
+      ) : (
+        <form
+          className="inline-form"
+          aria-label="Connect an account"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (slug.trim()) {
+              setConnected(null);
+              setConnecting(slug.trim());
+            }
+          }}
+        >
+          <div className="field grow">
+            <label htmlFor="connect-app">App</label>
+            <input
+              id="connect-app"
+              list="registered-apps"
+              value={slug}
+              placeholder="github, my-api…"
+              onChange={(event) => setSlug(event.target.value)}
+              aria-describedby="connect-app-help"
+            />
+            <datalist id="registered-apps">
+              {registered.map((item) => (
+                <option key={item.name_slug} value={item.name_slug}>
+                  {item.name}
+                </option>
+              ))}
+            </datalist>
+            <p className="help" id="connect-app-help">
+              A registered app shows its fields (or signs in with OAuth); any other name takes keys and
+              values.
+            </p>
+          </div>
+          <button type="submit" disabled={slug.trim() === ""}>
+            Continue
+          </button>
+        </form>
+      )}
+      {connected && (
+        <p className="notice ok" role="status">
+          Connected: {connected}.
+        </p>
+      )}
+
+      <h2>Connected accounts</h2>
+      <div className="row wrap">
+        <label htmlFor="filter-app">App</label>
+        <select id="filter-app" value={app} onChange={(event) => setApp(event.target.value)}>
+          <option value="">All apps</option>
+          {registered.map((item) => (
+            <option key={item.name_slug} value={item.name_slug}>
+              {item.name} ({item.name_slug})
+            </option>
+          ))}
+          {app && !registered.some((item) => item.name_slug === app) && <option value={app}>{app}</option>}
+        </select>
+      </div>
+      {accounts.isPending && <Loading what="connected accounts" />}
+      {accounts.error && <ErrorBox error={accounts.error} />}
+      {accounts.data && accounts.data.data.length === 0 && (
+        <Empty>{app ? `No ${app} account connected.` : "No connected account yet."}</Empty>
+      )}
+      {accounts.data && accounts.data.data.length > 0 && (
+        <div className="table-wrap">
+          <table aria-label="Connected accounts">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">App</th>
+                <th scope="col">Health</th>
+                <th scope="col">Error</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {accounts.data.data.map((account) => (
+                <AccountRow key={account.id} account={account} />
+              ))}
+            </tbody>
+          </table>
+          {accounts.data.page_info.total_count > LIMIT && (
+            <p className="muted">
+              Showing {LIMIT} of {accounts.data.page_info.total_count}; filter by app to see the others.
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
