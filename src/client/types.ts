@@ -1,80 +1,88 @@
-/** The REST API's resources as they appear on the wire. */
-export interface PageInfo {
-  total_count: number;
-  count: number;
-  start_cursor: string | null;
-  end_cursor: string | null;
+/**
+ * The REST API's resources as they appear on the wire: names for the types generated from the
+ * OpenAPI document (./openapi.ts, `npm run generate:client-types`), so callers keep importing
+ * `Webhook`, `Source`, … from here while the route schemas stay the one source of truth.
+ */
+import type { operations } from "./openapi.js";
+
+type OperationId = keyof operations;
+/** The JSON body of an operation's 200 answer. */
+export type ResponseOf<Id extends OperationId> = operations[Id]["responses"] extends {
+  200: { content: { "application/json": infer Body } };
 }
+  ? Body
+  : never;
+/** `data` of an operation's 200 answer. */
+export type DataOf<Id extends OperationId> = ResponseOf<Id> extends { data: infer Data } ? Data : never;
+/** One item of a list operation's `data`. */
+type ItemOf<Id extends OperationId> = DataOf<Id> extends (infer Item)[] ? Item : never;
+/** The JSON body an operation takes. */
+export type BodyOf<Id extends OperationId> =
+  NonNullable<operations[Id]["requestBody"]> extends {
+    content: { "application/json": infer Body };
+  }
+    ? Body
+    : never;
+/** The query string an operation takes. */
+export type QueryOf<Id extends OperationId> = NonNullable<operations[Id]["parameters"]["query"]>;
+
+export type PageInfo = ResponseOf<"listWebhooks">["page_info"];
 
 export interface PageOf<T> {
   page_info: PageInfo;
   data: T[];
 }
 
-export interface PageParams {
-  limit?: number;
-  after?: string;
-  before?: string;
-}
+export type PageParams = QueryOf<"listWebhooks">;
 
-export interface Me {
-  id: string;
-  username: string;
-  name: string;
-  is_admin: boolean;
-  created_at: number;
-}
+export type Me = DataOf<"getCurrentUser">;
+export type CreatedAccount = DataOf<"createAccount">;
+export type ApiKeyInfo = ItemOf<"listApiKeys">;
+export type CreatedApiKey = DataOf<"createApiKey">;
 
-export interface CreatedAccount {
-  id: string;
-  name: string;
-  api_key: string;
-}
-
-export interface ApiKeyInfo {
-  id: string;
-  name: string | null;
-  prefix: string;
-  created_at: number;
-  last_used_at: number | null;
-}
-
-export interface CreatedApiKey extends ApiKeyInfo {
-  api_key: string;
-}
-
-export interface Webhook {
-  id: string;
-  url: string;
-  name: string;
-  description: string;
-  active: boolean;
-  /** Deliveries per second at most (per node), or null for no limit. */
-  rate_limit: number | null;
-  /** Why Sluice disabled the webhook (a 410, five days of failures); null otherwise. */
-  disabled_reason: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
+export type Webhook = DataOf<"getWebhook">;
 /** What `PUT /v1/webhooks/{id}` changes; `active: true` re-enables a disabled webhook. */
-export interface WebhookUpdate {
-  active?: boolean;
-  name?: string;
-  description?: string;
-  url?: string;
-  /** Deliveries per second at most; null removes the limit. */
-  rate_limit?: number | null;
-}
+export type WebhookUpdate = BodyOf<"updateWebhook">;
+export type CreatedWebhook = DataOf<"createWebhook">;
+export type Deleted = DataOf<"deleteWebhook">;
 
-export interface CreatedWebhook extends Webhook {
-  signing_secret: string;
-}
+export type Source = DataOf<"getSource">;
+/** What deploying (`POST /v1/sources`) and updating (`PUT /v1/sources/{id}`, which adds `active`) take. */
+export type SourceParams = BodyOf<"updateSource">;
 
-export interface Deleted {
-  id: string;
-  deleted: boolean;
-}
+/** Joins an emitter (a `dc_` source) to a listener (a `wh_` webhook), optionally for one channel. */
+export type SubscriptionParams = BodyOf<"createSubscription">;
+export type Subscription = ItemOf<"listSubscriptions">;
+
+export type Recovered = DataOf<"recoverWebhookDeliveries">;
+
+export type Unpublished = DataOf<"unpublishComponent">;
+
+/** `POST /v1/actions/run`: one of component_id, component_code, component_url or key names the action. */
+export type ActionRunParams = BodyOf<"runAction">;
+
+export type * from "./workflow-types.js";
+
+/** A component in a registry, as search and the public registry list it (the latest version of its key). */
+export type ListedComponent = ItemOf<"searchRegistryComponents">;
+/** `POST /v1/registry/components`: `unchanged` when the same code was already published under that version. */
+export type PublicPublished = DataOf<"publishRegistryComponent">;
+export type ComponentSearchParams = QueryOf<"searchRegistryComponents">;
+/** What unpublish and deprecate in the public registry changed. */
+export type PublicVersionsChanged =
+  | DataOf<"unpublishRegistryComponent">
+  | DataOf<"deprecateRegistryComponent">;
+
+export type ImportReport = DataOf<"importRegistryPackage">;
+/** One component of a package import. */
+export type ImportedComponent = ImportReport["components"][number];
+export type ImportInput = BodyOf<"startRegistryImport">;
+/** An import run as a job (`POST /v1/registry/imports`). */
+export type ImportJob = DataOf<"getRegistryImport">;
+
+// Still written by hand: these routes' response schemas are loose (additionalProperties, or an
+// untyped field), so the generated type would say less than callers rely on. Tighten the route's
+// schema, regenerate, then make the type an alias like those above.
 
 export interface ConfigurableProp {
   name: string;
@@ -88,57 +96,6 @@ export interface ConfigurableProp {
   max?: number;
   options?: unknown[];
   [field: string]: unknown;
-}
-
-export interface Component {
-  id: string;
-  code: string;
-  code_hash: string;
-  name: string;
-  key: string | null;
-  version: string | null;
-  type: "source" | "action";
-  description: string | null;
-  configurable_props: ConfigurableProp[];
-  /** The component has additionalProps: `POST /v1/components/props` answers its full props. */
-  has_additional_props?: boolean;
-  dedupe: string | null;
-  lock: Record<string, string>;
-  created_at: number;
-}
-
-export interface Source {
-  id: string;
-  owner_id: string;
-  component_id: string;
-  component_key: string | null;
-  configured_props: Record<string, unknown>;
-  active: boolean;
-  created_at: number;
-  updated_at: number;
-  name: string;
-  name_slug: string;
-  endpoint_url: string | null;
-  timeout_seconds: number;
-  max_events: number;
-  component_version: string | null;
-  /** Epoch seconds of the newest event; null before the first. */
-  last_event_at: number | null;
-}
-
-export interface SourceParams {
-  component_id?: string;
-  component_code?: string;
-  component_url?: string;
-  key?: string;
-  filename?: string;
-  name?: string;
-  configured_props?: Record<string, unknown>;
-  /** dyp_… from `POST /v1/components/props`, for a component whose props were reloaded. */
-  dynamic_props_id?: string;
-  active?: boolean;
-  timeout_seconds?: number;
-  max_events?: number;
 }
 
 export interface EventSummary {
@@ -164,23 +121,6 @@ export interface RunResult {
   duration_ms: number;
   events: string[];
   logs: { ts: number; level: string; message: string }[];
-}
-
-/** Joins an emitter (a `dc_` source) to a listener (a `wh_` webhook), optionally for one channel. */
-export interface SubscriptionParams {
-  emitter_id: string;
-  listener_id: string;
-  /** The channel; `$default` for the default channel only; every channel when absent. */
-  event_name?: string;
-}
-
-export interface Subscription {
-  id: string;
-  emitter_id: string;
-  listener_id: string;
-  /** The channel filter; null for every channel. */
-  event_name: string | null;
-  created_at: number;
 }
 
 export type DeliveryStatus = "pending" | "delivered" | "failed";
@@ -219,46 +159,10 @@ export interface DeliveryWithAttempts extends Delivery {
   attempt_log: DeliveryAttempt[];
 }
 
-export interface Recovered {
-  /** How many failed deliveries were queued to be sent again. */
-  resent: number;
-}
-
-/** A component published under its key and version (`sluice publish`); the code is left out of lists. */
-export interface PublishedComponent extends Omit<Component, "code" | "key" | "version"> {
-  key: string;
-  version: string;
-  /** Epoch seconds. */
-  published_at: number;
-}
-
 /** `GET /v1/published/{key}`: the version `key` resolves to, its code, and every published version. */
 export interface PublishedComponentDetail extends PublishedComponent {
   code: string;
   versions: { version: string; component_id: string; published_at: number }[];
-}
-
-export interface Unpublished {
-  key: string;
-  /** The versions removed, latest first. */
-  versions: string[];
-  deleted: boolean;
-}
-
-/** `POST /v1/actions/run`: one of component_id, component_code, component_url or key names the action. */
-export interface ActionRunParams {
-  component_id?: string;
-  component_code?: string;
-  component_url?: string;
-  filename?: string;
-  /** A published key (its latest version) or `key@version`. */
-  key?: string;
-  configured_props?: Record<string, unknown>;
-  /** What `run({ steps })` receives. */
-  steps?: Record<string, unknown>;
-  timeout_seconds?: number;
-  /** A `dyp_` id from `POST /v1/components/props`: the action's additional props. */
-  dynamic_props_id?: string;
 }
 
 /** One `$.send.*` call of an action and what became of it. */
@@ -300,80 +204,35 @@ export interface ActionRunResult {
   failure: { reason: string; message: string; stack?: string } | null;
 }
 
-/** A saved component as lists show it: without its code. */
-export type ComponentSummary = Omit<Component, "code">;
-
-export type * from "./workflow-types.js";
-
-/** A component in a registry, as search and the public registry list it (the latest version of its key). */
-export interface ListedComponent {
-  /** sc_… of the published code. */
-  id: string;
-  key: string;
-  version: string;
-  registry: "public" | "private";
-  app: string | null;
-  type: "source" | "action";
-  name: string;
-  description: string | null;
-  /** Epoch seconds. */
-  published_at: number;
-  deprecated: boolean;
-}
-
-/** `POST /v1/registry/components`: `unchanged` when the same code was already published under that version. */
-export interface PublicPublished extends ListedComponent {
-  status: "published" | "unchanged";
-}
-
 /** `GET /v1/registry/components/{key}`: the version the key resolves to and every version. */
 export interface PublicComponentDetail extends ListedComponent {
   versions: ListedComponent[];
 }
 
-export interface ComponentSearchParams extends PageParams {
-  q?: string;
-  app?: string;
-  type?: "source" | "action";
-  registry?: "public" | "private" | "all";
-}
-
-/** What unpublish and deprecate in the public registry changed. */
-export interface PublicVersionsChanged {
-  key: string;
-  versions: string[];
-  deleted?: boolean;
-  deprecated?: boolean;
-}
-
-/** One component of a package import. */
-export interface ImportedComponent {
-  file: string;
-  status: "published" | "skipped" | "failed";
+export interface Component {
+  id: string;
+  code: string;
+  code_hash: string;
+  name: string;
   key: string | null;
   version: string | null;
-  reason?: string;
-}
-
-export interface ImportReport {
-  registry: "public" | "private";
-  components: ImportedComponent[];
-}
-
-export interface ImportInput {
-  npm?: string;
-  files?: Record<string, string>;
-  registry?: "public" | "private";
-}
-
-/** An import run as a job (`POST /v1/registry/imports`). */
-export interface ImportJob extends ImportReport {
-  id: string;
-  status: "running" | "succeeded" | "failed";
-  source: string;
-  /** How many components the package has; `components` holds those imported so far. */
-  total: number;
-  error: string | null;
+  type: "source" | "action";
+  description: string | null;
+  configurable_props: ConfigurableProp[];
+  /** The component has additionalProps: `POST /v1/components/props` answers its full props. */
+  has_additional_props?: boolean;
+  dedupe: string | null;
+  lock: Record<string, string>;
   created_at: number;
-  finished_at: number | null;
+}
+
+/** A saved component as lists show it: without its code. */
+export type ComponentSummary = Omit<Component, "code">;
+
+/** A component published under its key and version (`sluice publish`); the code is left out of lists. */
+export interface PublishedComponent extends Omit<Component, "code" | "key" | "version"> {
+  key: string;
+  version: string;
+  /** Epoch seconds. */
+  published_at: number;
 }

@@ -5,6 +5,7 @@
  */
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientTypesSource } from "../support/client-types.js";
 import { dialects, type TestDatabase } from "../support/dialects.js";
 import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
 
@@ -68,5 +69,9 @@ describe("the OpenAPI document", () => {
       /^warn operation-4xx-response: .*#\/paths\/~1(health|ready)\//,
     ];
     expect(problems.filter((problem) => !expected.some((pattern) => pattern.test(problem)))).toEqual([]);
+  });
+
+  it("generates the client's wire types: src/client/openapi.ts is up to date (npm run generate:client-types)", async () => {
+    await expect(await clientTypesSource(text)).toMatchFileSnapshot("../../src/client/openapi.ts");
   });
 });
