@@ -162,7 +162,7 @@ describe("the connect link page in a browser", { timeout: 120_000 }, () => {
     audit.push(...(await screenshotAndAudit(popup, "connect-link")));
     await connectPage.fill("User", "erin");
     await connectPage.connect();
-    expect(await connectPage.alert().textContent()).toContain("needs the field 'rooms'");
+    await expect.poll(() => connectPage.alert().textContent()).toContain("needs the field 'rooms'");
     await connectPage.fill("Rooms", "general,ops");
     await connectPage.connect();
     await connectPage.connected().waitFor();
@@ -259,6 +259,36 @@ describe("the connect link page in a browser", { timeout: 120_000 }, () => {
     await frame.getByRole("button", { name: "Close" }).click();
     await page.locator("iframe[title='Pipedream Connect']").waitFor({ state: "detached" });
     const accounts = await backend.accounts.list({ externalUserId: "user-iframe" });
+    expect(accounts.data.map((item) => item.id)).toEqual([id]);
+  });
+
+  it("the SDK's connectAccount connects an OAuth app: the sign-in popup opens from its iframe", async () => {
+    const result = page.evaluate(
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const client = (
+            globalThis as unknown as {
+              frontendClient(id: string): { connectAccount(opts: unknown): Promise<void> };
+            }
+          ).frontendClient("user-iframe-oauth");
+          void client.connectAccount({
+            app: "mockprovider",
+            onSuccess: ({ id }: { id: string }) => resolve(id),
+            onError: (error: Error) => reject(error),
+          });
+        }),
+    );
+    const frame = page.frameLocator("iframe[title='Pipedream Connect']");
+    await frame.getByRole("heading", { name: "Connect Mock Provider" }).waitFor();
+    await Promise.all([
+      context.waitForEvent("page"),
+      frame.getByRole("button", { name: "Continue to Mock Provider" }).click(),
+    ]);
+    const id = await result;
+    expect(id).toMatch(/^apn_/);
+    await frame.getByRole("button", { name: "Close" }).click();
+    await page.locator("iframe[title='Pipedream Connect']").waitFor({ state: "detached" });
+    const accounts = await backend.accounts.list({ externalUserId: "user-iframe-oauth" });
     expect(accounts.data.map((item) => item.id)).toEqual([id]);
   });
 

@@ -3,8 +3,8 @@
  * code flow of core/apps/oauth-connections.ts in the end user's own account, with the project
  * owner's registration of the app (its client). The attempt is bound to the connect token: it
  * ends when the token does, and the callback spends the token when it connects the account. The
- * callback page posts its result to this server's origin, the connect link page that opened it,
- * which tells its own opener.
+ * callback page posts its result to the origin of the page that started it (the connect link
+ * page, on this server or on the SDK's `frontendHost`), which tells its own opener.
  */
 import { checkSlug } from "../apps/app-definition.js";
 import { resolveApp } from "../apps/app-registry.js";
@@ -25,7 +25,19 @@ export interface ConnectOAuthInput {
 
 export interface StartedConnectOAuth {
   readonly authorizeUrl: string;
+  readonly redirectUri: string;
   readonly expiresAt: number;
+}
+
+/** The origin of a browser's request (its `Origin` header) when it is an http(s) origin. */
+export function requestOrigin(header: unknown): string | undefined {
+  if (typeof header !== "string" || header === "") return undefined;
+  try {
+    const url = new URL(header);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseFields(value: unknown): unknown {
@@ -40,12 +52,17 @@ function parseFields(value: unknown): unknown {
   }
 }
 
-/** Starts the OAuth flow for the connect token's end user; answers the provider's authorize URL. */
+/**
+ * Starts the OAuth flow for the connect token's end user; answers the provider's authorize URL.
+ * `openerOrigin`: the starting page's origin (already checked against the token's allowed
+ * origins), where the callback page posts its result; this server's origin when unknown.
+ */
 export async function startConnectOAuth(
   context: CoreContext,
   project: Project,
   grant: ConnectTokenGrant,
   input: ConnectOAuthInput,
+  openerOrigin?: string,
 ): Promise<StartedConnectOAuth> {
   const app = await resolveApp(context.store.db, project.accountId, checkSlug(input.app_slug, "app_slug"));
   if (app.authType !== "oauth") {
@@ -64,9 +81,13 @@ export async function startConnectOAuth(
       connected_account_id: input.account_id === "" ? undefined : input.account_id,
     },
     {
-      openerOrigin: new URL(context.baseUrl).origin,
+      openerOrigin: openerOrigin ?? new URL(context.baseUrl).origin,
       connectToken: { hash: grant.tokenHash, expiresAt: grant.expiresAt },
     },
   );
-  return { authorizeUrl: started.authorizeUrl, expiresAt: started.connection.expiresAt };
+  return {
+    authorizeUrl: started.authorizeUrl,
+    redirectUri: started.redirectUri,
+    expiresAt: started.connection.expiresAt,
+  };
 }

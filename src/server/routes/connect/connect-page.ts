@@ -3,7 +3,7 @@
  * app with a connect token. It checks the token, shows the app's fields (or free key/value rows for
  * an app nobody registered), and creates the account with `POST /v1/connect/accounts`; for an
  * OAuth app it starts the authorization flow (`POST /v1/connect/accounts/oauth`) in a popup, whose
- * callback page posts its result back to this page (this server's origin only). It ends as
+ * callback page posts its result back to this page's origin only. It ends as
  * Pipedream's page does, by posting `{type: "success", authProvisionId}` to its opener (a window
  * opened with the connect link) or parent (the SDK's iframe), then `{type: "close"}` when closed.
  * One self-contained document: no build step, no third-party code, text set with textContent only.
@@ -97,7 +97,7 @@ const SCRIPT = `
       el("div", {}, el("label", { for: value.id, text: "Value" }), value));
   };
 
-  const connected = (app, text) => {
+  const connected = (text) => {
     show(el("h1", { text: "Connected" }), el("p", { className: "done", role: "status", text }), closeButton());
     if (successRedirect && !peer) location.assign(successRedirect);
   };
@@ -114,6 +114,7 @@ const SCRIPT = `
       throw error;
     }
     popup.location.href = started.authorize_url;
+    const callbackOrigin = new URL(started.redirect_uri).origin;
     return new Promise((resolve, reject) => {
       const finish = (settle, value) => {
         window.removeEventListener("message", onMessage);
@@ -121,7 +122,7 @@ const SCRIPT = `
         settle(value);
       };
       const onMessage = (event) => {
-        if (event.source !== popup || event.origin !== location.origin) return;
+        if (event.source !== popup || event.origin !== callbackOrigin) return;
         const data = event.data || {};
         if (data.type === "success" && typeof data.authProvisionId === "string") finish(resolve, data.authProvisionId);
         else if (data.type === "error") finish(reject, new Error((data.error && data.error.message) || "The provider did not connect the account"));
@@ -186,11 +187,11 @@ const SCRIPT = `
         if (oauth) {
           const id = await authorize(app, body);
           tell({ type: "success", authProvisionId: id });
-          connected(app, app.name + " is connected.");
+          connected(app.name + " is connected.");
         } else {
           const account = await api("POST", "/v1/connect/accounts", body);
           tell({ type: "success", authProvisionId: account.id });
-          connected(app, app.name + " is connected as " + account.name + ".");
+          connected(app.name + " is connected as " + account.name + ".");
         }
       } catch (error) {
         submit.disabled = false;

@@ -6,7 +6,11 @@
  * page. The token is spent by the callback, when the account is connected.
  */
 import type { FastifyInstance } from "fastify";
-import { type ConnectOAuthInput, startConnectOAuth } from "../../../core/connect/oauth-accounts.js";
+import {
+  type ConnectOAuthInput,
+  requestOrigin,
+  startConnectOAuth,
+} from "../../../core/connect/oauth-accounts.js";
 import type { CoreContext } from "../../../core/context.js";
 import { connectTokenGrantOf, scopeOf } from "./connect-auth.js";
 import { connectErrors, externalUserId, paramsOf } from "./schemas.js";
@@ -53,6 +57,11 @@ export function oauthAccountRoutes(
                 type: "string",
                 description: "open it in a popup from the connect link page; it works once, until expires_at",
               },
+              redirect_uri: {
+                type: "string",
+                description:
+                  "Sluice's callback: its page posts the result to the origin that started the flow",
+              },
               expires_at: { type: "string", description: "ISO 8601; never after the connect token's" },
             },
           },
@@ -63,8 +72,14 @@ export function oauthAccountRoutes(
     async (request) => {
       const scope = await scopeOf(request, db);
       const grant = await connectTokenGrantOf(db, request.connect.grant, scope, request.body);
-      const started = await startConnectOAuth(context, scope.project, grant, request.body);
-      return { authorize_url: started.authorizeUrl, expires_at: new Date(started.expiresAt).toISOString() };
+      // The page's origin passed the connect token's allowed origins (connect-auth.ts).
+      const opener = requestOrigin(request.headers.origin);
+      const started = await startConnectOAuth(context, scope.project, grant, request.body, opener);
+      return {
+        authorize_url: started.authorizeUrl,
+        redirect_uri: started.redirectUri,
+        expires_at: new Date(started.expiresAt).toISOString(),
+      };
     },
   );
 }
