@@ -4041,6 +4041,8 @@ export interface operations {
                         authorize_url: string;
                         /** @description ISO 8601; never after the connect token's */
                         expires_at: string;
+                        /** @description Sluice's callback: its page posts the result to the origin that started the flow */
+                        redirect_uri: string;
                     };
                 };
             };
