@@ -1,18 +1,20 @@
 /**
- * Where the runner's compiled code is. Runners execute compiled JS only (they run under the
- * permission model with read access to dist/runtime/ and nothing else of the project), also when
- * the server code itself runs from TypeScript sources under vitest: a module under `src/…/*.ts`
- * maps to its `dist/…` twin.
+ * Where the runner's code is: one file, `dist/runner/runner.mjs`, which `npm run build` bundles
+ * from the compiled runner.ts and the modules it imports (see docs/architecture.md, "The sandbox").
+ * One file because a cold start resolves, reads and compiles every module it imports under the
+ * permission model, and that cost more than the runner's own code (bench/RESULTS.md, "Cold runner
+ * start"). Runners execute this compiled bundle only, also when the server code itself runs from
+ * TypeScript sources under vitest: a module under `src/…/*.ts` finds the bundle of its `dist/` twin.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export interface RunnerEntry {
-  /** dist/runtime/sandbox/runner.js */
+  /** dist/runner/runner.mjs */
   readonly file: string;
-  /** dist/runtime/: the code a runner may read. */
-  readonly runtimeDir: string;
+  /** dist/runner/: the only code of the project a runner may read. */
+  readonly dir: string;
 }
 
 /** Locates the runner from this module's own URL; throws, saying to build, when it is missing. */
@@ -24,9 +26,11 @@ export function locateRunnerEntry(moduleUrl: string = import.meta.url): RunnerEn
     if (at < 0) throw new Error(`cannot map ${sandboxDir} to its compiled twin: no src/ segment in the path`);
     sandboxDir = `${sandboxDir.slice(0, at)}${path.sep}dist${path.sep}${sandboxDir.slice(at + marker.length)}`;
   }
-  const file = path.join(sandboxDir, "runner.js");
+  // <dist>/runtime/sandbox → <dist>/runner
+  const dir = path.join(path.dirname(path.dirname(sandboxDir)), "runner");
+  const file = path.join(dir, "runner.mjs");
   if (!fs.existsSync(file)) {
     throw new Error(`the sandbox runner is not built: ${file} is missing. Run \`npm run build\`.`);
   }
-  return { file, runtimeDir: path.dirname(sandboxDir) };
+  return { file, dir };
 }

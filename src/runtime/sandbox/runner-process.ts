@@ -117,7 +117,7 @@ export class RunnerProcess {
         permissionFlag(),
         `--allow-fs-read=${options.artifact.dir}`,
         ...options.artifact.packageDirs.map((dir) => `--allow-fs-read=${dir}`),
-        `--allow-fs-read=${options.entry.runtimeDir}`,
+        `--allow-fs-read=${options.entry.dir}`,
         `--allow-fs-read=${tmpDir}`,
         `--allow-fs-write=${tmpDir}`,
         `--max-old-space-size=${options.heapMb}`,

@@ -7,7 +7,8 @@
  * uncaught errors (charged to the invocation that was running). A source's `run` gets the event;
  * an action's gets `{ steps, $ }` (api/action-context.ts).
  *
- * It must import only files of dist/runtime/ (the only code it may read) and Node built-ins.
+ * It must import only Sluice's own modules and Node built-ins: `npm run build` bundles it with them
+ * into dist/runner/runner.mjs, the only code of the project a runner may read (runner-entry.ts).
  */
 import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";

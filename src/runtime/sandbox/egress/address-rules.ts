@@ -8,10 +8,10 @@
  * private IPv4 address, so they are refused whole). IPv4-mapped IPv6 addresses are judged as the
  * IPv4 address they carry (Node's BlockList does that).
  *
- * Built on `net.BlockList` only, with no npm dependency: the runner may read nothing but
- * dist/runtime/ and Node's built-ins. The check path calls only functions captured when the module
- * loads, so component code that later replaces `BlockList.prototype.check` or array methods
- * cannot change its answers.
+ * Built on `net.BlockList` only, with no npm dependency: it is bundled into the runner
+ * (dist/runner/runner.mjs), which may read nothing of the project but that file. The check path
+ * calls only functions captured when the module loads, so component code that later replaces
+ * `BlockList.prototype.check` or array methods cannot change its answers.
  */
 import net from "node:net";
 
