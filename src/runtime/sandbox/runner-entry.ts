@@ -1,17 +1,19 @@
 /**
- * Where the runner's code is: one file, `dist/runner/runner.mjs`, which `npm run build` bundles
+ * Where the runner's code is: one file, `dist/runner/runner.cjs`, which `npm run build` bundles
  * from the compiled runner.ts and the modules it imports (see docs/architecture.md, "The sandbox").
  * One file because a cold start resolves, reads and compiles every module it imports under the
  * permission model, and that cost more than the runner's own code (bench/RESULTS.md, "Cold runner
- * start"). Runners execute this compiled bundle only, also when the server code itself runs from
- * TypeScript sources under vitest: a module under `src/…/*.ts` finds the bundle of its `dist/` twin.
+ * start"). CommonJS, because the same bundle as an ES module took 3 to 5 ms more CPU to start
+ * (the component's bundle is still imported as an ES module). Runners execute this bundle only,
+ * also when the server code itself runs from TypeScript sources under vitest: a module under
+ * `src/…/*.ts` finds the bundle of its `dist/` twin.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export interface RunnerEntry {
-  /** dist/runner/runner.mjs */
+  /** dist/runner/runner.cjs */
   readonly file: string;
   /** dist/runner/: the only code of the project a runner may read. */
   readonly dir: string;
@@ -28,7 +30,7 @@ export function locateRunnerEntry(moduleUrl: string = import.meta.url): RunnerEn
   }
   // <dist>/runtime/sandbox → <dist>/runner
   const dir = path.join(path.dirname(path.dirname(sandboxDir)), "runner");
-  const file = path.join(dir, "runner.mjs");
+  const file = path.join(dir, "runner.cjs");
   if (!fs.existsSync(file)) {
     throw new Error(`the sandbox runner is not built: ${file} is missing. Run \`npm run build\`.`);
   }

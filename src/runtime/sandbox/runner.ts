@@ -8,7 +8,7 @@
  * an action's gets `{ steps, $ }` (api/action-context.ts).
  *
  * It must import only Sluice's own modules and Node built-ins: `npm run build` bundles it with them
- * into dist/runner/runner.mjs, the only code of the project a runner may read (runner-entry.ts).
+ * into dist/runner/runner.cjs, the only code of the project a runner may read (runner-entry.ts).
  */
 import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";

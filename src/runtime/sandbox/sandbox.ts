@@ -3,7 +3,7 @@
  *
  *   node --permission --allow-fs-read=<its artifact dir and the runner's code>
  *        --allow-fs-read=<the install directory of each npm package of its lock>
- *        --allow-fs-write=<its tmp dir> --max-old-space-size=<heapMb> dist/runner/runner.mjs
+ *        --allow-fs-write=<its tmp dir> --max-old-space-size=<heapMb> dist/runner/runner.cjs
  *
  * (`--experimental-permission` on Node 20: node-capabilities.ts asks the running `node` which)
  *

@@ -9,7 +9,7 @@
  * IPv4 address they carry (Node's BlockList does that).
  *
  * Built on `net.BlockList` only, with no npm dependency: it is bundled into the runner
- * (dist/runner/runner.mjs), which may read nothing of the project but that file. The check path
+ * (dist/runner/runner.cjs), which may read nothing of the project but that file. The check path
  * calls only functions captured when the module loads, so component code that later replaces
  * `BlockList.prototype.check` or array methods cannot change its answers.
  */
