@@ -3,41 +3,21 @@
  * Kept beside client.ts so the client file stays one concern per file.
  */
 import type { SluiceClient } from "./client.js";
-import type { Deleted, PageOf, PageParams } from "./types.js";
+import type { BodyOf, DataOf, Deleted, PageOf, PageParams, ResponseOf } from "./types.js";
 
+export type App = DataOf<"getApp">;
+/** An oauth app's settings as the API shows them (never the client secret). */
+export type OAuthSettings = NonNullable<App["oauth"]>;
+
+// Written by hand: `POST /v1/apps` leaves fields and oauth open in its schema (any object), so the
+// generated type would say less than callers rely on.
+/** One field of a keys app (an oauth app's custom fields), as registering takes it. */
 export interface AppField {
   name: string;
   label?: string;
   description?: string;
   secret?: boolean;
   optional?: boolean;
-}
-
-/** An oauth app's settings as the API shows them (never the client secret). */
-export interface OAuthSettings {
-  authorize_url: string;
-  token_url: string;
-  scopes: string[];
-  scope_separator: string;
-  pkce: boolean;
-  authorize_params: Record<string, string>;
-  user_info_url: string | null;
-  uid_field: string;
-  client_id: string;
-  token_auth_method: "client_secret_basic" | "client_secret_post";
-  has_client_secret: boolean;
-  /** The callback URL to register with the provider. */
-  redirect_uri: string;
-}
-
-export interface App {
-  name_slug: string;
-  name: string;
-  auth_type: "keys" | "oauth" | "none";
-  /** null for an app nobody registered: it takes any fields. */
-  fields: AppField[] | null;
-  oauth: OAuthSettings | null;
-  scope: "server" | "account" | "implicit";
 }
 
 export interface OAuthSettingsParams {
@@ -65,76 +45,21 @@ export interface AppParams {
   scope?: "server" | "account";
 }
 
-export interface OAuthConnection {
-  id: string;
-  app: string;
-  status: "pending" | "connected" | "failed" | "expired";
-  connected_account_id: string | null;
-  error: string | null;
-  expires_at: string;
-  created_at: string;
-}
+export type OAuthConnection = DataOf<"getOAuthConnection">;
+export type StartedOAuthConnection = DataOf<"startOAuthConnection">;
+export type OAuthStartParams = BodyOf<"startOAuthConnection">;
 
-export interface StartedOAuthConnection extends OAuthConnection {
-  /** Open it in a browser; it works once, until expires_at. */
-  authorize_url: string;
-  redirect_uri: string;
-}
-
-export interface OAuthStartParams {
-  app: string;
-  name?: string;
-  fields?: Record<string, string | number | boolean>;
-  /** Reconnect this connected account instead of creating one. */
-  connected_account_id?: string;
-}
-
-export interface ConnectedAccount {
-  id: string;
-  name: string;
-  app: string;
-  auth_type: string;
-  healthy: boolean;
-  dead: boolean;
-  error: string | null;
-  expires_at: string | null;
-  last_refreshed_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ConnectedAccountParams {
-  app: string;
-  name?: string;
-  fields?: Record<string, string | number | boolean>;
-}
+export type ConnectedAccount = DataOf<"getConnectedAccount">;
+export type ConnectedAccountParams = BodyOf<"createConnectedAccount">;
 
 /** `POST /v1/components/configure` and `/props` take these (Pipedream Connect's shapes). */
-export interface ConfigureParams {
-  /** A component key, a saved component id (sc_…) or a deployed source id (dc_…). */
-  id: string;
-  prop_name: string;
-  configured_props?: Record<string, unknown>;
-  dynamic_props_id?: string;
-  query?: string;
-  page?: number;
-  prev_context?: unknown;
-}
-
-export interface ConfigureResult {
-  options: { label: string; value: unknown }[] | null;
-  stringOptions: string[] | null;
-  context: unknown;
-  errors: string[];
-  observations: unknown[];
-}
-
-export interface ReloadPropsParams {
-  id: string;
-  configured_props?: Record<string, unknown>;
-  dynamic_props_id?: string;
-}
-
+export type ConfigureParams = BodyOf<"configureComponentProp">;
+export type ConfigureResult = ResponseOf<"configureComponentProp">;
+export type ReloadPropsParams = BodyOf<"reloadComponentProps">;
+/**
+ * Written by hand: the document allows a null `dynamicProps`, and callers that check `errors`
+ * first read it as present.
+ */
 export interface ReloadPropsResult {
   dynamicProps: { id: string; configurableProps: Record<string, unknown>[] };
   errors: string[];

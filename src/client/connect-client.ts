@@ -3,35 +3,13 @@
  * (projects and OAuth clients). The Connect API itself is for Pipedream's SDK, `@pipedream/sdk`.
  */
 import type { SluiceClient } from "./client.js";
-import type { Deleted, PageOf, PageParams } from "./types.js";
+import type { BodyOf, DataOf, Deleted, ItemOf, PageOf, PageParams, ResponseOf } from "./types.js";
 
-export interface ConnectProject {
-  id: string;
-  name: string;
-  app_name: string | null;
-  support_email: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ConnectProjectParams {
-  name: string;
-  app_name?: string;
-  support_email?: string;
-}
-
-export interface OAuthClientInfo {
-  id: string;
-  client_id: string;
-  name: string | null;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-export interface CreatedOAuthClient extends OAuthClientInfo {
-  /** Shown only in this answer. */
-  client_secret: string;
-}
+export type ConnectProject = ResponseOf<"getConnectProject">;
+export type ConnectProjectParams = BodyOf<"createConnectProject">;
+export type OAuthClientInfo = ItemOf<"listOAuthClients">;
+/** `client_secret` is shown only in this answer. */
+export type CreatedOAuthClient = DataOf<"createOAuthClient">;
 
 export function connectApi(client: SluiceClient) {
   const project = (id: string) => `/v1/connect/projects/${encodeURIComponent(id)}`;

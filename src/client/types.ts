@@ -15,7 +15,7 @@ export type ResponseOf<Id extends OperationId> = operations[Id]["responses"] ext
 /** `data` of an operation's 200 answer. */
 export type DataOf<Id extends OperationId> = ResponseOf<Id> extends { data: infer Data } ? Data : never;
 /** One item of a list operation's `data`. */
-type ItemOf<Id extends OperationId> = DataOf<Id> extends (infer Item)[] ? Item : never;
+export type ItemOf<Id extends OperationId> = DataOf<Id> extends (infer Item)[] ? Item : never;
 /** The JSON body an operation takes. */
 export type BodyOf<Id extends OperationId> =
   NonNullable<operations[Id]["requestBody"]> extends {

@@ -4,7 +4,20 @@
  * (src/client/openapi.ts) are generated from it — `npm run generate:client-types` rewrites them.
  */
 import { createConfig, lintFromString } from "@redocly/openapi-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import type { App, ConfigureResult, ConnectedAccount } from "../../src/client/apps-client.js";
+import type { ConnectProject, CreatedOAuthClient } from "../../src/client/connect-client.js";
+import type {
+  ActionRunParams,
+  ImportJob,
+  ListedComponent,
+  PageInfo,
+  Source,
+  SourceParams,
+  Subscription,
+  Webhook,
+  WebhookUpdate,
+} from "../../src/client/types.js";
 import { clientTypesSource } from "../support/client-types.js";
 import { dialects, type TestDatabase } from "../support/dialects.js";
 import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
@@ -73,5 +86,23 @@ describe("the OpenAPI document", () => {
 
   it("generates the client's wire types: src/client/openapi.ts is up to date (npm run generate:client-types)", async () => {
     await expect(await clientTypesSource(text)).toMatchFileSnapshot("../../src/client/openapi.ts");
+  });
+
+  it("the client's type names are the generated types, each with its fields (checked by npm run typecheck)", () => {
+    expectTypeOf<Webhook["id"]>().toEqualTypeOf<string>();
+    expectTypeOf<Webhook["rate_limit"]>().toEqualTypeOf<number | null>();
+    expectTypeOf<WebhookUpdate["active"]>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<PageInfo["end_cursor"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<Source["last_event_at"]>().toEqualTypeOf<number | null>();
+    expectTypeOf<SourceParams["active"]>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<Subscription["event_name"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<ActionRunParams["key"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ListedComponent["registry"]>().toEqualTypeOf<"public" | "private">();
+    expectTypeOf<ImportJob["status"]>().toEqualTypeOf<"running" | "succeeded" | "failed">();
+    expectTypeOf<App["auth_type"]>().toEqualTypeOf<"keys" | "oauth" | "none">();
+    expectTypeOf<ConnectedAccount["healthy"]>().toEqualTypeOf<boolean>();
+    expectTypeOf<ConfigureResult["errors"]>().toEqualTypeOf<string[]>();
+    expectTypeOf<ConnectProject["name"]>().toEqualTypeOf<string>();
+    expectTypeOf<CreatedOAuthClient["client_secret"]>().toEqualTypeOf<string>();
   });
 });
