@@ -175,7 +175,8 @@ export class SluiceClient {
     return this.request("GET", "/v1/users/me/components", { query: { ...page } });
   }
 
-  listSources(page: PageParams = {}): Promise<PageOf<Source>> {
+  /** `q`: only the sources whose name, id, component key or endpoint holds it. */
+  listSources(page: PageParams & { q?: string } = {}): Promise<PageOf<Source>> {
     return this.request("GET", "/v1/users/me/sources", { query: { ...page } });
   }
 

@@ -12345,6 +12345,8 @@ export interface operations {
                 /** @description Cursor: return items before this id (newer) */
                 before?: string;
                 limit?: number;
+                /** @description keep the sources whose name, dc_ id, component key or endpoint id holds these words (any case) */
+                q?: string;
             };
             header?: never;
             path?: never;

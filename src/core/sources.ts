@@ -4,7 +4,7 @@
  * or on `active: false`. Hooks run in the sandbox like `run`, and may $emit.
  */
 import { randomBytes } from "node:crypto";
-import type { Selectable } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { ComponentDefinition, PropDefinition } from "../runtime/component-definition.js";
 import type { SourcesTable } from "../store/schema.js";
 import { checkAuthRefs } from "./apps/auth-refs.js";
@@ -293,16 +293,34 @@ export async function getSource(
   return toDeployedSource(row);
 }
 
+/** A page of sources; `q` keeps those whose name, id, component key or endpoint holds it (any case). */
 export function listSources(
   context: CoreContext,
   accountId: string,
-  page: PageRequest,
+  page: PageRequest & { readonly q?: string },
 ): Promise<Page<DeployedSource>> {
-  const owned = () => context.store.db.selectFrom("sources").where("sources.account_id", "=", accountId);
+  const words = (page.q ?? "").trim().toLowerCase();
+  // LIKE's wildcards in the words are escaped; ESCAPE is spelled out for SQLite, which has no default.
+  const pattern = `%${words.replace(/[\\%_]/g, (wildcard) => `\\${wildcard}`)}%`;
+  const holds = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+  const owned = () => {
+    const query = context.store.db
+      .selectFrom("sources")
+      .innerJoin("components", "components.id", "sources.component_id")
+      .where("sources.account_id", "=", accountId);
+    if (words === "") return query;
+    return query.where((eb) =>
+      eb.or([
+        holds("sources.name"),
+        holds("sources.id"),
+        holds("components.key"),
+        holds("sources.endpoint_id"),
+      ]),
+    );
+  };
   return readPage(page, {
     async rows(cursor, order, limit) {
       let query = owned()
-        .innerJoin("components", "components.id", "sources.component_id")
         .selectAll("sources")
         .select(["components.definition", "components.key as component_key"]);
       if (cursor) query = query.where("sources.id", cursor.op, cursor.id);

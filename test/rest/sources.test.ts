@@ -330,6 +330,29 @@ for (const dialect of dialects) {
       ).rejects.toMatchObject({ status: 400, code: "not_a_source" });
     });
 
+    it("q searches the whole list on the server: name, dc_ id, component key and endpoint, any case, counted", async () => {
+      const { client } = await sluice.newAccount("searcher");
+      const code = (key: string) =>
+        `export default { key: "${key}", name: "${key}", props: { http: "$.interface.http" }, async run() {} };`;
+      const orders = await client.deploySource({ component_code: code("shop-new-order"), name: "Orders EU" });
+      const refunds = await client.deploySource({ component_code: code("shop-refund"), name: "refunds" });
+      await client.deploySource({ component_code: code("crm-contact"), name: "Contacts" });
+      const names = async (q: string, limit = 10) => {
+        const page = await client.listSources({ q, limit });
+        return { names: page.data.map((source) => source.name).sort(), total: page.page_info.total_count };
+      };
+      expect(await names("orders eu")).toEqual({ names: ["Orders EU"], total: 1 });
+      expect(await names("SHOP-")).toEqual({ names: ["Orders EU", "refunds"], total: 2 });
+      expect(await names(refunds.id)).toEqual({ names: ["refunds"], total: 1 });
+      const endpointId = new URL(orders.endpoint_url ?? "").pathname.split("/").filter(Boolean).pop() ?? "";
+      expect(await names(endpointId)).toEqual({ names: ["Orders EU"], total: 1 });
+      // LIKE's wildcards are plain characters here: % is in no name, every id holds dc_.
+      expect(await names("%")).toEqual({ names: [], total: 0 });
+      expect(await names("dc_")).toEqual({ names: ["Contacts", "Orders EU", "refunds"], total: 3 });
+      expect(await names("nothing like it")).toEqual({ names: [], total: 0 });
+      expect((await names("shop", 1)).total).toBe(2);
+    });
+
     it("another account's components and sources are invisible", async () => {
       const source = await sluice.client.deploySource({
         component_code: `export default { name: "mine", async run() {} };`,

@@ -126,14 +126,25 @@ export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
     }),
   );
 
-  app.get<{ Querystring: PageRequest }>(
+  app.get<{ Querystring: PageRequest & { q?: string } }>(
     "/users/me/sources",
     {
       schema: {
         operationId: "listSources",
         summary: "List the account's sources, newest first",
         tags: ["sources"],
-        querystring: pageQuery,
+        querystring: {
+          ...pageQuery,
+          properties: {
+            ...pageQuery.properties,
+            q: {
+              type: "string",
+              maxLength: 200,
+              description:
+                "keep the sources whose name, dc_ id, component key or endpoint id holds these words (any case)",
+            },
+          },
+        },
         response: {
           200: pageOf(sourceSchema),
           ...commonErrors,

@@ -1,5 +1,6 @@
-/** Sources: the account's deployed sources, a page at a time, filtered by the search box. */
+/** Sources: the account's deployed sources, a page at a time, searched on the server (`q`). */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { api, errorMessage } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
@@ -9,26 +10,33 @@ import { Empty, ErrorBox, Loading } from "../components/status.js";
 import { formatSeconds } from "../components/time.js";
 import { useUrlParam } from "../components/url-state.js";
 
+const SEARCH_DELAY_MS = 250;
+
 export function SourcesPage() {
   const [after, setAfter] = useCursor();
   const [query] = useUrlParam("q");
+  // One request per pause in typing; a new search starts again from the first page.
+  const [needle, setNeedle] = useState(query.trim());
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if (query.trim() === needle) return;
+      setNeedle(query.trim());
+      if (after !== "") setAfter("");
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [query, needle, after, setAfter]);
   const sources = useQuery({
-    queryKey: ["sources", after],
-    queryFn: () => api.listSources({ limit: PAGE_SIZE, ...(after ? { after } : {}) }),
+    queryKey: ["sources", after, needle],
+    queryFn: () =>
+      api.listSources({ limit: PAGE_SIZE, ...(after ? { after } : {}), ...(needle ? { q: needle } : {}) }),
+    placeholderData: (previous) => previous,
   });
   const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: (id: string) => api.deleteSource(id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["sources"] }),
   });
-  const needle = query.trim().toLowerCase();
-  const shown = (sources.data?.data ?? []).filter(
-    (source) =>
-      needle === "" ||
-      [source.name, source.id, source.component_key ?? "", source.endpoint_url ?? ""].some((field) =>
-        field.toLowerCase().includes(needle),
-      ),
-  );
+  const shown = sources.data?.data ?? [];
   return (
     <section>
       <div className="page-head">
@@ -47,9 +55,7 @@ export function SourcesPage() {
       {sources.error && <ErrorBox error={sources.error} />}
       {sources.data && shown.length === 0 && (
         <Empty>
-          {needle
-            ? "No source on this page matches the search."
-            : "No sources yet: create one to start receiving events."}
+          {needle ? "No source matches the search." : "No sources yet: create one to start receiving events."}
         </Empty>
       )}
       {shown.length > 0 && (
