@@ -210,12 +210,23 @@ describe("creating a source in a browser", { timeout: 120_000 }, () => {
     expect(await sourceCount()).toBe(before);
   });
 
+  it("the create page before a component is loaded offers its origins, each labelled", async () => {
+    await page.goto("/sources?action=create");
+    await page.getByRole("group", { name: "Where the component comes from" }).waitFor();
+    await page.getByLabel("Component code").waitFor();
+    audit.push(...(await screenshotAndAudit(page, "source-create-origin")));
+    await page.getByLabel("Upload a file").check();
+    await page.getByLabel("Component file").waitFor();
+    audit.push(...(await screenshotAndAudit(page, "source-create-origin-file")));
+  });
+
   it("a component URL that 404s says so at the URL field and creates nothing", async () => {
     const before = await sourceCount();
     const create = new CreateSourcePage(page);
     await create.gotoUrl(`${codeServer.url}/missing.mjs`);
     await page.locator("#origin-url-msg.field-error").waitFor();
     expect(await create.messageOf("Component URL")).toMatch(/404/);
+    audit.push(...(await screenshotAndAudit(page, "source-create-url-404")));
     expect(await sourceCount()).toBe(before);
   });
 
