@@ -5,32 +5,26 @@
  * axe audit, with the confirmation dialog open too. The OAuth popup is the app prop's flow,
  * covered by the REST OAuth suites and the Connect page's browser test.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appsApi } from "../../src/client/apps-client.js";
-import { dialects, type TestDatabase } from "../support/dialects.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import type { TestServer } from "../support/server.js";
 import { AppsPage } from "./pages/apps-page.js";
-import { SignInPage } from "./pages/sign-in-page.js";
-import { launchBrowser, newContext, screenshotAndAudit } from "./support/browser.js";
+import { screenshotAndAudit } from "./support/browser.js";
 import { WEATHER_SOURCE } from "./support/fixtures.js";
-
-const sqlite = dialects.find((dialect) => dialect.name === "sqlite");
+import { startUiTest, type UiTest } from "./support/ui-test.js";
 
 describe("the Apps page in a browser", { timeout: 120_000 }, () => {
-  let database: TestDatabase;
+  let ui: UiTest;
   let sluice: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let usedId = "";
   let sourceId = "";
   const audit: string[] = [];
 
   beforeAll(async () => {
-    if (!sqlite) throw new Error("no sqlite dialect");
-    database = await sqlite.create();
-    sluice = await startTestServer(database);
+    ui = await startUiTest();
+    ({ sluice, page } = ui);
     const apps = appsApi(sluice.client);
     await apps.registerApp({
       slug: "e2e-weather",
@@ -53,19 +47,10 @@ describe("the Apps page in a browser", { timeout: 120_000 }, () => {
         configured_props: { weather: { authProvisionId: used.id } },
       })
     ).id;
-    browser = await launchBrowser();
-    context = await newContext(browser, sluice.url);
-    page = await context.newPage();
-    await new SignInPage(page).goto("/sources");
-    await new SignInPage(page).signIn(sluice.apiKey);
-    await page.getByRole("heading", { name: "Sources" }).waitFor();
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await sluice?.close();
-    await database?.cleanup();
+    await ui?.close();
   });
 
   it("the nav's Apps link lists the connected accounts with their app and health", async () => {

@@ -4,45 +4,28 @@
  * shows, on the create page and on a deployed source's Configuration tab) beside an app prop and
  * a remote-options prop; data_store (picked or created) and http_request (the request editor) props. Runs once, not per dialect: the UI speaks only the REST API.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dialects, type TestDatabase } from "../support/dialects.js";
-import { startTestServer, type TestServer } from "../support/server.js";
-import { SignInPage } from "./pages/sign-in-page.js";
+import type { TestServer } from "../support/server.js";
 import { SourcePage } from "./pages/source-page.js";
 import { CreateSourcePage, DynamicPropsForm } from "./pages/sources-page.js";
-import { launchBrowser, newContext, screenshotAndAudit } from "./support/browser.js";
+import { screenshotAndAudit } from "./support/browser.js";
 import { DISPATCH_SOURCE, NOTIFY_SOURCE } from "./support/fixtures.js";
-
-const sqlite = dialects.find((dialect) => dialect.name === "sqlite");
+import { startUiTest, type UiTest } from "./support/ui-test.js";
 
 describe("the configuration form in a browser", { timeout: 120_000 }, () => {
-  let database: TestDatabase;
+  let ui: UiTest;
   let sluice: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   const audit: string[] = [];
 
   beforeAll(async () => {
-    if (!sqlite) throw new Error("no sqlite dialect");
-    database = await sqlite.create();
-    sluice = await startTestServer(database);
-    await sluice.client.publishComponent({ component_code: DISPATCH_SOURCE });
-    await sluice.client.publishComponent({ component_code: NOTIFY_SOURCE });
-    browser = await launchBrowser();
-    context = await newContext(browser, sluice.url);
-    page = await context.newPage();
-    await new SignInPage(page).goto("/sources");
-    await new SignInPage(page).signIn(sluice.apiKey);
-    await page.getByRole("heading", { name: "Sources" }).waitFor();
+    ui = await startUiTest({ publish: [DISPATCH_SOURCE, NOTIFY_SOURCE] });
+    ({ sluice, page } = ui);
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await sluice?.close();
-    await database?.cleanup();
+    await ui?.close();
   });
 
   let sourceId = "";
