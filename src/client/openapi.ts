@@ -9291,7 +9291,35 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            attempt_log: {
+                                /** @description epoch seconds */
+                                at: number;
+                                attempt: number;
+                                error: string | null;
+                                latency_ms: number | null;
+                                /** @description the start of the receiver's answer (at most 1 KB) */
+                                response_body: string | null;
+                                /** @description null when no HTTP answer came */
+                                status_code: number | null;
+                            }[];
+                            attempts: number;
+                            channel: string | null;
+                            /** @description epoch seconds */
+                            created_at: number;
+                            emitter_id: string;
+                            event_id: string;
+                            /** @description dlv_… */
                             id: string;
+                            last_error: string | null;
+                            last_latency_ms: number | null;
+                            last_status_code: number | null;
+                            /** @description epoch seconds of the next automatic attempt */
+                            next_attempt_at: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            /** @description epoch seconds */
+                            updated_at: number;
+                            webhook_id: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -9379,7 +9407,24 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            attempts: number;
+                            channel: string | null;
+                            /** @description epoch seconds */
+                            created_at: number;
+                            emitter_id: string;
+                            event_id: string;
+                            /** @description dlv_… */
                             id: string;
+                            last_error: string | null;
+                            last_latency_ms: number | null;
+                            last_status_code: number | null;
+                            /** @description epoch seconds of the next automatic attempt */
+                            next_attempt_at: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            /** @description epoch seconds */
+                            updated_at: number;
+                            webhook_id: string;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13176,7 +13221,24 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: ({
+                            attempts: number;
+                            channel: string | null;
+                            /** @description epoch seconds */
+                            created_at: number;
+                            emitter_id: string;
+                            event_id: string;
+                            /** @description dlv_… */
                             id: string;
+                            last_error: string | null;
+                            last_latency_ms: number | null;
+                            last_status_code: number | null;
+                            /** @description epoch seconds of the next automatic attempt */
+                            next_attempt_at: number | null;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            /** @description epoch seconds */
+                            updated_at: number;
+                            webhook_id: string;
                         } & {
                             [key: string]: unknown;
                         })[];

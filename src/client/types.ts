@@ -54,6 +54,11 @@ export type SourceParams = BodyOf<"updateSource">;
 export type SubscriptionParams = BodyOf<"createSubscription">;
 export type Subscription = ItemOf<"listSubscriptions">;
 
+/** One event on its way to one webhook, as the delivery log shows it. */
+export type Delivery = ItemOf<"listWebhookDeliveries">;
+export type DeliveryStatus = Delivery["status"];
+export type DeliveryWithAttempts = DataOf<"getDelivery">;
+export type DeliveryAttempt = DeliveryWithAttempts["attempt_log"][number];
 export type Recovered = DataOf<"recoverWebhookDeliveries">;
 
 export type Unpublished = DataOf<"unpublishComponent">;
@@ -121,42 +126,6 @@ export interface RunResult {
   duration_ms: number;
   events: string[];
   logs: { ts: number; level: string; message: string }[];
-}
-
-export type DeliveryStatus = "pending" | "delivered" | "failed";
-
-/** One event on its way to one webhook, as the delivery log shows it. */
-export interface Delivery {
-  id: string;
-  webhook_id: string;
-  emitter_id: string;
-  event_id: string;
-  channel: string | null;
-  status: DeliveryStatus;
-  attempts: number;
-  last_status_code: number | null;
-  last_latency_ms: number | null;
-  last_error: string | null;
-  /** Epoch seconds of the next automatic attempt; null when none is planned. */
-  next_attempt_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface DeliveryAttempt {
-  attempt: number;
-  /** Epoch seconds. */
-  at: number;
-  /** null when no HTTP answer came (a time-out, a refused connection, the SSRF guard). */
-  status_code: number | null;
-  latency_ms: number | null;
-  error: string | null;
-  /** The start of the receiver's answer (at most 1 KB). */
-  response_body: string | null;
-}
-
-export interface DeliveryWithAttempts extends Delivery {
-  attempt_log: DeliveryAttempt[];
 }
 
 /** `GET /v1/published/{key}`: the version `key` resolves to, its code, and every published version. */

@@ -9,6 +9,7 @@ import type { App, ConfigureResult, ConnectedAccount } from "../../src/client/ap
 import type { ConnectProject, CreatedOAuthClient } from "../../src/client/connect-client.js";
 import type {
   ActionRunParams,
+  DeliveryWithAttempts,
   ImportJob,
   ListedComponent,
   PageInfo,
@@ -96,6 +97,8 @@ describe("the OpenAPI document", () => {
     expectTypeOf<Source["last_event_at"]>().toEqualTypeOf<number | null>();
     expectTypeOf<SourceParams["active"]>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<Subscription["event_name"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<DeliveryWithAttempts["status"]>().toEqualTypeOf<"pending" | "delivered" | "failed">();
+    expectTypeOf<DeliveryWithAttempts["attempt_log"][number]["status_code"]>().toEqualTypeOf<number | null>();
     expectTypeOf<ActionRunParams["key"]>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ListedComponent["registry"]>().toEqualTypeOf<"public" | "private">();
     expectTypeOf<ImportJob["status"]>().toEqualTypeOf<"running" | "succeeded" | "failed">();

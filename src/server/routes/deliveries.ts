@@ -13,10 +13,44 @@ import type { PageRequest } from "../../core/pagination.js";
 import type { Store } from "../../store/store.js";
 import { commonErrors, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
 
+const nullableNumber = { type: ["number", "null"] } as const;
+const nullableString = { type: ["string", "null"] } as const;
+
 const deliverySchema = {
   type: "object",
   additionalProperties: true,
-  properties: { id: { type: "string" } },
+  properties: {
+    id: { type: "string", description: "dlv_…" },
+    webhook_id: { type: "string" },
+    emitter_id: { type: "string" },
+    event_id: { type: "string" },
+    channel: nullableString,
+    status: { type: "string", enum: ["pending", "delivered", "failed"] },
+    attempts: { type: "number" },
+    last_status_code: nullableNumber,
+    last_latency_ms: nullableNumber,
+    last_error: nullableString,
+    next_attempt_at: { ...nullableNumber, description: "epoch seconds of the next automatic attempt" },
+    created_at: { type: "number", description: "epoch seconds" },
+    updated_at: { type: "number", description: "epoch seconds" },
+  },
+} as const;
+
+const attemptSchema = {
+  type: "object",
+  properties: {
+    attempt: { type: "number" },
+    at: { type: "number", description: "epoch seconds" },
+    status_code: { ...nullableNumber, description: "null when no HTTP answer came" },
+    latency_ms: nullableNumber,
+    error: nullableString,
+    response_body: { ...nullableString, description: "the start of the receiver's answer (at most 1 KB)" },
+  },
+} as const;
+
+const deliveryWithAttempts = {
+  ...deliverySchema,
+  properties: { ...deliverySchema.properties, attempt_log: { type: "array", items: attemptSchema } },
 } as const;
 
 export function deliveryRoutes(app: FastifyInstance, store: Store): void {
@@ -56,7 +90,7 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
         summary: "One delivery with its attempts",
         tags: ["deliveries"],
         params: idParams,
-        response: { 200: { type: "object", properties: { data: deliverySchema } }, ...commonErrors },
+        response: { 200: { type: "object", properties: { data: deliveryWithAttempts } }, ...commonErrors },
       },
     },
     async (request) => {
