@@ -12,6 +12,8 @@
  *                                      to bench/results/only.json.tmp instead of latest.json
  *   npm run bench -- --sluice DIR      measure another built checkout (such as a clean export of HEAD)
  *   npm run bench -- --label TEXT      a note for the run's row (what --sluice points at, say)
+ *   npm run bench -- --timers 100      the timer scenario's source counts (full default: 100,1000;
+ *                                      quick: 100); a full run with other counts says so in its row
  *   npm run bench -- --keep            keep the temporary folder (server logs) for a look
  *   npm run bench -- --profile         write a CPU profile of the ingest scenario's server to
  *                                      bench/results/*.cpuprofile and print where its time went
@@ -47,6 +49,7 @@ const { values: args } = parseArgs({
     sluice: { type: "string" },
     label: { type: "string" },
     profile: { type: "boolean", default: false },
+    timers: { type: "string" },
   },
 });
 
@@ -70,6 +73,13 @@ const ctx = {
   serverOptions: { tmp, postgres: args.postgres, sluiceRoot },
   /** Where the ingest scenario writes its server's CPU profile (`--profile`), or undefined. */
   profile: args.profile ? path.join(ROOT, "bench", "results") : undefined,
+  /** The timer scenario's source counts (`--timers`), or undefined for the mode's default. */
+  timerCounts: args.timers?.split(",").map((count) => {
+    const n = Number(count.trim());
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`--timers takes counts such as 100,1000; got '${args.timers}'`);
+    return n;
+  }),
   /** Scenario results so far, so that a later scenario (peers) can compare with an earlier one. */
   done: {},
 };
@@ -84,6 +94,7 @@ const results = {
     only: args.only ?? null,
     label: args.label ?? null,
     profile: args.profile,
+    timers: args.timers ?? null,
   },
   machine: machine(),
   measured: measuredTree(sluiceRoot),

@@ -79,7 +79,18 @@ const ROWS_END = "<!-- bench:rows-end -->";
 const COLUMNS = [
   ["date", (r) => r.date.slice(0, 16).replace("T", " ")],
   ["commit", (r) => `${r.measured.git_commit.slice(0, 7)}${r.measured.git_dirty ? "+" : ""}`],
-  ["mode", (r) => [r.mode, r.options.postgres ? "pg" : "", r.options.label ?? ""].filter(Boolean).join(" ")],
+  [
+    "mode",
+    (r) =>
+      [
+        r.mode,
+        r.options.postgres ? "pg" : "",
+        r.options.timers ? `timers ${r.options.timers}` : "",
+        r.options.label ?? "",
+      ]
+        .filter(Boolean)
+        .join(" "),
+  ],
   // The Node that ran the bench and every Sluice server it started (they share process.execPath).
   ["node", (r) => r.machine.node],
   ["ingest req/s (× bare)", (r) => withRatio(r, "ingest.rps")],

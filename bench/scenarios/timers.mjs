@@ -32,7 +32,7 @@ const TIMER = `export default {
 };`;
 
 export async function timers(ctx) {
-  const counts = ctx.quick ? [100] : [100, 1000];
+  const counts = ctx.timerCounts ?? (ctx.quick ? [100] : [100, 1000]);
   const windowSeconds = ctx.quick ? 4 : 10;
   const figures = [];
   const details = {};
