@@ -316,6 +316,10 @@ function connectRoutes(): Record<string, RouteSpec> {
       cfmap_json: JSON.stringify({ token: "t0k3n" }),
       connect_token: b.ids.connectToken[0],
     }));
+    routes[`POST ${base}/accounts/oauth`] = at({}, ({ b }) => ({
+      app_slug: b.ids.app[0],
+      connect_token: b.ids.connectToken[0],
+    }));
     routes[`GET ${base}/accounts/:account_id`] = at({ account_id: "endUserAccount" });
     routes[`DELETE ${base}/accounts/:account_id`] = at({ account_id: "endUserAccount" });
     routes[`GET ${base}/users/:external_user_id/accounts`] = at({ external_user_id: "externalUser" });
