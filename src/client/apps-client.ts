@@ -51,6 +51,8 @@ export type OAuthStartParams = BodyOf<"startOAuthConnection">;
 
 export type ConnectedAccount = DataOf<"getConnectedAccount">;
 export type ConnectedAccountParams = BodyOf<"createConnectedAccount">;
+/** A new name, and/or a keys account's fields to replace (reconnecting it). */
+export type ConnectedAccountUpdate = BodyOf<"updateConnectedAccount">;
 
 /** `POST /v1/components/configure` and `/props` take these (Pipedream Connect's shapes). */
 export type ConfigureParams = BodyOf<"configureComponentProp">;
@@ -83,6 +85,9 @@ export function appsApi(client: SluiceClient) {
     getConnectedAccount: (id: string) => client.data<ConnectedAccount>("GET", path(id)),
     renameConnectedAccount: (id: string, name: string) =>
       client.data<ConnectedAccount>("PATCH", path(id), { body: { name } }),
+    /** Renames, or reconnects a keys account with new fields (an OAuth one: startOAuthConnection with its id). */
+    updateConnectedAccount: (id: string, update: ConnectedAccountUpdate) =>
+      client.data<ConnectedAccount>("PATCH", path(id), { body: update }),
     deleteConnectedAccount: (id: string, force = false) =>
       client.data<Deleted>("DELETE", path(id), { query: { force: force ? "true" : undefined } }),
     startOAuthConnection: (params: OAuthStartParams) =>

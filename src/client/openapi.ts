@@ -813,8 +813,8 @@ export interface paths {
         delete: operations["deleteConnectedAccount"];
         options?: never;
         head?: never;
-        /** Rename a connected account */
-        patch: operations["renameConnectedAccount"];
+        /** Rename a connected account, or reconnect a keys account by replacing its fields (sealed at rest, never returned; it becomes healthy). OAuth accounts reconnect with POST /v1/connected_accounts/oauth and connected_account_id */
+        patch: operations["updateConnectedAccount"];
         trace?: never;
     };
     "/v1/connected_accounts/oauth": {
@@ -8262,7 +8262,7 @@ export interface operations {
             };
         };
     };
-    renameConnectedAccount: {
+    updateConnectedAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -8274,7 +8274,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    /** @description the app's $auth fields, checked as on create; they replace the stored ones entirely */
+                    fields?: {
+                        [key: string]: unknown;
+                    };
+                    name?: string;
                 };
             };
         };

@@ -101,6 +101,26 @@ for (const dialect of dialects) {
       expect((await databaseText(database)).includes(SECRET), "a secret is stored in plain text").toBe(false);
     });
 
+    it("PATCH with fields reconnects a keys account: checked like create, sealed, same apn_, used by the next run", async () => {
+      const connected = await api.createConnectedAccount({
+        app: "acme",
+        name: "rotated",
+        fields: { api_key: "old" },
+      });
+      const missing = await failure(api.updateConnectedAccount(connected.id, { fields: { region: "us" } }));
+      expect(missing).toMatchObject({ status: 400, code: "invalid_fields" });
+      expect((await failure(api.updateConnectedAccount(connected.id, {}))).status).toBe(400);
+      const updated = await api.updateConnectedAccount(connected.id, { fields: { api_key: SECRET } });
+      expect(updated).toMatchObject({ id: connected.id, name: "rotated", healthy: true, error: null });
+      expect(JSON.stringify(updated)).not.toContain(SECRET);
+      const run = await sluice.client.runAction({
+        component_code: ACME_ACTION,
+        configured_props: { acme: { authProvisionId: connected.id } },
+      });
+      expect(run.return_value).toEqual({ keyLength: SECRET.length });
+      expect((await databaseText(database)).includes(SECRET), "a secret is stored in plain text").toBe(false);
+    });
+
     it("an app prop configured with {authProvisionId} gets $auth in run and in app methods; logs mask it", async () => {
       const connected = await api.createConnectedAccount({ app: "acme", fields: { api_key: SECRET } });
       const source = await sluice.client.deploySource({

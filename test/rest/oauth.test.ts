@@ -360,6 +360,9 @@ for (const dialect of dialects) {
       expect(again.failure?.message).toMatch(/unhealthy.*reconnect it/);
       expect(provider.requests.refresh_token).toBe(refreshes);
 
+      // Fields are a keys account's way back: an OAuth account goes through its provider again.
+      const withFields = await failure(api.updateConnectedAccount(authProvisionId ?? "", { fields: {} }));
+      expect(withFields).toMatchObject({ status: 400, code: "oauth_app" });
       const reconnected = await connect({ connected_account_id: authProvisionId });
       expect(reconnected.authProvisionId).toBe(authProvisionId);
       expect(await api.getConnectedAccount(authProvisionId ?? "")).toMatchObject({

@@ -150,18 +150,49 @@ export function listConnectedAccounts(
   });
 }
 
-export async function renameConnectedAccount(
+export interface ConnectedAccountUpdate {
+  readonly name?: unknown;
+  readonly fields?: unknown;
+}
+
+/**
+ * Renames a connected account and/or replaces a keys account's credentials ("reconnect" it):
+ * the new fields are checked against the app as on create, sealed, and replace the old ones
+ * entirely; the account is healthy again. An OAuth account is reconnected through its OAuth flow
+ * (`POST /v1/connected_accounts/oauth` with `connected_account_id`), not with fields.
+ */
+export async function updateConnectedAccount(
   context: CoreContext,
   accountId: string,
   id: string,
-  input: { name?: unknown },
+  input: ConnectedAccountUpdate,
 ): Promise<ConnectedAccount> {
   const current = await getConnectedAccount(context, accountId, id);
-  const name = optionalText(input.name, "name", MAX_NAME_LENGTH)?.trim();
-  if (!name) throw new InvalidInputError("name is required: a non-empty string");
+  if (input.name === undefined && input.fields === undefined) {
+    throw new InvalidInputError("name or fields is required: the new name, or the app's fields to replace");
+  }
+  const changes: { name?: string; credentials?: string; healthy?: number; error?: null } = {};
+  if (input.name !== undefined) {
+    const name = optionalText(input.name, "name", MAX_NAME_LENGTH)?.trim();
+    if (!name) throw new InvalidInputError("name must be a non-empty string");
+    changes.name = name;
+  }
+  if (input.fields !== undefined) {
+    const app = await resolveApp(context.store.db, accountId, current.app);
+    if (current.authType === "oauth" || app.authType === "oauth") {
+      throw new InvalidInputError(
+        `connected account ${current.id} is an OAuth account: reconnect it with POST /v1/connected_accounts/oauth and connected_account_id`,
+        "oauth_app",
+      );
+    }
+    const fields = checkFields(app, input.fields);
+    changes.credentials = context.secrets.encrypt(JSON.stringify(fields));
+    changes.healthy = 1;
+    changes.error = null;
+  }
   await context.store.db
     .updateTable("connected_accounts")
-    .set({ name, updated_at: Date.now() })
+    .set({ ...changes, updated_at: Date.now() })
     .where("id", "=", current.id)
     .execute();
   return getConnectedAccount(context, accountId, id);

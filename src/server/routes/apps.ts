@@ -14,12 +14,13 @@ import {
 } from "../../core/apps/app-registry.js";
 import {
   type ConnectedAccountInput,
+  type ConnectedAccountUpdate,
   connectedAccountView,
   createConnectedAccount,
   deleteConnectedAccount,
   getConnectedAccount,
   listConnectedAccounts,
-  renameConnectedAccount,
+  updateConnectedAccount,
 } from "../../core/apps/connected-accounts.js";
 import { oauthRedirectUri } from "../../core/apps/oauth-connections.js";
 import { clientSecretOf } from "../../core/apps/oauth-settings.js";
@@ -289,21 +290,33 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
     }),
   );
 
-  app.patch<{ Params: { id: string }; Body: { name?: unknown } }>(
+  app.patch<{ Params: { id: string }; Body: ConnectedAccountUpdate }>(
     "/connected_accounts/:id",
     {
       schema: {
-        operationId: "renameConnectedAccount",
-        summary: "Rename a connected account",
+        operationId: "updateConnectedAccount",
+        summary:
+          "Rename a connected account, or reconnect a keys account by replacing its fields (sealed at rest, never returned; it becomes healthy). OAuth accounts reconnect with POST /v1/connected_accounts/oauth and connected_account_id",
         tags: ["connected accounts"],
         params: idParams,
-        body: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        body: {
+          type: "object",
+          properties: {
+            name: { type: "string" },
+            fields: {
+              type: "object",
+              additionalProperties: true,
+              description:
+                "the app's $auth fields, checked as on create; they replace the stored ones entirely",
+            },
+          },
+        },
         response: oneAccount,
       },
     },
     async (request) => ({
       data: connectedAccountView(
-        await renameConnectedAccount(context, request.account.id, request.params.id, request.body),
+        await updateConnectedAccount(context, request.account.id, request.params.id, request.body ?? {}),
       ),
     }),
   );
