@@ -1,7 +1,8 @@
 /**
  * One connected account in the list: its name (renamed in place), app, health and last error,
- * and Delete. An account a source or workflow uses is refused (409 connected_account_in_use):
- * the row says which use it and offers to delete it anyway.
+ * Reconnect (its fields entered again, or its OAuth flow run again: the same `apn_` id, healthy
+ * again), and Delete. An account a source or workflow uses is refused (409
+ * connected_account_in_use): the row says which use it and offers to delete it anyway.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -10,6 +11,7 @@ import { ApiError, errorMessage } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
 import { formatMs } from "../components/time.js";
 import { appsClient } from "../props/apps-api.js";
+import { ConnectForm } from "../props/connect-form.js";
 
 function health(account: ConnectedAccount): string {
   if (account.dead) return "dead";
@@ -19,6 +21,8 @@ function health(account: ConnectedAccount): string {
 export function AccountRow({ account }: { account: ConnectedAccount }) {
   const queryClient = useQueryClient();
   const [renaming, setRenaming] = useState(false);
+  const [reconnecting, setReconnecting] = useState(false);
+  const [reconnected, setReconnected] = useState(false);
   const [name, setName] = useState(account.name);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["connected-accounts"] });
   const rename = useMutation({
@@ -36,81 +40,115 @@ export function AccountRow({ account }: { account: ConnectedAccount }) {
   const failure = rename.error ?? remove.error;
   const state = health(account);
   return (
-    <tr>
-      <td>
-        {renaming ? (
-          <form
-            className="row"
-            aria-label={`Rename ${account.name}`}
-            onSubmit={(event) => {
-              event.preventDefault();
-              if (name.trim()) rename.mutate();
-            }}
-          >
-            <input
-              aria-label={`New name for ${account.name}`}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-            />
-            <button type="submit" className="small" disabled={rename.isPending}>
-              Save
-            </button>
-            <button type="button" className="secondary small" onClick={() => setRenaming(false)}>
-              Cancel
-            </button>
-          </form>
-        ) : (
-          <>
-            {account.name}
-            <br />
-            <span className="mono small muted">{account.id}</span>
-          </>
-        )}
-      </td>
-      <td className="mono">{account.app}</td>
-      <td>
-        <span className={`badge ${state === "healthy" ? "ok" : "bad"}`}>{state}</span>
-      </td>
-      <td>{account.error ?? <span className="muted">—</span>}</td>
-      <td>{formatMs(Date.parse(account.created_at))}</td>
-      <td>
-        <div className="row">
-          {!renaming && (
-            <button
-              type="button"
-              className="secondary small"
+    <>
+      <tr>
+        <td>
+          {renaming ? (
+            <form
+              className="row"
               aria-label={`Rename ${account.name}`}
-              onClick={() => {
-                setName(account.name);
-                setRenaming(true);
+              onSubmit={(event) => {
+                event.preventDefault();
+                if (name.trim()) rename.mutate();
               }}
             >
-              Rename
-            </button>
-          )}
-          <ConfirmButton
-            label="Delete"
-            question={`Delete the connected account ${account.name} (${account.id})?`}
-            disabled={remove.isPending}
-            onConfirm={() => remove.mutate(false)}
-          />
-        </div>
-        {failure ? (
-          <div className="field-error" role="alert">
-            <p>
-              {inUse ? "In use, not deleted: " : ""}
-              {errorMessage(failure)}
-            </p>
-            {inUse && (
-              <ConfirmButton
-                label="Delete anyway"
-                question={`Delete ${account.name} although it is in use? What uses it fails until its app prop is changed.`}
-                onConfirm={() => remove.mutate(true)}
+              <input
+                aria-label={`New name for ${account.name}`}
+                value={name}
+                onChange={(event) => setName(event.target.value)}
               />
+              <button type="submit" className="small" disabled={rename.isPending}>
+                Save
+              </button>
+              <button type="button" className="secondary small" onClick={() => setRenaming(false)}>
+                Cancel
+              </button>
+            </form>
+          ) : (
+            <>
+              {account.name}
+              <br />
+              <span className="mono small muted">{account.id}</span>
+            </>
+          )}
+        </td>
+        <td className="mono">{account.app}</td>
+        <td>
+          <span className={`badge ${state === "healthy" ? "ok" : "bad"}`}>{state}</span>
+        </td>
+        <td>{account.error ?? <span className="muted">—</span>}</td>
+        <td>{formatMs(Date.parse(account.created_at))}</td>
+        <td>
+          <div className="row">
+            {!reconnecting && (
+              <button
+                type="button"
+                className="secondary small"
+                aria-label={`Reconnect ${account.name}`}
+                onClick={() => {
+                  setReconnected(false);
+                  setReconnecting(true);
+                }}
+              >
+                Reconnect
+              </button>
             )}
+            {!renaming && (
+              <button
+                type="button"
+                className="secondary small"
+                aria-label={`Rename ${account.name}`}
+                onClick={() => {
+                  setName(account.name);
+                  setRenaming(true);
+                }}
+              >
+                Rename
+              </button>
+            )}
+            <ConfirmButton
+              label="Delete"
+              question={`Delete the connected account ${account.name} (${account.id})?`}
+              disabled={remove.isPending}
+              onConfirm={() => remove.mutate(false)}
+            />
           </div>
-        ) : null}
-      </td>
-    </tr>
+          {failure ? (
+            <div className="field-error" role="alert">
+              <p>
+                {inUse ? "In use, not deleted: " : ""}
+                {errorMessage(failure)}
+              </p>
+              {inUse && (
+                <ConfirmButton
+                  label="Delete anyway"
+                  question={`Delete ${account.name} although it is in use? What uses it fails until its app prop is changed.`}
+                  onConfirm={() => remove.mutate(true)}
+                />
+              )}
+            </div>
+          ) : null}
+          {reconnected && (
+            <p className="small" role="status">
+              Reconnected.
+            </p>
+          )}
+        </td>
+      </tr>
+      {reconnecting && (
+        <tr>
+          <td colSpan={6}>
+            <ConnectForm
+              slug={account.app}
+              reconnect={account}
+              onDone={(accountId) => {
+                setReconnecting(false);
+                if (accountId) setReconnected(true);
+              }}
+            />
+          </td>
+        </tr>
+      )}
+    </>
   );
 }

@@ -1,26 +1,32 @@
 /**
  * Apps and connected accounts: the account's connected accounts with their app, health and
  * error; connect a new one (the app's keys form, or its OAuth flow in a popup: the same form as
- * an app prop's "Connect new"); rename and delete. The app filter is in the URL (`?app=`).
+ * an app prop's "Connect new"); reconnect, rename and delete. The list is paged on the server; the
+ * app filter and the page's cursor are in the URL (`?app=`, `?after=`).
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
 import { Empty, ErrorBox, Loading } from "../components/status.js";
 import { useUrlParam } from "../components/url-state.js";
-import { ConnectForm } from "../props/app-input.js";
 import { appsClient } from "../props/apps-api.js";
+import { ConnectForm } from "../props/connect-form.js";
 import { AccountRow } from "./account-row.js";
-
-/** The accounts shown at once; the API pages them, and few people have more. */
-const LIMIT = 100;
 
 export function AppsPage() {
   const [app, setApp] = useUrlParam("app");
+  const [after, setAfter] = useCursor();
   const queryClient = useQueryClient();
   const apps = useQuery({ queryKey: ["apps"], queryFn: () => appsClient.listApps() });
   const accounts = useQuery({
-    queryKey: ["connected-accounts", app || undefined],
-    queryFn: () => appsClient.listConnectedAccounts({ limit: LIMIT, ...(app ? { app } : {}) }),
+    queryKey: ["connected-accounts", "page", app, after],
+    queryFn: () =>
+      appsClient.listConnectedAccounts({
+        limit: PAGE_SIZE,
+        ...(app ? { app } : {}),
+        ...(after ? { after } : {}),
+      }),
+    placeholderData: (previous) => previous,
   });
   const [slug, setSlug] = useState("");
   const [connecting, setConnecting] = useState<string | null>(null);
@@ -87,7 +93,15 @@ export function AppsPage() {
       <h2>Connected accounts</h2>
       <div className="row wrap">
         <label htmlFor="filter-app">App</label>
-        <select id="filter-app" value={app} onChange={(event) => setApp(event.target.value)}>
+        <select
+          id="filter-app"
+          value={app}
+          onChange={(event) => {
+            // Another filter starts again from the first page.
+            setApp(event.target.value);
+            setAfter("");
+          }}
+        >
           <option value="">All apps</option>
           {registered.map((item) => (
             <option key={item.name_slug} value={item.name_slug}>
@@ -123,13 +137,9 @@ export function AppsPage() {
               ))}
             </tbody>
           </table>
-          {accounts.data.page_info.total_count > LIMIT && (
-            <p className="muted">
-              Showing {LIMIT} of {accounts.data.page_info.total_count}; filter by app to see the others.
-            </p>
-          )}
         </div>
       )}
+      <Pager info={accounts.data?.page_info} onNext={setAfter} />
     </section>
   );
 }

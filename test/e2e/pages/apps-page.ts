@@ -39,6 +39,18 @@ export class AppsPage {
     await this.page.getByRole("button", { name: "Save" }).click();
   }
 
+  /** Opens the row's reconnect form: the app's fields again, or its OAuth sign-in. */
+  async startReconnect(name: string): Promise<void> {
+    await this.row(name)
+      .getByRole("button", { name: `Reconnect ${name}` })
+      .click();
+    await this.reconnectForm(name).waitFor();
+  }
+
+  reconnectForm(name: string) {
+    return this.page.getByRole("group", { name: `Reconnect ${name}` });
+  }
+
   /** Clicks Delete on the row; the confirmation dialog is then open. */
   async askDelete(name: string): Promise<void> {
     await this.row(name).getByRole("button", { name: "Delete", exact: true }).click();
