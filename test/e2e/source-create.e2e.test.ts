@@ -45,7 +45,7 @@ describe("creating a source in a browser", { timeout: 120_000 }, () => {
     return (await sluice.client.listSources({ limit: 100 })).page_info.total_count;
   }
 
-  it("the components page lists published components and their versions, and deploys one", async () => {
+  it("the components page lists published components and their versions, searches on the server, and deploys one", async () => {
     await page.goto("/components");
     const row = page.getByRole("row").filter({ hasText: "e2e-greeter" });
     await row.waitFor();
@@ -53,8 +53,18 @@ describe("creating a source in a browser", { timeout: 120_000 }, () => {
     audit.push(...(await screenshotAndAudit(page, "components")));
     await page.keyboard.press("/");
     await page.keyboard.type("nothing-like-this");
-    await page.getByText("No component on this page matches the search.").waitFor();
+    await page.waitForURL(/q=nothing-like-this/);
+    await page.getByText("No component matches the search.").waitFor();
+    // Searched on the server (GET /v1/components?q=): the count is of the matches, not of a page.
+    await page.getByRole("searchbox", { name: "Search components" }).fill("greeter");
+    await page.waitForURL(/q=greeter/);
+    await page.getByText("1 shown of 1").waitFor();
+    await page.getByRole("row").filter({ hasText: "e2e-weather" }).waitFor({ state: "detached" });
+    await page.getByRole("link", { name: "All versions of e2e-greeter" }).click();
+    await page.waitForURL(/\/components\?key=e2e-greeter$/);
+    expect(await page.getByRole("row").filter({ hasText: "e2e-greeter" }).textContent()).toContain("0.1.0");
     await page.goto("/components?q=greeter");
+    await page.getByText("1 shown of 1").waitFor();
     await page.getByRole("link", { name: "Deploy e2e-greeter" }).click();
     await page.waitForURL(/action=create&key=e2e-greeter/);
     await new CreateSourcePage(page).waitForForm();
