@@ -1,13 +1,15 @@
 /**
  * Sign-in, sessions and API keys in a real browser: an invalid key, a page opened without a
  * session and back after sign-in (an httpOnly cookie, nothing in storage), API keys shown once and
- * revoked, the admin's accounts page, and signing out.
+ * revoked, the admin's accounts page, a form submitted after its session ended on the server
+ * (its key revoked, or signed out through the API) going to sign-in and back, and signing out.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../support/server.js";
 import { SignInPage } from "./pages/sign-in-page.js";
 import { newContext, screenshotAndAudit } from "./support/browser.js";
+import { GREETER_SOURCE } from "./support/fixtures.js";
 import { startUiTest, type UiTest } from "./support/ui-test.js";
 
 describe("sign-in, sessions and API keys in a browser", { timeout: 120_000 }, () => {
@@ -76,6 +78,46 @@ describe("sign-in, sessions and API keys in a browser", { timeout: 120_000 }, ()
     expect(await otherPage.getByRole("link", { name: "Accounts" }).count()).toBe(0);
     await otherPage.goto("/accounts");
     await otherPage.getByRole("heading", { name: "Not found" }).waitFor();
+    await second.close();
+  });
+
+  it("a form submitted after its session ended goes to sign-in, and signing in comes back to the page", async () => {
+    const source = await sluice.client.deploySource({
+      component_code: GREETER_SOURCE,
+      configured_props: { greeting: "Hi" },
+    });
+    const key = await sluice.client.createApiKey("short-lived");
+    const second = await newContext(browser, sluice.url);
+    const other = await second.newPage();
+    const signIn = new SignInPage(other);
+    const configuration = `/sources/${source.id}?tab=configuration`;
+    await signIn.goto(configuration);
+    await signIn.signIn(key.api_key);
+    await other.getByLabel("Greeting", { exact: true }).fill("Hello again");
+    // The key is revoked while the form is open: Update is refused, and the page goes to sign-in.
+    await sluice.client.revokeApiKey(key.id);
+    await other.getByRole("button", { name: "Update" }).click();
+    await other.waitForURL(/\/signin\?next=/);
+    await signIn.signIn(sluice.apiKey);
+    await other.waitForURL((url) => url.pathname + url.search === configuration);
+    await other.getByLabel("Greeting", { exact: true }).waitFor();
+    expect((await sluice.client.getSource(source.id)).configured_props.greeting).toBe("Hi");
+
+    // Signed out through the API while the keys form is open: Create key goes to sign-in, then back.
+    await other.goto("/keys");
+    await other.getByLabel("Name").fill("never-made");
+    const cookie = (await second.cookies()).find((candidate) => candidate.name === "sluice_session");
+    const ended = await fetch(`${sluice.url}/v1/sessions/current`, {
+      method: "DELETE",
+      headers: { cookie: `sluice_session=${cookie?.value ?? ""}`, "x-sluice-csrf": "1" },
+    });
+    expect(ended.status).toBe(204);
+    await other.getByRole("button", { name: "Create key" }).click();
+    await other.waitForURL(/\/signin\?next=%2Fkeys$/);
+    await signIn.signIn(sluice.apiKey);
+    await other.waitForURL(/\/keys$/);
+    await other.getByLabel("Name").waitFor();
+    expect((await sluice.client.listApiKeys()).map((listed) => listed.name)).not.toContain("never-made");
     await second.close();
   });
 

@@ -3,9 +3,9 @@
  * version and lock. A component with additionalProps shows them too: the form asks for the
  * source's full props (`POST /v1/components/props` with its dc_ id, which starts from its values).
  */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { Source } from "../../client/types.js";
+import type { Source, SourceParams } from "../../client/types.js";
 import { api } from "../api.js";
 import { ErrorBox, Loading } from "../components/status.js";
 import { isConfigurable } from "../props/prop-values.js";
@@ -17,6 +17,8 @@ export function ConfigurationTab({ source }: { source: Source }) {
     queryKey: ["component", source.component_id],
     queryFn: () => api.getComponent(source.component_id),
   });
+  // A mutation, so that a session ended meanwhile sends the page to sign-in (main.tsx).
+  const update = useMutation({ mutationFn: (input: SourceParams) => api.updateSource(source.id, input) });
   const [saved, setSaved] = useState(false);
   if (component.isPending) return <Loading what="the component" />;
   if (component.error) return <ErrorBox error={component.error} />;
@@ -43,7 +45,7 @@ export function ConfigurationTab({ source }: { source: Source }) {
                 !(prop.name in configured),
             )
             .map((prop) => [prop.name, null] as const);
-          const updated = await api.updateSource(source.id, {
+          const updated = await update.mutateAsync({
             configured_props: { ...Object.fromEntries(cleared), ...configured },
             ...(dynamicPropsId ? { dynamic_props_id: dynamicPropsId } : {}),
           });

@@ -1,7 +1,8 @@
 /** Workflows: the list, and deploying one by pasting its YAML document. */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
+import type { WorkflowParams } from "../../client/types.js";
 import { api, errorMessage } from "../api.js";
 import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
 import { Empty, ErrorBox, Loading } from "../components/status.js";
@@ -29,6 +30,8 @@ export function WorkflowsPage() {
     queryKey: ["workflows", after],
     queryFn: () => api.listWorkflows({ limit: PAGE_SIZE, ...(after ? { after } : {}) }),
   });
+  // A mutation, so that a session ended meanwhile sends the page to sign-in (main.tsx).
+  const deploy = useMutation({ mutationFn: (document: WorkflowParams) => api.createWorkflow(document) });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   return (
@@ -78,7 +81,7 @@ export function WorkflowsPage() {
           setError(null);
           setBusy(true);
           try {
-            const workflow = await api.createWorkflow(parseDocument(text));
+            const workflow = await deploy.mutateAsync(parseDocument(text));
             void queryClient.invalidateQueries({ queryKey: ["workflows"] });
             navigate(`/workflows/${workflow.id}`);
           } catch (failure) {
