@@ -1,30 +1,18 @@
 /** Sources: the account's deployed sources, a page at a time, searched on the server (`q`). */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { api, errorMessage } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
 import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
 import { SearchBox } from "../components/search-box.js";
+import { useSearchQuery } from "../components/search-query.js";
 import { Empty, ErrorBox, Loading } from "../components/status.js";
 import { formatSeconds } from "../components/time.js";
-import { useUrlParam } from "../components/url-state.js";
-
-const SEARCH_DELAY_MS = 250;
 
 export function SourcesPage() {
   const [after, setAfter] = useCursor();
-  const [query] = useUrlParam("q");
   // One request per pause in typing; a new search starts again from the first page.
-  const [needle, setNeedle] = useState(query.trim());
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      if (query.trim() === needle) return;
-      setNeedle(query.trim());
-      if (after !== "") setAfter("");
-    }, SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [query, needle, after, setAfter]);
+  const needle = useSearchQuery();
   const sources = useQuery({
     queryKey: ["sources", after, needle],
     queryFn: () =>
