@@ -58,15 +58,8 @@ export type ConnectedAccountUpdate = BodyOf<"updateConnectedAccount">;
 export type ConfigureParams = BodyOf<"configureComponentProp">;
 export type ConfigureResult = ResponseOf<"configureComponentProp">;
 export type ReloadPropsParams = BodyOf<"reloadComponentProps">;
-/**
- * Written by hand: the document allows a null `dynamicProps`, and callers that check `errors`
- * first read it as present.
- */
-export interface ReloadPropsResult {
-  dynamicProps: { id: string; configurableProps: Record<string, unknown>[] };
-  errors: string[];
-  observations: unknown[];
-}
+/** `dynamicProps` is null when additionalProps failed: `errors` says why. */
+export type ReloadPropsResult = ResponseOf<"reloadComponentProps">;
 
 export function appsApi(client: SluiceClient) {
   const path = (id: string) => `/v1/connected_accounts/${encodeURIComponent(id)}`;

@@ -3015,16 +3015,50 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description the component's source code */
+                            code: string;
                             code_hash: string;
-                            configurable_props: {
+                            configurable_props: ({
+                                /** @description an app prop's app name slug */
+                                app?: string;
+                                /** @description the value used when none is configured */
+                                default?: unknown;
+                                description?: string;
+                                label?: string;
+                                max?: number;
+                                min?: number;
+                                name: string;
+                                optional?: boolean;
+                                /** @description static options as given (values or {label, value}); absent when dynamic */
+                                options?: unknown[];
+                                reloadProps?: boolean;
+                                /** @description options come from POST /v1/components/configure */
+                                remoteOptions?: boolean;
+                                secret?: boolean;
+                                /** @description string, integer, boolean, app, string[], $.interface.http, … */
+                                type: string;
+                                useQuery?: boolean;
+                                withLabel?: boolean;
+                            } & {
                                 [key: string]: unknown;
-                            }[];
+                            })[];
+                            /** @description epoch seconds */
+                            created_at: number;
+                            /** @description a source's dedupe: unique, greatest or last */
+                            dedupe: string | null;
+                            description: string | null;
                             /** @description the component has additionalProps: POST /v1/components/props answers its full props for a configuration */
-                            has_additional_props: boolean;
+                            has_additional_props?: boolean;
                             /** @description sc_… */
                             id: string;
                             key: string | null;
+                            /** @description the npm packages the code imports, each at the version it was bundled with */
+                            lock: {
+                                [key: string]: string;
+                            };
                             name: string;
+                            /** @enum {string} */
+                            type: "source" | "action";
                             version: string | null;
                         } & {
                             [key: string]: unknown;
@@ -3109,16 +3143,50 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description the component's source code */
+                            code: string;
                             code_hash: string;
-                            configurable_props: {
+                            configurable_props: ({
+                                /** @description an app prop's app name slug */
+                                app?: string;
+                                /** @description the value used when none is configured */
+                                default?: unknown;
+                                description?: string;
+                                label?: string;
+                                max?: number;
+                                min?: number;
+                                name: string;
+                                optional?: boolean;
+                                /** @description static options as given (values or {label, value}); absent when dynamic */
+                                options?: unknown[];
+                                reloadProps?: boolean;
+                                /** @description options come from POST /v1/components/configure */
+                                remoteOptions?: boolean;
+                                secret?: boolean;
+                                /** @description string, integer, boolean, app, string[], $.interface.http, … */
+                                type: string;
+                                useQuery?: boolean;
+                                withLabel?: boolean;
+                            } & {
                                 [key: string]: unknown;
-                            }[];
+                            })[];
+                            /** @description epoch seconds */
+                            created_at: number;
+                            /** @description a source's dedupe: unique, greatest or last */
+                            dedupe: string | null;
+                            description: string | null;
                             /** @description the component has additionalProps: POST /v1/components/props answers its full props for a configuration */
-                            has_additional_props: boolean;
+                            has_additional_props?: boolean;
                             /** @description sc_… */
                             id: string;
                             key: string | null;
+                            /** @description the npm packages the code imports, each at the version it was bundled with */
+                            lock: {
+                                [key: string]: string;
+                            };
                             name: string;
+                            /** @enum {string} */
+                            type: "source" | "action";
                             version: string | null;
                         } & {
                             [key: string]: unknown;
@@ -3419,9 +3487,45 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            code_hash: string;
+                            configurable_props: ({
+                                /** @description an app prop's app name slug */
+                                app?: string;
+                                /** @description the value used when none is configured */
+                                default?: unknown;
+                                description?: string;
+                                label?: string;
+                                max?: number;
+                                min?: number;
+                                name: string;
+                                optional?: boolean;
+                                /** @description static options as given (values or {label, value}); absent when dynamic */
+                                options?: unknown[];
+                                reloadProps?: boolean;
+                                /** @description options come from POST /v1/components/configure */
+                                remoteOptions?: boolean;
+                                secret?: boolean;
+                                /** @description string, integer, boolean, app, string[], $.interface.http, … */
+                                type: string;
+                                useQuery?: boolean;
+                                withLabel?: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description epoch seconds */
+                            created_at: number;
+                            /** @description a source's dedupe: unique, greatest or last */
+                            dedupe: string | null;
+                            description: string | null;
+                            /** @description the component has additionalProps: POST /v1/components/props answers its full props for a configuration */
+                            has_additional_props?: boolean;
                             /** @description sc_… of the published code */
                             id: string;
                             key: string;
+                            /** @description the npm packages the code imports, each at the version it was bundled with */
+                            lock: {
+                                [key: string]: string;
+                            };
                             name: string;
                             /** @description epoch seconds */
                             published_at: number;
@@ -9866,15 +9970,59 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            code: string;
+                            code_hash: string;
+                            configurable_props: ({
+                                /** @description an app prop's app name slug */
+                                app?: string;
+                                /** @description the value used when none is configured */
+                                default?: unknown;
+                                description?: string;
+                                label?: string;
+                                max?: number;
+                                min?: number;
+                                name: string;
+                                optional?: boolean;
+                                /** @description static options as given (values or {label, value}); absent when dynamic */
+                                options?: unknown[];
+                                reloadProps?: boolean;
+                                /** @description options come from POST /v1/components/configure */
+                                remoteOptions?: boolean;
+                                secret?: boolean;
+                                /** @description string, integer, boolean, app, string[], $.interface.http, … */
+                                type: string;
+                                useQuery?: boolean;
+                                withLabel?: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description epoch seconds */
+                            created_at: number;
+                            /** @description a source's dedupe: unique, greatest or last */
+                            dedupe: string | null;
+                            description: string | null;
+                            /** @description the component has additionalProps: POST /v1/components/props answers its full props for a configuration */
+                            has_additional_props?: boolean;
                             /** @description sc_… of the published code */
                             id: string;
                             key: string;
+                            /** @description the npm packages the code imports, each at the version it was bundled with */
+                            lock: {
+                                [key: string]: string;
+                            };
                             name: string;
                             /** @description epoch seconds */
                             published_at: number;
                             /** @enum {string} */
                             type: "source" | "action";
                             version: string;
+                            versions: {
+                                /** @description sc_… */
+                                component_id: string;
+                                /** @description epoch seconds */
+                                published_at: number;
+                                version: string;
+                            }[];
                         } & {
                             [key: string]: unknown;
                         };
@@ -10179,6 +10327,24 @@ export interface operations {
                             /** @enum {string} */
                             type: "source" | "action";
                             version: string;
+                            versions: ({
+                                app: string | null;
+                                deprecated: boolean;
+                                description: string | null;
+                                /** @description sc_… of the published code */
+                                id: string;
+                                key: string;
+                                name: string;
+                                /** @description epoch seconds */
+                                published_at: number;
+                                /** @enum {string} */
+                                registry: "public" | "private";
+                                /** @enum {string} */
+                                type: "source" | "action";
+                                version: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                         } & {
                             [key: string]: unknown;
                         };
@@ -11540,10 +11706,24 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: ({
+                            /** @description the event; left out when larger than 1 KB, unless expand=event */
+                            event?: unknown;
+                            /** @description true when event was left out for its size */
+                            event_truncated?: boolean;
                             /** @description <ms>-<seq> */
                             id: string;
                             indexed_at_ms: number;
                             metadata: {
+                                /** @description the event's id */
+                                emit_id: string;
+                                /** @description the source (dc_…) or workflow (p_…) */
+                                emitter_id: string;
+                                /** @description the id the component gave it (dedupe) */
+                                id: string | null;
+                                /** @description the channel it was emitted on; empty for the default */
+                                name: string;
+                                summary: string | null;
+                            } & {
                                 [key: string]: unknown;
                             };
                         } & {
@@ -11729,9 +11909,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
+                        data: ({
+                            /** @description <ms>-<seq> */
+                            id: string;
+                            invocation_id: string;
+                            level: string;
+                            message: string;
+                            /** @description epoch milliseconds */
+                            ts: number;
+                        } & {
                             [key: string]: unknown;
-                        }[];
+                        })[];
                         page_info: {
                             count: number;
                             end_cursor: string | null;
@@ -12203,15 +12391,47 @@ export interface operations {
                     "application/json": {
                         data: ({
                             code_hash: string;
-                            configurable_props: {
+                            configurable_props: ({
+                                /** @description an app prop's app name slug */
+                                app?: string;
+                                /** @description the value used when none is configured */
+                                default?: unknown;
+                                description?: string;
+                                label?: string;
+                                max?: number;
+                                min?: number;
+                                name: string;
+                                optional?: boolean;
+                                /** @description static options as given (values or {label, value}); absent when dynamic */
+                                options?: unknown[];
+                                reloadProps?: boolean;
+                                /** @description options come from POST /v1/components/configure */
+                                remoteOptions?: boolean;
+                                secret?: boolean;
+                                /** @description string, integer, boolean, app, string[], $.interface.http, … */
+                                type: string;
+                                useQuery?: boolean;
+                                withLabel?: boolean;
+                            } & {
                                 [key: string]: unknown;
-                            }[];
+                            })[];
+                            /** @description epoch seconds */
+                            created_at: number;
+                            /** @description a source's dedupe: unique, greatest or last */
+                            dedupe: string | null;
+                            description: string | null;
                             /** @description the component has additionalProps: POST /v1/components/props answers its full props for a configuration */
-                            has_additional_props: boolean;
+                            has_additional_props?: boolean;
                             /** @description sc_… */
                             id: string;
                             key: string | null;
+                            /** @description the npm packages the code imports, each at the version it was bundled with */
+                            lock: {
+                                [key: string]: string;
+                            };
                             name: string;
+                            /** @enum {string} */
+                            type: "source" | "action";
                             version: string | null;
                         } & {
                             [key: string]: unknown;
@@ -12307,9 +12527,45 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: ({
+                            code_hash: string;
+                            configurable_props: ({
+                                /** @description an app prop's app name slug */
+                                app?: string;
+                                /** @description the value used when none is configured */
+                                default?: unknown;
+                                description?: string;
+                                label?: string;
+                                max?: number;
+                                min?: number;
+                                name: string;
+                                optional?: boolean;
+                                /** @description static options as given (values or {label, value}); absent when dynamic */
+                                options?: unknown[];
+                                reloadProps?: boolean;
+                                /** @description options come from POST /v1/components/configure */
+                                remoteOptions?: boolean;
+                                secret?: boolean;
+                                /** @description string, integer, boolean, app, string[], $.interface.http, … */
+                                type: string;
+                                useQuery?: boolean;
+                                withLabel?: boolean;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description epoch seconds */
+                            created_at: number;
+                            /** @description a source's dedupe: unique, greatest or last */
+                            dedupe: string | null;
+                            description: string | null;
+                            /** @description the component has additionalProps: POST /v1/components/props answers its full props for a configuration */
+                            has_additional_props?: boolean;
                             /** @description sc_… of the published code */
                             id: string;
                             key: string;
+                            /** @description the npm packages the code imports, each at the version it was bundled with */
+                            lock: {
+                                [key: string]: string;
+                            };
                             name: string;
                             /** @description epoch seconds */
                             published_at: number;
@@ -14141,10 +14397,24 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: ({
+                            /** @description the event; left out when larger than 1 KB, unless expand=event */
+                            event?: unknown;
+                            /** @description true when event was left out for its size */
+                            event_truncated?: boolean;
                             /** @description <ms>-<seq> */
                             id: string;
                             indexed_at_ms: number;
                             metadata: {
+                                /** @description the event's id */
+                                emit_id: string;
+                                /** @description the source (dc_…) or workflow (p_…) */
+                                emitter_id: string;
+                                /** @description the id the component gave it (dedupe) */
+                                id: string | null;
+                                /** @description the channel it was emitted on; empty for the default */
+                                name: string;
+                                summary: string | null;
+                            } & {
                                 [key: string]: unknown;
                             };
                         } & {

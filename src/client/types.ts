@@ -85,39 +85,27 @@ export type ImportInput = BodyOf<"startRegistryImport">;
 /** An import run as a job (`POST /v1/registry/imports`). */
 export type ImportJob = DataOf<"getRegistryImport">;
 
+/** A saved component: its code, described props and lock. */
+export type Component = DataOf<"getSavedComponent">;
+/** A saved component as lists show it: without its code. */
+export type ComponentSummary = ItemOf<"listSavedComponents">;
+/** One configurable prop as the component describes it; Pipedream's other fields pass through. */
+export type ConfigurableProp = Component["configurable_props"][number];
+
+/** A component published under its key and version (`sluice publish`); the code is left out of lists. */
+export type PublishedComponent = DataOf<"publishComponent">;
+/** `GET /v1/published/{key}`: the version `key` resolves to, its code, and every published version. */
+export type PublishedComponentDetail = DataOf<"getPublishedComponent">;
+/** `GET /v1/registry/components/{key}`: the version the key resolves to and every version. */
+export type PublicComponentDetail = DataOf<"getRegistryComponent">;
+
+/** An event as lists and the SSE streams show it; `event` is left out of large ones unless expanded. */
+export type EventSummary = ItemOf<"listSourceEvents">;
+export type LogEntry = ItemOf<"listSourceLogs">;
+
 // Still written by hand: these routes' response schemas are loose (additionalProperties, or an
 // untyped field), so the generated type would say less than callers rely on. Tighten the route's
 // schema, regenerate, then make the type an alias like those above.
-
-export interface ConfigurableProp {
-  name: string;
-  type: string;
-  label?: string;
-  description?: string;
-  optional?: boolean;
-  default?: unknown;
-  secret?: boolean;
-  min?: number;
-  max?: number;
-  options?: unknown[];
-  [field: string]: unknown;
-}
-
-export interface EventSummary {
-  id: string;
-  indexed_at_ms: number;
-  event?: unknown;
-  event_truncated?: boolean;
-  metadata: { emit_id: string; emitter_id: string; name: string; id: string | null; summary: string | null };
-}
-
-export interface LogEntry {
-  id: string;
-  ts: number;
-  level: string;
-  message: string;
-  invocation_id: string;
-}
 
 export interface RunResult {
   invocation_id: string;
@@ -126,12 +114,6 @@ export interface RunResult {
   duration_ms: number;
   events: string[];
   logs: { ts: number; level: string; message: string }[];
-}
-
-/** `GET /v1/published/{key}`: the version `key` resolves to, its code, and every published version. */
-export interface PublishedComponentDetail extends PublishedComponent {
-  code: string;
-  versions: { version: string; component_id: string; published_at: number }[];
 }
 
 /** One `$.send.*` call of an action and what became of it. */
@@ -171,37 +153,4 @@ export interface ActionRunResult {
   sends: ActionSendReport[];
   duration_ms: number;
   failure: { reason: string; message: string; stack?: string } | null;
-}
-
-/** `GET /v1/registry/components/{key}`: the version the key resolves to and every version. */
-export interface PublicComponentDetail extends ListedComponent {
-  versions: ListedComponent[];
-}
-
-export interface Component {
-  id: string;
-  code: string;
-  code_hash: string;
-  name: string;
-  key: string | null;
-  version: string | null;
-  type: "source" | "action";
-  description: string | null;
-  configurable_props: ConfigurableProp[];
-  /** The component has additionalProps: `POST /v1/components/props` answers its full props. */
-  has_additional_props?: boolean;
-  dedupe: string | null;
-  lock: Record<string, string>;
-  created_at: number;
-}
-
-/** A saved component as lists show it: without its code. */
-export type ComponentSummary = Omit<Component, "code">;
-
-/** A component published under its key and version (`sluice publish`); the code is left out of lists. */
-export interface PublishedComponent extends Omit<Component, "code" | "key" | "version"> {
-  key: string;
-  version: string;
-  /** Epoch seconds. */
-  published_at: number;
 }

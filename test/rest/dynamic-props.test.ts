@@ -241,6 +241,7 @@ for (const dialect of dialects) {
       const reloaded = await api.reloadProps({ id: sheet.id, configured_props: { headerRow: "name,email" } });
       expect(reloaded.errors).toEqual([]);
       const dynamicProps = reloaded.dynamicProps;
+      if (dynamicProps === null) throw new Error("additionalProps gave no props");
       expect(dynamicProps.id).toMatch(/^dyp_/);
       expect(dynamicProps.configurableProps.map((prop) => prop.name)).toEqual(["headerRow", "name", "email"]);
       expect(dynamicProps.configurableProps[1]).toMatchObject({ type: "string", label: "NAME" });

@@ -5,14 +5,27 @@
  */
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import type { App, ConfigureResult, ConnectedAccount } from "../../src/client/apps-client.js";
+import type {
+  App,
+  ConfigureResult,
+  ConnectedAccount,
+  ReloadPropsResult,
+} from "../../src/client/apps-client.js";
 import type { ConnectProject, CreatedOAuthClient } from "../../src/client/connect-client.js";
 import type {
   ActionRunParams,
+  Component,
+  ComponentSummary,
+  ConfigurableProp,
   DeliveryWithAttempts,
+  EventSummary,
   ImportJob,
   ListedComponent,
+  LogEntry,
   PageInfo,
+  PublicComponentDetail,
+  PublishedComponent,
+  PublishedComponentDetail,
   Source,
   SourceParams,
   Subscription,
@@ -107,5 +120,25 @@ describe("the OpenAPI document", () => {
     expectTypeOf<ConfigureResult["errors"]>().toEqualTypeOf<string[]>();
     expectTypeOf<ConnectProject["name"]>().toEqualTypeOf<string>();
     expectTypeOf<CreatedOAuthClient["client_secret"]>().toEqualTypeOf<string>();
+    expectTypeOf<Component["code"]>().toEqualTypeOf<string>();
+    expectTypeOf<Component["type"]>().toEqualTypeOf<"source" | "action">();
+    expectTypeOf<Component["has_additional_props"]>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<Component["lock"]>().toEqualTypeOf<{ [key: string]: string }>();
+    expectTypeOf<ComponentSummary["code_hash"]>().toEqualTypeOf<string>();
+    expectTypeOf<ConfigurableProp["name"]>().toEqualTypeOf<string>();
+    expectTypeOf<ConfigurableProp["label"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ConfigurableProp["remoteOptions"]>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<PublishedComponent["key"]>().toEqualTypeOf<string>();
+    expectTypeOf<PublishedComponent["published_at"]>().toEqualTypeOf<number>();
+    expectTypeOf<PublishedComponentDetail["versions"][number]["published_at"]>().toEqualTypeOf<number>();
+    expectTypeOf<PublicComponentDetail["versions"][number]["deprecated"]>().toEqualTypeOf<boolean>();
+    expectTypeOf<EventSummary["event"]>().toEqualTypeOf<unknown>();
+    expectTypeOf<EventSummary["event_truncated"]>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<EventSummary["metadata"]["id"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<LogEntry["invocation_id"]>().toEqualTypeOf<string>();
+    expectTypeOf<ReloadPropsResult["dynamicProps"]>().toEqualTypeOf<{
+      id: string;
+      configurableProps: { [key: string]: unknown }[];
+    } | null>();
   });
 });

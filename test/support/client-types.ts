@@ -2,8 +2,10 @@
  * Generates src/client/openapi.ts, the client's wire types, from the served OpenAPI document with
  * openapi-typescript. A response schema lists what Sluice sends; the serializer sends every field
  * the route's view sets, and views set absent values to null, so a response's properties are
- * generated as present (`field: T | null`, not `field?: T`). Request properties stay optional
- * unless the schema requires them.
+ * generated as present (`field: T | null`, not `field?: T`), unless the object's schema lists
+ * `required` itself: then only those are present and the others optional (`event?: unknown`), for
+ * the few fields a view leaves out at times. Request properties stay optional unless the schema
+ * requires them.
  */
 import openapiTS, { astToString } from "openapi-typescript";
 
@@ -16,7 +18,10 @@ const header = `/**
  */
 `;
 
-/** Marks every property of every object inside `schema` as required (response schemas only). */
+/**
+ * Marks every property of every object inside `schema` as required (response schemas only), but
+ * for objects that say which are required.
+ */
 function requireAll(schema: Json): Json {
   if (Array.isArray(schema)) return schema.map(requireAll);
   if (schema === null || typeof schema !== "object") return schema;
@@ -26,8 +31,14 @@ function requireAll(schema: Json): Json {
       key === "properties" || key === "patternProperties" ? mapValues(value, requireAll) : requireAll(value);
   }
   const properties = schema.properties;
-  if (properties !== null && typeof properties === "object" && !Array.isArray(properties)) {
-    copy.required = [...new Set([...stringsOf(schema.required), ...Object.keys(properties)])];
+  const declaresRequired = Array.isArray(schema.required);
+  if (
+    !declaresRequired &&
+    properties !== null &&
+    typeof properties === "object" &&
+    !Array.isArray(properties)
+  ) {
+    copy.required = Object.keys(properties);
   }
   return copy;
 }
@@ -36,10 +47,6 @@ function mapValues(value: Json | undefined, map: (item: Json) => Json): Json {
   if (value === null || value === undefined || typeof value !== "object" || Array.isArray(value))
     return value ?? null;
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, map(item)]));
-}
-
-function stringsOf(value: Json | undefined): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }
 
 /** The document with every response's properties required. */

@@ -19,6 +19,7 @@ import {
   unpublish,
 } from "../../core/published.js";
 import { commonErrors, epochSeconds, errorResponse, pageOf, pageQuery } from "../schemas.js";
+import { publishedDetailSchema, publishedSchema } from "./component-schemas.js";
 import { componentView } from "./components.js";
 
 function publishedView(published: PublishedComponent) {
@@ -30,19 +31,6 @@ function publishedView(published: PublishedComponent) {
     published_at: epochSeconds(published.publishedAt),
   };
 }
-
-const publishedSchema = {
-  type: "object",
-  additionalProperties: true,
-  properties: {
-    id: { type: "string", description: "sc_… of the published code" },
-    key: { type: "string" },
-    version: { type: "string" },
-    name: { type: "string" },
-    type: { type: "string", enum: ["source", "action"] },
-    published_at: { type: "integer", description: "epoch seconds" },
-  },
-} as const;
 
 const keyParams = {
   type: "object",
@@ -169,7 +157,7 @@ export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
         summary: "Read a published component: key (its latest version) or key@version, with every version",
         tags: ["components"],
         params: keyParams,
-        response: { 200: { type: "object", properties: { data: publishedSchema } }, ...commonErrors },
+        response: { 200: { type: "object", properties: { data: publishedDetailSchema } }, ...commonErrors },
       },
     },
     async (request) => {

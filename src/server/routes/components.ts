@@ -11,6 +11,7 @@ import {
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
 import { commonErrors, epochSeconds, pageOf, pageQuery } from "../schemas.js";
+import { componentSchema, componentSummarySchema } from "./component-schemas.js";
 
 export function componentView(component: SavedComponent) {
   return {
@@ -29,24 +30,6 @@ export function componentView(component: SavedComponent) {
     created_at: epochSeconds(component.createdAt),
   };
 }
-
-const componentSchema = {
-  type: "object",
-  additionalProperties: true,
-  properties: {
-    id: { type: "string", description: "sc_…" },
-    code_hash: { type: "string" },
-    name: { type: "string" },
-    key: { type: ["string", "null"] },
-    version: { type: ["string", "null"] },
-    configurable_props: { type: "array", items: { type: "object", additionalProperties: true } },
-    has_additional_props: {
-      type: "boolean",
-      description:
-        "the component has additionalProps: POST /v1/components/props answers its full props for a configuration",
-    },
-  },
-} as const;
 
 export function componentRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: ComponentInput & { key?: string } }>(
@@ -96,7 +79,7 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
         tags: ["components"],
         querystring: pageQuery,
         response: {
-          200: pageOf(componentSchema),
+          200: pageOf(componentSummarySchema),
           ...commonErrors,
         },
       },

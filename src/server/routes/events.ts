@@ -5,13 +5,42 @@ import { deleteEvents, type EventQuery, listEventSummaries, listLogs } from "../
 import { getSource } from "../../core/sources.js";
 import { commonErrors, idParams, pageInfo, pageOf, pageQuery } from "../schemas.js";
 
+const nullableString = { type: ["string", "null"] } as const;
+
+/** An event as lists and the SSE streams show it (Pipedream's event summary). */
 const eventSummarySchema = {
+  type: "object",
+  additionalProperties: true,
+  required: ["id", "indexed_at_ms", "metadata"],
+  properties: {
+    id: { type: "string", description: "<ms>-<seq>" },
+    indexed_at_ms: { type: "integer" },
+    event: { description: "the event; left out when larger than 1 KB, unless expand=event" },
+    event_truncated: { type: "boolean", description: "true when event was left out for its size" },
+    metadata: {
+      type: "object",
+      additionalProperties: true,
+      properties: {
+        emit_id: { type: "string", description: "the event's id" },
+        emitter_id: { type: "string", description: "the source (dc_…) or workflow (p_…)" },
+        name: { type: "string", description: "the channel it was emitted on; empty for the default" },
+        id: { ...nullableString, description: "the id the component gave it (dedupe)" },
+        summary: nullableString,
+      },
+    },
+  },
+} as const;
+
+/** One log line of a source: console output, errors, lifecycle. */
+const logEntrySchema = {
   type: "object",
   additionalProperties: true,
   properties: {
     id: { type: "string", description: "<ms>-<seq>" },
-    indexed_at_ms: { type: "integer" },
-    metadata: { type: "object", additionalProperties: true },
+    ts: { type: "number", description: "epoch milliseconds" },
+    level: { type: "string" },
+    message: { type: "string" },
+    invocation_id: { type: "string" },
   },
 } as const;
 
@@ -90,7 +119,7 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
             type: "object",
             properties: {
               page_info: pageInfo,
-              data: { type: "array", items: { type: "object", additionalProperties: true } },
+              data: { type: "array", items: logEntrySchema },
             },
           },
           ...commonErrors,

@@ -65,6 +65,12 @@ const listedSchema = {
   },
 } as const;
 
+/** A public key's version with every version of the key. */
+const publicDetailSchema = {
+  ...listedSchema,
+  properties: { ...listedSchema.properties, versions: { type: "array", items: listedSchema } },
+} as const;
+
 const keyParams = {
   type: "object",
   properties: { key: { type: "string", maxLength: 400, description: "a public key, or key@version" } },
@@ -171,7 +177,7 @@ export function registryRoutes(app: FastifyInstance, context: CoreContext): void
         summary: "Read a public component: key (its latest version) or key@version, with every version",
         tags: ["components"],
         params: keyParams,
-        response: { 200: { type: "object", properties: { data: listedSchema } }, ...commonErrors },
+        response: { 200: { type: "object", properties: { data: publicDetailSchema } }, ...commonErrors },
       },
     },
     async (request) => {
