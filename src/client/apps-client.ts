@@ -9,41 +9,12 @@ export type App = DataOf<"getApp">;
 /** An oauth app's settings as the API shows them (never the client secret). */
 export type OAuthSettings = NonNullable<App["oauth"]>;
 
-// Written by hand: `POST /v1/apps` leaves fields and oauth open in its schema (any object), so the
-// generated type would say less than callers rely on.
+/** What registering an app (`POST /v1/apps`) takes. */
+export type AppParams = BodyOf<"registerApp">;
 /** One field of a keys app (an oauth app's custom fields), as registering takes it. */
-export interface AppField {
-  name: string;
-  label?: string;
-  description?: string;
-  secret?: boolean;
-  optional?: boolean;
-}
-
-export interface OAuthSettingsParams {
-  authorize_url: string;
-  token_url: string;
-  client_id: string;
-  /** Omitted: keep the registered one; null: remove it (a public client). */
-  client_secret?: string | null;
-  scopes?: string[] | string;
-  scope_separator?: string;
-  pkce?: boolean;
-  authorize_params?: Record<string, string>;
-  user_info_url?: string;
-  uid_field?: string;
-  token_auth_method?: "client_secret_basic" | "client_secret_post";
-}
-
-export interface AppParams {
-  slug: string;
-  name?: string;
-  auth_type: "keys" | "oauth" | "none";
-  fields?: AppField[];
-  oauth?: OAuthSettingsParams;
-  /** server: for every account (admin only). */
-  scope?: "server" | "account";
-}
+export type AppField = NonNullable<AppParams["fields"]>[number];
+/** `client_secret` omitted keeps the registered one; null removes it (a public client). */
+export type OAuthSettingsParams = NonNullable<AppParams["oauth"]>;
 
 export type OAuthConnection = DataOf<"getOAuthConnection">;
 export type StartedOAuthConnection = DataOf<"startOAuthConnection">;
@@ -68,7 +39,7 @@ export function appsApi(client: SluiceClient) {
     listApps: () => client.data<App[]>("GET", "/v1/apps"),
     getApp: (slug: string) => client.data<App>("GET", `/v1/apps/${encodeURIComponent(slug)}`),
     unregisterApp: (slug: string, scope?: "server" | "account") =>
-      client.data<{ name_slug: string; deleted: boolean }>("DELETE", `/v1/apps/${encodeURIComponent(slug)}`, {
+      client.data<DataOf<"deleteApp">>("DELETE", `/v1/apps/${encodeURIComponent(slug)}`, {
         query: { scope },
       }),
     createConnectedAccount: (params: ConnectedAccountParams) =>

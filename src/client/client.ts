@@ -5,11 +5,13 @@
  */
 import type {
   ApiKeyInfo,
+  BodyOf,
   Component,
   ComponentSummary,
   CreatedAccount,
   CreatedApiKey,
   CreatedWebhook,
+  DataOf,
   Deleted,
   Delivery,
   DeliveryStatus,
@@ -195,8 +197,8 @@ export class SluiceClient {
 
   deleteEvents(
     idOrName: string,
-    range: { start_id?: string; end_id?: string } = {},
-  ): Promise<{ deleted: number }> {
+    range: BodyOf<"deleteSourceEvents"> = {},
+  ): Promise<DataOf<"deleteSourceEvents">> {
     return this.data("DELETE", `/v1/sources/${encodeURIComponent(idOrName)}/events`, { body: range });
   }
 

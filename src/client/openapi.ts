@@ -2027,31 +2027,71 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description sc_… */
                             component_id: string;
+                            component_key: string | null;
+                            component_version: string | null;
                             duration_ms: number;
                             exports: {
                                 [key: string]: unknown;
                             };
-                            failure: {
+                            failure: ({
+                                message: string;
+                                /** @description error, timeout, crash, out_of_memory, exit or load_error */
+                                reason: string;
+                                stack?: string;
+                            } & {
                                 [key: string]: unknown;
-                            } | null;
-                            flow_exit: {
+                            }) | null;
+                            flow_exit: ({
+                                reason: string | null;
+                            } & {
                                 [key: string]: unknown;
-                            } | null;
-                            logs: {
+                            }) | null;
+                            logs: ({
+                                /** @description log, info, warn, error or debug */
+                                level: string;
+                                message: string;
+                                /** @description epoch milliseconds */
+                                ts: number;
+                            } & {
                                 [key: string]: unknown;
-                            }[];
+                            })[];
                             ok: boolean;
-                            respond: {
+                            respond: ({
+                                /** @description JSON when the action answered an object; text; or base64 (body_encoding) */
+                                body: unknown;
+                                /** @enum {string} */
+                                body_encoding?: "base64";
+                                headers: {
+                                    [key: string]: string;
+                                };
+                                immediate: boolean;
+                                status: number;
+                            } & {
                                 [key: string]: unknown;
-                            } | null;
+                            }) | null;
+                            /** @description what run() returned (JSON); null for nothing */
+                            return_value: unknown;
                             sends: ({
+                                /** @description what the action asked to send, credentials masked */
                                 input: {
                                     [key: string]: unknown;
                                 };
                                 /** @enum {string} */
                                 kind: "http" | "email" | "emit" | "sse" | "s3";
                                 outcome: {
+                                    error?: string;
+                                    /** @description the SMTP server's id of an email */
+                                    message_id?: string;
+                                    ok: boolean;
+                                    /** @description emit and sse: kept in the result (a workflow routes them) */
+                                    recorded?: boolean;
+                                    /** @description not attempted: the run failed */
+                                    skipped?: boolean;
+                                    /** @description the HTTP status of an http send */
+                                    status?: number;
+                                } & {
                                     [key: string]: unknown;
                                 };
                             } & {
@@ -2520,15 +2560,45 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description keys, oauth or none */
-                    auth_type: string;
+                    /** @enum {string} */
+                    auth_type: "keys" | "oauth" | "none";
+                    /** @description a keys app's fields (at least one); an oauth app's custom fields */
                     fields?: {
-                        [key: string]: unknown;
-                    }[];
+                        description?: string;
+                        label?: string;
+                        /** @description an identifier: letters, digits and _ */
+                        name: string;
+                        optional?: boolean;
+                        /** @description masked in forms and never shown again */
+                        secret?: boolean;
+                    }[] | null;
+                    /** @description default: the slug */
                     name?: string;
-                    /** @description for auth_type oauth: {authorize_url, token_url, client_id, client_secret?, scopes?, scope_separator?, pkce?, authorize_params?, user_info_url?, uid_field?, token_auth_method?}; client_secret omitted keeps the registered one, null removes it */
+                    /** @description for auth_type oauth */
                     oauth?: {
-                        [key: string]: unknown;
+                        /** @description extra query parameters of the authorize URL */
+                        authorize_params?: {
+                            [key: string]: string | number | boolean;
+                        } | null;
+                        authorize_url: string;
+                        client_id: string;
+                        /** @description omitted: keep the registered one; null: remove it (a public client, with PKCE) */
+                        client_secret?: string | null;
+                        /** @description default: true */
+                        pkce?: boolean;
+                        /** @description default: a space */
+                        scope_separator?: string;
+                        /** @description a list, or one string split at scope_separator */
+                        scopes?: string[] | (string | null);
+                        /**
+                         * @description default: client_secret_basic
+                         * @enum {string|null}
+                         */
+                        token_auth_method?: "client_secret_basic" | "client_secret_post" | null;
+                        token_url: string;
+                        /** @description the user info field that names the account; default sub */
+                        uid_field?: string;
+                        user_info_url?: string | null;
                     };
                     /**
                      * @description server: for every account (admin only); account: for this account
@@ -12010,6 +12080,29 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            duration_ms: number;
+                            /** @description the ids of the events it emitted */
+                            events: string[];
+                            failure: ({
+                                message: string;
+                                /** @description error, timeout, crash, out_of_memory, exit or load_error */
+                                reason: string;
+                                stack?: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            invocation_id: string;
+                            logs: ({
+                                /** @description log, info, warn, error or debug */
+                                level: string;
+                                message: string;
+                                /** @description epoch milliseconds */
+                                ts: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            ok: boolean;
+                        } & {
                             [key: string]: unknown;
                         };
                     };
@@ -12986,16 +13079,74 @@ export interface operations {
                     "application/json": {
                         data: ({
                             active: boolean;
+                            /** @description runs at the same time at most */
+                            concurrency: number;
+                            /** @description epoch seconds */
+                            created_at: number;
+                            /** @description {base}/e/<id> for an HTTP-triggered workflow */
                             endpoint_url: string | null;
                             /** @description p_… */
                             id: string;
                             name: string;
-                            steps: {
+                            owner_id: string;
+                            /** @description attempts after a failed one */
+                            retries: number;
+                            steps: ({
+                                /** @description sc_… */
+                                component_id: string;
+                                component_key: string | null;
+                                component_version: string | null;
+                                name: string;
+                                /** @description prop values as written (secrets masked); strings may hold {{ expressions }} */
+                                props: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description only when the step sets its own */
+                                timeout_seconds?: number;
+                            } & {
                                 [key: string]: unknown;
-                            }[];
-                            trigger: {
+                            })[];
+                            /** @description per step */
+                            timeout_seconds: number;
+                            trigger: ({
+                                custom_response: boolean;
+                                /** @enum {string} */
+                                type: "http";
+                            } & {
                                 [key: string]: unknown;
-                            };
+                            }) | ({
+                                cron?: string;
+                                interval_seconds?: number;
+                                /** @description the timer source (dc_…) that starts runs */
+                                source_id: string | null;
+                                timezone?: string;
+                                /** @enum {string} */
+                                type: "timer";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                event_name: string | null;
+                                source_id: string;
+                                /** @enum {string} */
+                                type: "source";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                component_id: string;
+                                /** @description the source (dc_…) deployed for the workflow */
+                                source_id: string | null;
+                                /** @enum {string} */
+                                type: "uses";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "none";
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            /** @description epoch seconds */
+                            updated_at: number;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -13778,10 +13929,102 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            attempts: number;
+                            created_at_ms: number;
+                            duration_ms: number | null;
+                            error: ({
+                                message: string;
+                                /** @description error, timeout, crash, out_of_memory, exit, load_error, expression… */
+                                reason: string;
+                                stack: string | null;
+                                step: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            exit: ({
+                                reason: string | null;
+                                step: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            finished_at_ms: number | null;
                             /** @description wr_… */
                             id: string;
+                            /** @description the run this one replays */
+                            replay_of: string | null;
+                            /** @description what the run's $.send.* calls became, as for a single action run */
+                            sends: ({
+                                /** @description what the action asked to send, credentials masked */
+                                input: {
+                                    [key: string]: unknown;
+                                };
+                                /** @enum {string} */
+                                kind: "http" | "email" | "emit" | "sse" | "s3";
+                                outcome: {
+                                    error?: string;
+                                    /** @description the SMTP server's id of an email */
+                                    message_id?: string;
+                                    ok: boolean;
+                                    /** @description emit and sse: kept in the result (a workflow routes them) */
+                                    recorded?: boolean;
+                                    /** @description not attempted: the run failed */
+                                    skipped?: boolean;
+                                    /** @description the HTTP status of an http send */
+                                    status?: number;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            started_at_ms: number | null;
                             /** @enum {string} */
                             status: "queued" | "running" | "success" | "error" | "exited";
+                            steps: ({
+                                duration_ms: number;
+                                error: ({
+                                    message: string;
+                                    /** @description error, timeout, crash, out_of_memory, exit, load_error, expression… */
+                                    reason: string;
+                                    stack: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                exports: {
+                                    [key: string]: unknown;
+                                };
+                                flow_exit: ({
+                                    reason: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                logs: ({
+                                    /** @description log, info, warn, error or debug */
+                                    level: string;
+                                    message: string;
+                                    /** @description epoch milliseconds */
+                                    ts: number;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                name: string;
+                                /** @description what the step returned (JSON) */
+                                return_value: unknown;
+                                started_at_ms: number;
+                                /** @enum {string} */
+                                status: "success" | "error" | "exited";
+                                summary: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            trigger: {
+                                /** @description how it was started */
+                                context: unknown;
+                                /** @description the event that started the run */
+                                event: unknown;
+                            } & {
+                                [key: string]: unknown;
+                            };
                             workflow_id: string;
                         } & {
                             [key: string]: unknown;
@@ -13866,10 +14109,102 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            attempts: number;
+                            created_at_ms: number;
+                            duration_ms: number | null;
+                            error: ({
+                                message: string;
+                                /** @description error, timeout, crash, out_of_memory, exit, load_error, expression… */
+                                reason: string;
+                                stack: string | null;
+                                step: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            exit: ({
+                                reason: string | null;
+                                step: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            finished_at_ms: number | null;
                             /** @description wr_… */
                             id: string;
+                            /** @description the run this one replays */
+                            replay_of: string | null;
+                            /** @description what the run's $.send.* calls became, as for a single action run */
+                            sends: ({
+                                /** @description what the action asked to send, credentials masked */
+                                input: {
+                                    [key: string]: unknown;
+                                };
+                                /** @enum {string} */
+                                kind: "http" | "email" | "emit" | "sse" | "s3";
+                                outcome: {
+                                    error?: string;
+                                    /** @description the SMTP server's id of an email */
+                                    message_id?: string;
+                                    ok: boolean;
+                                    /** @description emit and sse: kept in the result (a workflow routes them) */
+                                    recorded?: boolean;
+                                    /** @description not attempted: the run failed */
+                                    skipped?: boolean;
+                                    /** @description the HTTP status of an http send */
+                                    status?: number;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            started_at_ms: number | null;
                             /** @enum {string} */
                             status: "queued" | "running" | "success" | "error" | "exited";
+                            steps: ({
+                                duration_ms: number;
+                                error: ({
+                                    message: string;
+                                    /** @description error, timeout, crash, out_of_memory, exit, load_error, expression… */
+                                    reason: string;
+                                    stack: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                exports: {
+                                    [key: string]: unknown;
+                                };
+                                flow_exit: ({
+                                    reason: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                logs: ({
+                                    /** @description log, info, warn, error or debug */
+                                    level: string;
+                                    message: string;
+                                    /** @description epoch milliseconds */
+                                    ts: number;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                name: string;
+                                /** @description what the step returned (JSON) */
+                                return_value: unknown;
+                                started_at_ms: number;
+                                /** @enum {string} */
+                                status: "success" | "error" | "exited";
+                                summary: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            trigger: {
+                                /** @description how it was started */
+                                context: unknown;
+                                /** @description the event that started the run */
+                                event: unknown;
+                            } & {
+                                [key: string]: unknown;
+                            };
                             workflow_id: string;
                         } & {
                             [key: string]: unknown;
@@ -13956,11 +14291,68 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The workflow document: name, trigger, concurrency, retries, timeout_seconds, active, steps */
         requestBody: {
             content: {
                 "application/json": {
-                    [key: string]: unknown;
+                    active?: boolean;
+                    /** @description runs at the same time at most; default 1 */
+                    concurrency?: number;
+                    name: string;
+                    /** @description attempts after a failed one; default 0 */
+                    retries?: number;
+                    steps: {
+                        /** @description the component's source code */
+                        code?: string;
+                        /** @description a saved component (sc_…) */
+                        component_id?: string;
+                        /** @description the file code came from, for the server's messages (.ts for TypeScript to compile) */
+                        filename?: string;
+                        /** @description a published key: key (the latest version) or key@version */
+                        key?: string;
+                        /** @description an identifier; later steps read its results as steps.<name> */
+                        name: string;
+                        /** @description prop values; strings may hold {{ expression }}s evaluated against steps */
+                        props?: {
+                            [key: string]: unknown;
+                        };
+                        timeout_seconds?: number;
+                        /** @description a published key or an sc_ id (not a file path) */
+                        uses?: string;
+                    }[];
+                    /** @description per step; default 30 */
+                    timeout_seconds?: number;
+                    trigger?: ({
+                        http: {
+                            customResponse?: boolean;
+                        };
+                    } | {
+                        timer: {
+                            intervalSeconds: number;
+                        } | {
+                            cron: string;
+                            timezone?: string;
+                        };
+                    } | {
+                        /** @description only its events on this channel */
+                        event_name?: string;
+                        /** @description a deployed source (dc_…) */
+                        source: string;
+                    } | {
+                        /** @description the component's source code */
+                        code?: string;
+                        /** @description a saved component (sc_…) */
+                        component_id?: string;
+                        /** @description the file code came from, for the server's messages (.ts for TypeScript to compile) */
+                        filename?: string;
+                        /** @description a published key: key (the latest version) or key@version */
+                        key?: string;
+                        /** @description prop values; strings may hold {{ expression }}s evaluated against steps */
+                        props?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description a published key or an sc_ id (not a file path) */
+                        uses?: string;
+                    }) | null;
                 };
             };
         };
@@ -13974,16 +14366,74 @@ export interface operations {
                     "application/json": {
                         data: {
                             active: boolean;
+                            /** @description runs at the same time at most */
+                            concurrency: number;
+                            /** @description epoch seconds */
+                            created_at: number;
+                            /** @description {base}/e/<id> for an HTTP-triggered workflow */
                             endpoint_url: string | null;
                             /** @description p_… */
                             id: string;
                             name: string;
-                            steps: {
+                            owner_id: string;
+                            /** @description attempts after a failed one */
+                            retries: number;
+                            steps: ({
+                                /** @description sc_… */
+                                component_id: string;
+                                component_key: string | null;
+                                component_version: string | null;
+                                name: string;
+                                /** @description prop values as written (secrets masked); strings may hold {{ expressions }} */
+                                props: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description only when the step sets its own */
+                                timeout_seconds?: number;
+                            } & {
                                 [key: string]: unknown;
-                            }[];
-                            trigger: {
+                            })[];
+                            /** @description per step */
+                            timeout_seconds: number;
+                            trigger: ({
+                                custom_response: boolean;
+                                /** @enum {string} */
+                                type: "http";
+                            } & {
                                 [key: string]: unknown;
-                            };
+                            }) | ({
+                                cron?: string;
+                                interval_seconds?: number;
+                                /** @description the timer source (dc_…) that starts runs */
+                                source_id: string | null;
+                                timezone?: string;
+                                /** @enum {string} */
+                                type: "timer";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                event_name: string | null;
+                                source_id: string;
+                                /** @enum {string} */
+                                type: "source";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                component_id: string;
+                                /** @description the source (dc_…) deployed for the workflow */
+                                source_id: string | null;
+                                /** @enum {string} */
+                                type: "uses";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "none";
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            /** @description epoch seconds */
+                            updated_at: number;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14082,16 +14532,74 @@ export interface operations {
                     "application/json": {
                         data: {
                             active: boolean;
+                            /** @description runs at the same time at most */
+                            concurrency: number;
+                            /** @description epoch seconds */
+                            created_at: number;
+                            /** @description {base}/e/<id> for an HTTP-triggered workflow */
                             endpoint_url: string | null;
                             /** @description p_… */
                             id: string;
                             name: string;
-                            steps: {
+                            owner_id: string;
+                            /** @description attempts after a failed one */
+                            retries: number;
+                            steps: ({
+                                /** @description sc_… */
+                                component_id: string;
+                                component_key: string | null;
+                                component_version: string | null;
+                                name: string;
+                                /** @description prop values as written (secrets masked); strings may hold {{ expressions }} */
+                                props: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description only when the step sets its own */
+                                timeout_seconds?: number;
+                            } & {
                                 [key: string]: unknown;
-                            }[];
-                            trigger: {
+                            })[];
+                            /** @description per step */
+                            timeout_seconds: number;
+                            trigger: ({
+                                custom_response: boolean;
+                                /** @enum {string} */
+                                type: "http";
+                            } & {
                                 [key: string]: unknown;
-                            };
+                            }) | ({
+                                cron?: string;
+                                interval_seconds?: number;
+                                /** @description the timer source (dc_…) that starts runs */
+                                source_id: string | null;
+                                timezone?: string;
+                                /** @enum {string} */
+                                type: "timer";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                event_name: string | null;
+                                source_id: string;
+                                /** @enum {string} */
+                                type: "source";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                component_id: string;
+                                /** @description the source (dc_…) deployed for the workflow */
+                                source_id: string | null;
+                                /** @enum {string} */
+                                type: "uses";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "none";
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            /** @description epoch seconds */
+                            updated_at: number;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14179,11 +14687,70 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The workflow document: name, trigger, concurrency, retries, timeout_seconds, active, steps */
         requestBody: {
             content: {
                 "application/json": {
-                    [key: string]: unknown;
+                    active?: boolean;
+                    /** @description runs at the same time at most; default 1 */
+                    concurrency?: number;
+                    name: string;
+                    /** @description attempts after a failed one; default 0 */
+                    retries?: number;
+                    steps: {
+                        /** @description the component's source code */
+                        code?: string;
+                        /** @description a saved component (sc_…) */
+                        component_id?: string;
+                        /** @description the file code came from, for the server's messages (.ts for TypeScript to compile) */
+                        filename?: string;
+                        /** @description a published key: key (the latest version) or key@version */
+                        key?: string;
+                        /** @description an identifier; later steps read its results as steps.<name> */
+                        name: string;
+                        /** @description prop values; strings may hold {{ expression }}s evaluated against steps */
+                        props?: {
+                            [key: string]: unknown;
+                        };
+                        timeout_seconds?: number;
+                        /** @description a published key or an sc_ id (not a file path) */
+                        uses?: string;
+                    }[];
+                    /** @description per step; default 30 */
+                    timeout_seconds?: number;
+                    trigger?: ({
+                        http: {
+                            customResponse?: boolean;
+                        };
+                    } | {
+                        timer: {
+                            intervalSeconds: number;
+                        } | {
+                            cron: string;
+                            timezone?: string;
+                        };
+                    } | {
+                        /** @description only its events on this channel */
+                        event_name?: string;
+                        /** @description a deployed source (dc_…) */
+                        source: string;
+                    } | {
+                        /** @description the component's source code */
+                        code?: string;
+                        /** @description a saved component (sc_…) */
+                        component_id?: string;
+                        /** @description the file code came from, for the server's messages (.ts for TypeScript to compile) */
+                        filename?: string;
+                        /** @description a published key: key (the latest version) or key@version */
+                        key?: string;
+                        /** @description prop values; strings may hold {{ expression }}s evaluated against steps */
+                        props?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description a published key or an sc_ id (not a file path) */
+                        uses?: string;
+                    }) | null;
+                } | {
+                    active: boolean;
                 };
             };
         };
@@ -14197,16 +14764,74 @@ export interface operations {
                     "application/json": {
                         data: {
                             active: boolean;
+                            /** @description runs at the same time at most */
+                            concurrency: number;
+                            /** @description epoch seconds */
+                            created_at: number;
+                            /** @description {base}/e/<id> for an HTTP-triggered workflow */
                             endpoint_url: string | null;
                             /** @description p_… */
                             id: string;
                             name: string;
-                            steps: {
+                            owner_id: string;
+                            /** @description attempts after a failed one */
+                            retries: number;
+                            steps: ({
+                                /** @description sc_… */
+                                component_id: string;
+                                component_key: string | null;
+                                component_version: string | null;
+                                name: string;
+                                /** @description prop values as written (secrets masked); strings may hold {{ expressions }} */
+                                props: {
+                                    [key: string]: unknown;
+                                };
+                                /** @description only when the step sets its own */
+                                timeout_seconds?: number;
+                            } & {
                                 [key: string]: unknown;
-                            }[];
-                            trigger: {
+                            })[];
+                            /** @description per step */
+                            timeout_seconds: number;
+                            trigger: ({
+                                custom_response: boolean;
+                                /** @enum {string} */
+                                type: "http";
+                            } & {
                                 [key: string]: unknown;
-                            };
+                            }) | ({
+                                cron?: string;
+                                interval_seconds?: number;
+                                /** @description the timer source (dc_…) that starts runs */
+                                source_id: string | null;
+                                timezone?: string;
+                                /** @enum {string} */
+                                type: "timer";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                event_name: string | null;
+                                source_id: string;
+                                /** @enum {string} */
+                                type: "source";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                component_id: string;
+                                /** @description the source (dc_…) deployed for the workflow */
+                                source_id: string | null;
+                                /** @enum {string} */
+                                type: "uses";
+                            } & {
+                                [key: string]: unknown;
+                            }) | ({
+                                /** @enum {string} */
+                                type: "none";
+                            } & {
+                                [key: string]: unknown;
+                            });
+                            /** @description epoch seconds */
+                            updated_at: number;
                         } & {
                             [key: string]: unknown;
                         };
@@ -14512,10 +15137,102 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: ({
+                            attempts: number;
+                            created_at_ms: number;
+                            duration_ms: number | null;
+                            error: ({
+                                message: string;
+                                /** @description error, timeout, crash, out_of_memory, exit, load_error, expression… */
+                                reason: string;
+                                stack: string | null;
+                                step: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            exit: ({
+                                reason: string | null;
+                                step: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            finished_at_ms: number | null;
                             /** @description wr_… */
                             id: string;
+                            /** @description the run this one replays */
+                            replay_of: string | null;
+                            /** @description what the run's $.send.* calls became, as for a single action run */
+                            sends: ({
+                                /** @description what the action asked to send, credentials masked */
+                                input: {
+                                    [key: string]: unknown;
+                                };
+                                /** @enum {string} */
+                                kind: "http" | "email" | "emit" | "sse" | "s3";
+                                outcome: {
+                                    error?: string;
+                                    /** @description the SMTP server's id of an email */
+                                    message_id?: string;
+                                    ok: boolean;
+                                    /** @description emit and sse: kept in the result (a workflow routes them) */
+                                    recorded?: boolean;
+                                    /** @description not attempted: the run failed */
+                                    skipped?: boolean;
+                                    /** @description the HTTP status of an http send */
+                                    status?: number;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            started_at_ms: number | null;
                             /** @enum {string} */
                             status: "queued" | "running" | "success" | "error" | "exited";
+                            steps: ({
+                                duration_ms: number;
+                                error: ({
+                                    message: string;
+                                    /** @description error, timeout, crash, out_of_memory, exit, load_error, expression… */
+                                    reason: string;
+                                    stack: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                exports: {
+                                    [key: string]: unknown;
+                                };
+                                flow_exit: ({
+                                    reason: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                logs: ({
+                                    /** @description log, info, warn, error or debug */
+                                    level: string;
+                                    message: string;
+                                    /** @description epoch milliseconds */
+                                    ts: number;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                name: string;
+                                /** @description what the step returned (JSON) */
+                                return_value: unknown;
+                                started_at_ms: number;
+                                /** @enum {string} */
+                                status: "success" | "error" | "exited";
+                                summary: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            trigger: {
+                                /** @description how it was started */
+                                context: unknown;
+                                /** @description the event that started the run */
+                                event: unknown;
+                            } & {
+                                [key: string]: unknown;
+                            };
                             workflow_id: string;
                         } & {
                             [key: string]: unknown;
@@ -14612,10 +15329,102 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            attempts: number;
+                            created_at_ms: number;
+                            duration_ms: number | null;
+                            error: ({
+                                message: string;
+                                /** @description error, timeout, crash, out_of_memory, exit, load_error, expression… */
+                                reason: string;
+                                stack: string | null;
+                                step: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            exit: ({
+                                reason: string | null;
+                                step: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            finished_at_ms: number | null;
                             /** @description wr_… */
                             id: string;
+                            /** @description the run this one replays */
+                            replay_of: string | null;
+                            /** @description what the run's $.send.* calls became, as for a single action run */
+                            sends: ({
+                                /** @description what the action asked to send, credentials masked */
+                                input: {
+                                    [key: string]: unknown;
+                                };
+                                /** @enum {string} */
+                                kind: "http" | "email" | "emit" | "sse" | "s3";
+                                outcome: {
+                                    error?: string;
+                                    /** @description the SMTP server's id of an email */
+                                    message_id?: string;
+                                    ok: boolean;
+                                    /** @description emit and sse: kept in the result (a workflow routes them) */
+                                    recorded?: boolean;
+                                    /** @description not attempted: the run failed */
+                                    skipped?: boolean;
+                                    /** @description the HTTP status of an http send */
+                                    status?: number;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            started_at_ms: number | null;
                             /** @enum {string} */
                             status: "queued" | "running" | "success" | "error" | "exited";
+                            steps: ({
+                                duration_ms: number;
+                                error: ({
+                                    message: string;
+                                    /** @description error, timeout, crash, out_of_memory, exit, load_error, expression… */
+                                    reason: string;
+                                    stack: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                exports: {
+                                    [key: string]: unknown;
+                                };
+                                flow_exit: ({
+                                    reason: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                logs: ({
+                                    /** @description log, info, warn, error or debug */
+                                    level: string;
+                                    message: string;
+                                    /** @description epoch milliseconds */
+                                    ts: number;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                name: string;
+                                /** @description what the step returned (JSON) */
+                                return_value: unknown;
+                                started_at_ms: number;
+                                /** @enum {string} */
+                                status: "success" | "error" | "exited";
+                                summary: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            trigger: {
+                                /** @description how it was started */
+                                context: unknown;
+                                /** @description the event that started the run */
+                                event: unknown;
+                            } & {
+                                [key: string]: unknown;
+                            };
                             workflow_id: string;
                         } & {
                             [key: string]: unknown;

@@ -103,54 +103,8 @@ export type PublicComponentDetail = DataOf<"getRegistryComponent">;
 export type EventSummary = ItemOf<"listSourceEvents">;
 export type LogEntry = ItemOf<"listSourceLogs">;
 
-// Still written by hand: these routes' response schemas are loose (additionalProperties, or an
-// untyped field), so the generated type would say less than callers rely on. Tighten the route's
-// schema, regenerate, then make the type an alias like those above.
-
-export interface RunResult {
-  invocation_id: string;
-  ok: boolean;
-  failure: { reason: string; message: string; stack?: string } | null;
-  duration_ms: number;
-  events: string[];
-  logs: { ts: number; level: string; message: string }[];
-}
-
+/** `POST /v1/sources/{id}/run`: the invocation, the ids of the events it emitted and its log lines. */
+export type RunResult = DataOf<"runSource">;
+export type ActionRunResult = DataOf<"runAction">;
 /** One `$.send.*` call of an action and what became of it. */
-export interface ActionSendReport {
-  kind: "http" | "email" | "emit" | "sse" | "s3";
-  input: Record<string, unknown>;
-  outcome: {
-    ok: boolean;
-    /** The HTTP status of an http send. */
-    status?: number;
-    error?: string;
-    message_id?: string;
-    /** emit and sse: kept in the result (a workflow routes them). */
-    recorded?: boolean;
-    /** Not attempted: the run failed. */
-    skipped?: boolean;
-  };
-}
-
-export interface ActionRunResult {
-  component_id: string;
-  component_key: string | null;
-  component_version: string | null;
-  ok: boolean;
-  return_value: unknown;
-  exports: Record<string, unknown>;
-  summary: string | null;
-  logs: { ts: number; level: string; message: string }[];
-  flow_exit: { reason: string | null } | null;
-  respond: {
-    status: number;
-    headers: Record<string, string>;
-    body: unknown;
-    body_encoding?: "base64";
-    immediate: boolean;
-  } | null;
-  sends: ActionSendReport[];
-  duration_ms: number;
-  failure: { reason: string; message: string; stack?: string } | null;
-}
+export type ActionSendReport = ActionRunResult["sends"][number];

@@ -2,6 +2,7 @@
  * JSON schemas shared by routes: they validate requests, shape responses (a field not in the
  * response schema is never sent, so secrets cannot leak by accident) and feed the OpenAPI document.
  */
+import type { FastifySchema } from "fastify";
 import { MAX_PAGE_SIZE } from "../core/pagination.js";
 
 export const errorResponse = {
@@ -54,6 +55,28 @@ export const deletedResponse = {
     data: { type: "object", properties: { id: { type: "string" }, deleted: { type: "boolean" } } },
   },
 } as const;
+
+/**
+ * Route config: the OpenAPI document describes the route with these parts of its schema instead.
+ * For a body core checks itself, with messages that say what to fix (the route's own body schema
+ * stays loose, so Ajv neither answers first nor coerces), and for an answer the serializer must
+ * pass through as it is while the document names its shapes (a workflow's trigger, one of five
+ * kinds: an `anyOf` in the serializer would answer 500 for a value no branch matches).
+ */
+export function documentedAs(parts: { body?: object; response?: Record<string, object> }) {
+  return {
+    swaggerTransform: ({ schema, url }: { schema: FastifySchema; url: string }) => ({
+      schema: {
+        ...schema,
+        ...(parts.body === undefined ? {} : { body: parts.body }),
+        ...(parts.response === undefined
+          ? {}
+          : { response: { ...(schema.response as object | undefined), ...parts.response } }),
+      },
+      url,
+    }),
+  };
+}
 
 /** Responses every authenticated route may give besides its own. */
 export const commonErrors = {

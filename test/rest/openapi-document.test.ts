@@ -7,13 +7,18 @@ import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type {
   App,
+  AppField,
+  AppParams,
   ConfigureResult,
   ConnectedAccount,
+  OAuthSettingsParams,
   ReloadPropsResult,
 } from "../../src/client/apps-client.js";
 import type { ConnectProject, CreatedOAuthClient } from "../../src/client/connect-client.js";
 import type {
   ActionRunParams,
+  ActionRunResult,
+  ActionSendReport,
   Component,
   ComponentSummary,
   ConfigurableProp,
@@ -26,11 +31,20 @@ import type {
   PublicComponentDetail,
   PublishedComponent,
   PublishedComponentDetail,
+  RunResult,
   Source,
   SourceParams,
   Subscription,
   Webhook,
   WebhookUpdate,
+  Workflow,
+  WorkflowParams,
+  WorkflowRun,
+  WorkflowRunStep,
+  WorkflowSourceTriggerParams,
+  WorkflowStepParams,
+  WorkflowTrigger,
+  WorkflowTriggerParams,
 } from "../../src/client/types.js";
 import { clientTypesSource } from "../support/client-types.js";
 import { dialects, type TestDatabase } from "../support/dialects.js";
@@ -136,6 +150,39 @@ describe("the OpenAPI document", () => {
     expectTypeOf<EventSummary["event_truncated"]>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<EventSummary["metadata"]["id"]>().toEqualTypeOf<string | null>();
     expectTypeOf<LogEntry["invocation_id"]>().toEqualTypeOf<string>();
+    expectTypeOf<RunResult["events"]>().toEqualTypeOf<string[]>();
+    expectTypeOf<RunResult["failure"]>().toMatchTypeOf<{
+      reason: string;
+      message: string;
+      stack?: string;
+    } | null>();
+    expectTypeOf<ActionRunResult["return_value"]>().toEqualTypeOf<unknown>();
+    expectTypeOf<ActionRunResult["component_key"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<NonNullable<ActionRunResult["respond"]>["body_encoding"]>().toEqualTypeOf<
+      "base64" | undefined
+    >();
+    expectTypeOf<ActionSendReport["kind"]>().toEqualTypeOf<"http" | "email" | "emit" | "sse" | "s3">();
+    expectTypeOf<ActionSendReport["outcome"]["status"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<Workflow["endpoint_url"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<Workflow["steps"][number]["timeout_seconds"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<WorkflowTrigger["type"]>().toEqualTypeOf<"http" | "timer" | "source" | "uses" | "none">();
+    expectTypeOf<Extract<WorkflowTrigger, { type: "source" }>["event_name"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<WorkflowRun["status"]>().toEqualTypeOf<
+      "queued" | "running" | "success" | "error" | "exited"
+    >();
+    expectTypeOf<WorkflowRun["duration_ms"]>().toEqualTypeOf<number | null>();
+    expectTypeOf<WorkflowRunStep["status"]>().toEqualTypeOf<"success" | "error" | "exited">();
+    expectTypeOf<WorkflowParams["name"]>().toEqualTypeOf<string>();
+    expectTypeOf<WorkflowParams["concurrency"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<WorkflowStepParams["props"]>().toEqualTypeOf<{ [key: string]: unknown } | undefined>();
+    expectTypeOf<{ http: { customResponse: true } }>().toMatchTypeOf<WorkflowTriggerParams>();
+    expectTypeOf<{ timer: { cron: string; timezone: string } }>().toMatchTypeOf<WorkflowTriggerParams>();
+    expectTypeOf<WorkflowSourceTriggerParams["uses"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<AppParams["auth_type"]>().toEqualTypeOf<"keys" | "oauth" | "none">();
+    expectTypeOf<AppParams["scope"]>().toEqualTypeOf<"server" | "account" | undefined>();
+    expectTypeOf<AppField["name"]>().toEqualTypeOf<string>();
+    expectTypeOf<AppField["secret"]>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<OAuthSettingsParams["client_secret"]>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<ReloadPropsResult["dynamicProps"]>().toEqualTypeOf<{
       id: string;
       configurableProps: { [key: string]: unknown }[];

@@ -21,6 +21,7 @@ import {
 import { commonErrors, epochSeconds, errorResponse, pageOf, pageQuery } from "../schemas.js";
 import { publishedDetailSchema, publishedSchema } from "./component-schemas.js";
 import { componentView } from "./components.js";
+import { actionRunSchema } from "./run-schemas.js";
 
 function publishedView(published: PublishedComponent) {
   const { code: _code, ...component } = componentView(published.component);
@@ -36,33 +37,6 @@ const keyParams = {
   type: "object",
   properties: { key: { type: "string", maxLength: 400, description: "a key, or key@version" } },
   required: ["key"],
-} as const;
-
-const sendReportSchema = {
-  type: "object",
-  additionalProperties: true,
-  properties: {
-    kind: { type: "string", enum: ["http", "email", "emit", "sse", "s3"] },
-    input: { type: "object", additionalProperties: true },
-    outcome: { type: "object", additionalProperties: true },
-  },
-} as const;
-
-const runSchema = {
-  type: "object",
-  additionalProperties: true,
-  properties: {
-    component_id: { type: "string" },
-    ok: { type: "boolean" },
-    exports: { type: "object", additionalProperties: true },
-    summary: { type: ["string", "null"] },
-    logs: { type: "array", items: { type: "object", additionalProperties: true } },
-    flow_exit: { type: ["object", "null"], additionalProperties: true },
-    respond: { type: ["object", "null"], additionalProperties: true },
-    sends: { type: "array", items: sendReportSchema },
-    duration_ms: { type: "integer" },
-    failure: { type: ["object", "null"], additionalProperties: true },
-  },
 } as const;
 
 export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
@@ -90,7 +64,7 @@ export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
             dynamic_props_id: { type: "string", description: "dyp_… from POST /v1/components/props" },
           },
         },
-        response: { 200: { type: "object", properties: { data: runSchema } }, ...commonErrors },
+        response: { 200: { type: "object", properties: { data: actionRunSchema } }, ...commonErrors },
       },
     },
     async (request) => ({

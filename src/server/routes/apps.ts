@@ -27,7 +27,16 @@ import { clientSecretOf } from "../../core/apps/oauth-settings.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
 import { requireAdmin } from "../plugins/auth.js";
-import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
+import {
+  commonErrors,
+  deletedResponse,
+  documentedAs,
+  errorResponse,
+  idParams,
+  pageOf,
+  pageQuery,
+} from "../schemas.js";
+import { appParamsDocument } from "./app-schemas.js";
 
 const fieldSchema = {
   type: "object",
@@ -140,6 +149,7 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: Record<string, unknown> & { scope?: "server" | "account" } }>(
     "/apps",
     {
+      config: documentedAs({ body: appParamsDocument }),
       schema: {
         operationId: "registerApp",
         summary: "Register an app (or replace its registration)",

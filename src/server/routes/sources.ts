@@ -13,6 +13,7 @@ import {
   updateSource,
 } from "../../core/sources.js";
 import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
+import { sourceRunSchema } from "./run-schemas.js";
 
 const sourceSchema = {
   type: "object",
@@ -167,7 +168,7 @@ export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
         params: idParams,
         body: { type: "object" },
         response: {
-          200: { type: "object", properties: { data: { type: "object", additionalProperties: true } } },
+          200: { type: "object", properties: { data: sourceRunSchema } },
           409: errorResponse,
           ...commonErrors,
         },

@@ -16,31 +16,24 @@ import {
   updateWorkflow,
   workflowView,
 } from "../../core/workflows/workflows.js";
-import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
+import {
+  commonErrors,
+  deletedResponse,
+  documentedAs,
+  errorResponse,
+  idParams,
+  pageOf,
+  pageQuery,
+} from "../schemas.js";
 import { eventSummariesQuery, eventSummariesResponse } from "./events.js";
-
-const workflowSchema = {
-  type: "object",
-  additionalProperties: true,
-  properties: {
-    id: { type: "string", description: "p_…" },
-    name: { type: "string" },
-    active: { type: "boolean" },
-    trigger: { type: "object", additionalProperties: true },
-    endpoint_url: { type: ["string", "null"] },
-    steps: { type: "array", items: { type: "object", additionalProperties: true } },
-  },
-} as const;
-
-const runSchema = {
-  type: "object",
-  additionalProperties: true,
-  properties: {
-    id: { type: "string", description: "wr_…" },
-    workflow_id: { type: "string" },
-    status: { type: "string", enum: ["queued", "running", "success", "error", "exited"] },
-  },
-} as const;
+import {
+  documentedWorkflow,
+  documentedWorkflowPage,
+  workflowParamsDocument,
+  workflowRunSchema,
+  workflowSchema,
+  workflowUpdateDocument,
+} from "./workflow-schemas.js";
 
 const documentBody = {
   type: "object",
@@ -53,9 +46,9 @@ const one = {
   409: errorResponse,
   ...commonErrors,
 } as const;
-const oneRun = { 200: { type: "object", properties: { data: runSchema } }, ...commonErrors } as const;
+const oneRun = { 200: { type: "object", properties: { data: workflowRunSchema } }, ...commonErrors } as const;
 const queuedRun = {
-  202: { type: "object", properties: { data: runSchema } },
+  202: { type: "object", properties: { data: workflowRunSchema } },
   409: errorResponse,
   ...commonErrors,
 } as const;
@@ -64,6 +57,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
   app.post<{ Body: unknown }>(
     "/workflows",
     {
+      config: documentedAs({ body: workflowParamsDocument, response: documentedWorkflow }),
       schema: {
         operationId: "createWorkflow",
         summary: "Deploy a workflow",
@@ -80,6 +74,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
   app.put<{ Params: { id: string }; Body: unknown }>(
     "/workflows/:id",
     {
+      config: documentedAs({ body: workflowUpdateDocument, response: documentedWorkflow }),
       schema: {
         operationId: "updateWorkflow",
         summary: "Replace a workflow's document, or pause and resume it with { active }",
@@ -117,6 +112,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
   app.get<{ Params: { id: string } }>(
     "/workflows/:id",
     {
+      config: documentedAs({ response: documentedWorkflow }),
       schema: {
         operationId: "getWorkflow",
         summary: "Read a workflow",
@@ -133,6 +129,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
   app.get<{ Querystring: PageRequest }>(
     "/users/me/workflows",
     {
+      config: documentedAs({ response: documentedWorkflowPage }),
       schema: {
         operationId: "listWorkflows",
         summary: "List the account's workflows, newest first",
@@ -181,7 +178,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
         params: idParams,
         querystring: pageQuery,
         response: {
-          200: pageOf(runSchema),
+          200: pageOf(workflowRunSchema),
           ...commonErrors,
         },
       },
