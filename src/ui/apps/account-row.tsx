@@ -42,7 +42,7 @@ export function AccountRow({ account }: { account: ConnectedAccount }) {
   return (
     <>
       <tr>
-        <td>
+        <td data-label="Name">
           {renaming ? (
             <form
               className="row"
@@ -72,12 +72,12 @@ export function AccountRow({ account }: { account: ConnectedAccount }) {
             </>
           )}
         </td>
-        <td className="mono">{account.app}</td>
-        <td>
+        <td className="mono" data-label="App">{account.app}</td>
+        <td data-label="Health">
           <span className={`badge ${state === "healthy" ? "ok" : "bad"}`}>{state}</span>
         </td>
-        <td>{account.error ?? <span className="muted">—</span>}</td>
-        <td>{formatMs(Date.parse(account.created_at))}</td>
+        <td data-label="Error">{account.error ?? <span className="muted">—</span>}</td>
+        <td data-label="Created">{formatMs(Date.parse(account.created_at))}</td>
         <td>
           <div className="row">
             {!reconnecting && (

@@ -118,7 +118,7 @@ export function AppsPage() {
       )}
       {accounts.data && accounts.data.data.length > 0 && (
         <div className="table-wrap">
-          <table aria-label="Connected accounts">
+          <table className="cards" aria-label="Connected accounts">
             <thead>
               <tr>
                 <th scope="col">Name</th>
