@@ -8,7 +8,7 @@
 
 import { failedResult } from "../runtime/sandbox/invocation-collector.js";
 import type { HttpResponse, InvocationResult } from "../runtime/sandbox/sandbox.js";
-import { checkAuthRefs, resolveAuthRefs } from "./apps/auth-refs.js";
+import { checkAuthRefs } from "./apps/auth-refs.js";
 import { componentForKey } from "./component-lookup.js";
 import { getComponent, loadBundle, type SavedComponent, saveComponent } from "./components.js";
 import type { CoreContext } from "./context.js";
@@ -16,6 +16,7 @@ import { dataStoreHandler, resolveDataStoreRefs } from "./data-store-props.js";
 import { loadDynamicProps, withDynamicProps } from "./dynamic-props.js";
 import { InvalidInputError, SluiceError } from "./errors.js";
 import type { ActionSender, SendReport } from "./outbound/action-sends.js";
+import { resolvePropRefs } from "./prop-refs.js";
 import { configureProps } from "./props.js";
 import { maskSecrets, runnerProps, secretStrings } from "./source-props.js";
 
@@ -80,12 +81,7 @@ async function invokeActionMasked(
   const { component } = step;
   let values: Record<string, unknown>;
   try {
-    values = await resolveAuthRefs(
-      context,
-      step.accountId,
-      component.definition,
-      await resolveDataStoreRefs(context, step.accountId, component.definition, step.values),
-    );
+    values = await resolvePropRefs(context, step.accountId, component.definition, step.values);
   } catch (error) {
     if (!(error instanceof SluiceError)) throw error;
     return { result: failedResult({ reason: "error", message: error.message }), secrets: [] };

@@ -7,12 +7,13 @@
  */
 import type { ComponentDefinition, PropDefinition } from "../runtime/component-definition.js";
 import type { InvocationResult } from "../runtime/sandbox/sandbox.js";
-import { checkAuthRefs, resolveAuthRefs } from "./apps/auth-refs.js";
+import { checkAuthRefs } from "./apps/auth-refs.js";
 import { getComponent, loadBundle, type SavedComponent } from "./components.js";
 import type { CoreContext } from "./context.js";
-import { dataStoreHandler, resolveDataStoreRefs } from "./data-store-props.js";
+import { dataStoreHandler } from "./data-store-props.js";
 import { InvalidInputError, NotFoundError, SluiceError } from "./errors.js";
 import { looksLikeId, newId } from "./ids.js";
+import { resolvePropRefs } from "./prop-refs.js";
 import { checkDefinition } from "./props.js";
 import { resolvePublished } from "./published.js";
 import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
@@ -144,12 +145,7 @@ async function invokeConfigure(
   event: unknown,
 ): Promise<{ result: InvocationResult; secrets: string[] }> {
   // As in run: data_store props name their ds_ store, and this.<store> reaches it.
-  const values = await resolveAuthRefs(
-    context,
-    accountId,
-    target.definition,
-    await resolveDataStoreRefs(context, accountId, target.definition, target.values),
-  );
+  const values = await resolvePropRefs(context, accountId, target.definition, target.values);
   const { component } = target;
   const result = await context.sandbox.invoke(
     {

@@ -6,16 +6,16 @@
 import type { ComponentDefinition, HookName, PropDefinition } from "../runtime/component-definition.js";
 import { failedResult } from "../runtime/sandbox/invocation-collector.js";
 import type { HttpResponse, InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
-import { resolveAuthRefs } from "./apps/auth-refs.js";
 import { loadBundle } from "./components.js";
 import type { CoreContext } from "./context.js";
-import { dataStoreHandler, resolveDataStoreRefs } from "./data-store-props.js";
+import { dataStoreHandler } from "./data-store-props.js";
 import { DELIVERIES_TOPIC } from "./delivery/enqueue.js";
 import { withDynamicProps } from "./dynamic-props.js";
 import type { StoredEvent } from "./emitter-events.js";
 import { SluiceError } from "./errors.js";
 import { newId } from "./ids.js";
 import { type CommitOutcome, type CommitRequest, commitInvocations } from "./invocation-commit.js";
+import { resolvePropRefs } from "./prop-refs.js";
 import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
 import { WORKFLOW_RUNS_TOPIC } from "./workflows/run-queue.js";
 
@@ -171,12 +171,7 @@ async function runInSandbox(
   }
   let values: Record<string, unknown>;
   try {
-    values = await resolveAuthRefs(
-      context,
-      source.accountId,
-      source.definition,
-      await resolveDataStoreRefs(context, source.accountId, source.definition, source.values),
-    );
+    values = await resolvePropRefs(context, source.accountId, source.definition, source.values);
   } catch (error) {
     if (!(error instanceof SluiceError)) throw error;
     return { invocationId, result: failedResult({ reason: "error", message: error.message }) };
