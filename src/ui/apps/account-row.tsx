@@ -72,7 +72,9 @@ export function AccountRow({ account }: { account: ConnectedAccount }) {
             </>
           )}
         </td>
-        <td className="mono" data-label="App">{account.app}</td>
+        <td className="mono" data-label="App">
+          {account.app}
+        </td>
         <td data-label="Health">
           <span className={`badge ${state === "healthy" ? "ok" : "bad"}`}>{state}</span>
         </td>
