@@ -166,7 +166,7 @@ describe("the Apps page in a browser", { timeout: 120_000 }, () => {
 
     const apps = new AppsPage(page);
     await apps.goto("?app=mockprovider");
-    await apps.row("work").getByText("dead", { exact: true }).waitFor();
+    await apps.row("work").getByText("unhealthy", { exact: true }).waitFor();
     expect(await apps.row("work").textContent()).toContain("invalid_grant");
     await apps.startReconnect("work");
     const [popup] = await Promise.all([

@@ -3,8 +3,9 @@
  * through playwright-core) against a real server on SQLite: account A publishes a source in the
  * public registry; account B opens `/sources?action=create&key=<A's key>`, fills the form and
  * deploys its own copy. When B has a component of its own under the same key, the link takes B's,
- * as `sluice deploy <key>` does. Runs once, not per dialect: the page speaks only the REST API,
- * whose registry routes the REST and CLI suites cover.
+ * as `sluice deploy <key>` does. The Components page lists the public registry and its versions.
+ * Runs once, not per dialect: the page speaks only the REST API, whose registry routes the REST
+ * and CLI suites cover.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +15,7 @@ import { startTestServer, type TestServer } from "../support/server.js";
 import { SignInPage } from "./pages/sign-in-page.js";
 import { SourcePage } from "./pages/source-page.js";
 import { CreateSourcePage } from "./pages/sources-page.js";
-import { launchBrowser, newContext } from "./support/browser.js";
+import { launchBrowser, newContext, screenshotAndAudit } from "./support/browser.js";
 
 const sqlite = dialects.find((dialect) => dialect.name === "sqlite");
 
@@ -112,5 +113,31 @@ describe("deploying a public component from the web UI", { timeout: 120_000 }, (
     await alert.waitFor();
     expect(await alert.textContent()).toContain("in this account or in the public registry");
     expect((await deployer.client.listSources({ limit: 100 })).page_info.total_count).toBe(before);
+  });
+
+  it("the Components page lists the public registry beside the account's own, shows a public key's versions, and deploys from it", async () => {
+    await publisher.client.publishPublic({
+      component_code: noteSource("Board (public)").replace('"0.1.0"', '"0.2.0"'),
+    });
+    await page.goto("/components?registry=public");
+    const row = page.getByRole("row").filter({ hasText: KEY });
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/public.*0\.2\.0 \(latest\)/);
+    expect(await screenshotAndAudit(page, "components-public")).toEqual([]);
+
+    // The account has published nothing of its own.
+    await page.getByRole("radio", { name: "Mine" }).check();
+    await page.waitForURL(/registry=private/);
+    await page.getByText("No published components yet.").waitFor();
+    await page.getByRole("radio", { name: "Public registry" }).check();
+    await page.waitForURL(/registry=public/);
+
+    await page.getByRole("link", { name: `All versions of ${KEY}` }).click();
+    await page.waitForURL(new RegExp(`/components\\?key=${KEY}&registry=public$`));
+    await page.getByText("in the public registry").waitFor();
+    expect(await page.getByRole("row").filter({ hasText: KEY }).textContent()).toContain("0.2.0, 0.1.0");
+    await page.getByRole("link", { name: `Deploy ${KEY}` }).click();
+    await page.waitForURL(new RegExp(`action=create&key=${KEY}`));
+    await new CreateSourcePage(page).waitForForm();
   });
 });

@@ -2,7 +2,8 @@
  * Sign-in, sessions and API keys in a real browser: an invalid key, a page opened without a
  * session and back after sign-in (an httpOnly cookie, nothing in storage), API keys shown once and
  * revoked, the admin's accounts page, a form submitted after its session ended on the server
- * (its key revoked, or signed out through the API) going to sign-in and back, and signing out.
+ * (its key revoked, or signed out through the API: an update, a new key, a component loaded on
+ * the create page) going to sign-in and back, and signing out.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -106,18 +107,31 @@ describe("sign-in, sessions and API keys in a browser", { timeout: 120_000 }, ()
     // Signed out through the API while the keys form is open: Create key goes to sign-in, then back.
     await other.goto("/keys");
     await other.getByLabel("Name").fill("never-made");
-    const cookie = (await second.cookies()).find((candidate) => candidate.name === "sluice_session");
-    const ended = await fetch(`${sluice.url}/v1/sessions/current`, {
-      method: "DELETE",
-      headers: { cookie: `sluice_session=${cookie?.value ?? ""}`, "x-sluice-csrf": "1" },
-    });
-    expect(ended.status).toBe(204);
+    const endSession = async () => {
+      const cookie = (await second.cookies()).find((candidate) => candidate.name === "sluice_session");
+      const ended = await fetch(`${sluice.url}/v1/sessions/current`, {
+        method: "DELETE",
+        headers: { cookie: `sluice_session=${cookie?.value ?? ""}`, "x-sluice-csrf": "1" },
+      });
+      expect(ended.status).toBe(204);
+    };
+    await endSession();
     await other.getByRole("button", { name: "Create key" }).click();
     await other.waitForURL(/\/signin\?next=%2Fkeys$/);
     await signIn.signIn(sluice.apiKey);
     await other.waitForURL(/\/keys$/);
     await other.getByLabel("Name").waitFor();
     expect((await sluice.client.listApiKeys()).map((listed) => listed.name)).not.toContain("never-made");
+
+    // And while code is pasted on the create page: Continue goes to sign-in, then back.
+    await other.goto("/sources?action=create");
+    await other.getByLabel("Component code").fill(GREETER_SOURCE);
+    await endSession();
+    await other.getByRole("button", { name: "Continue" }).click();
+    await other.waitForURL(/\/signin\?next=%2Fsources%3Faction%3Dcreate$/);
+    await signIn.signIn(sluice.apiKey);
+    await other.waitForURL(/\/sources\?action=create$/);
+    await other.getByLabel("Component code").waitFor();
     await second.close();
   });
 

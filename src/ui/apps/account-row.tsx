@@ -13,8 +13,8 @@ import { formatMs } from "../components/time.js";
 import { appsClient } from "../props/apps-api.js";
 import { ConnectForm } from "../props/connect-form.js";
 
+/** The API's `dead` (Pipedream's field) is simply `!healthy`: an account is one or the other here. */
 function health(account: ConnectedAccount): string {
-  if (account.dead) return "dead";
   return account.healthy ? "healthy" : "unhealthy";
 }
 

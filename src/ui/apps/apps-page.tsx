@@ -6,12 +6,23 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
-import { Empty, ErrorBox, Loading } from "../components/status.js";
+import type { ConnectedAccount } from "../../client/apps-client.js";
+import { type Column, DataTable } from "../components/data-table.js";
+import { PAGE_SIZE, useCursor } from "../components/pager.js";
 import { useUrlParam } from "../components/url-state.js";
 import { appsClient } from "../props/apps-api.js";
 import { ConnectForm } from "../props/connect-form.js";
 import { AccountRow } from "./account-row.js";
+
+/** The table's headers; each row is an AccountRow (its cells, and its reconnect form). */
+const ACCOUNT_COLUMNS: Column<ConnectedAccount>[] = [
+  { header: "Name" },
+  { header: "App" },
+  { header: "Health" },
+  { header: "Error" },
+  { header: "Created" },
+  { header: "Actions", hideHeader: true },
+];
 
 export function AppsPage() {
   const [app, setApp] = useUrlParam("app");
@@ -111,35 +122,19 @@ export function AppsPage() {
           {app && !registered.some((item) => item.name_slug === app) && <option value={app}>{app}</option>}
         </select>
       </div>
-      {accounts.isPending && <Loading what="connected accounts" />}
-      {accounts.error && <ErrorBox error={accounts.error} />}
-      {accounts.data && accounts.data.data.length === 0 && (
-        <Empty>{app ? `No ${app} account connected.` : "No connected account yet."}</Empty>
-      )}
-      {accounts.data && accounts.data.data.length > 0 && (
-        <div className="table-wrap">
-          <table className="cards" aria-label="Connected accounts">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">App</th>
-                <th scope="col">Health</th>
-                <th scope="col">Error</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {accounts.data.data.map((account) => (
-                <AccountRow key={account.id} account={account} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager info={accounts.data?.page_info} onNext={setAfter} />
+      <DataTable
+        query={accounts}
+        rows={accounts.data?.data}
+        what="connected accounts"
+        empty={app ? `No ${app} account connected.` : "No connected account yet."}
+        columns={ACCOUNT_COLUMNS}
+        rowKey={(account) => account.id}
+        renderRow={(account) => <AccountRow account={account} />}
+        label="Connected accounts"
+        cards
+        pageInfo={accounts.data?.page_info}
+        onNext={setAfter}
+      />
     </section>
   );
 }

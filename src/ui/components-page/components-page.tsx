@@ -1,29 +1,40 @@
 /**
- * Components: the account's published components, a row per key with its versions; deploy one.
- * The search is the server's (`GET /v1/components?q=&registry=private`: the latest version of
- * each matching key), so it covers every page; a found key's other versions are a link away
- * (`?key=`). The search, the key and the page's cursor are in the URL.
+ * Components: the account's published components and the server's public registry, a row per
+ * key; deploy one. The list is the server's search (`GET /v1/components?q=&registry=`: the latest
+ * version of each matching key, in the account's registry, the public one, or both), so the search
+ * covers every page. A key's versions are a link away (`?key=`, with `registry=public` for a
+ * public key): the account's from `GET /v1/users/me/published?key=`, a public key's from
+ * `GET /v1/registry/components/{key}`. The search, the registry, the key and the page's cursor
+ * are in the URL.
  */
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import type { PageInfo } from "../../client/types.js";
 import { api } from "../api.js";
-import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
+import { type Column, DataTable } from "../components/data-table.js";
+import { PAGE_SIZE, useCursor } from "../components/pager.js";
 import { SearchBox } from "../components/search-box.js";
 import { useSearchQuery } from "../components/search-query.js";
-import { Empty, ErrorBox, Loading } from "../components/status.js";
 import { formatSeconds } from "../components/time.js";
 import { useUrlParam } from "../components/url-state.js";
 
-/** One key: its versions, newest first (only the latest when it comes from a search). */
+type Registry = "all" | "private" | "public";
+const REGISTRIES: { value: Registry; label: string }[] = [
+  { value: "all", label: "All" },
+  { value: "private", label: "Mine" },
+  { value: "public", label: "Public registry" },
+];
+
+/** One key: its versions, newest first (only the latest when it comes from the list). */
 interface ComponentRow {
   key: string;
+  registry: "public" | "private";
   name: string;
   description: string | null;
   type: string;
   versions: string[];
   publishedAt: number;
-  /** From a search: the other versions are on the key's own list. */
+  /** From the list: the other versions are on the key's own page. */
   latestOnly: boolean;
 }
 
@@ -36,8 +47,8 @@ interface Version {
   published_at: number;
 }
 
-/** Versions grouped by key, newest first (the API lists every version, newest first). */
-function byKey(items: readonly Version[], latestOnly: boolean): ComponentRow[] {
+/** Versions grouped by key, newest first (the APIs list every version, newest first). */
+function byKey(items: readonly Version[], registry: ComponentRow["registry"]): ComponentRow[] {
   const rows = new Map<string, ComponentRow>();
   for (const item of items) {
     const row = rows.get(item.key);
@@ -45,12 +56,13 @@ function byKey(items: readonly Version[], latestOnly: boolean): ComponentRow[] {
     else
       rows.set(item.key, {
         key: item.key,
+        registry,
         name: item.name,
         description: item.description ?? null,
         type: item.type,
         versions: [item.version],
         publishedAt: item.published_at,
-        latestOnly,
+        latestOnly: false,
       });
   }
   return [...rows.values()];
@@ -58,38 +70,113 @@ function byKey(items: readonly Version[], latestOnly: boolean): ComponentRow[] {
 
 async function loadRows(
   needle: string,
+  registry: Registry,
   key: string,
   after: string,
-): Promise<{ rows: ComponentRow[]; pageInfo: PageInfo }> {
+): Promise<{ rows: ComponentRow[]; pageInfo?: PageInfo }> {
   const page = { limit: PAGE_SIZE, ...(after ? { after } : {}) };
-  if (needle && !key) {
-    const found = await api.searchComponents({ ...page, q: needle, registry: "private" });
-    return { rows: byKey(found.data, true), pageInfo: found.page_info };
+  if (key && registry === "public") {
+    const detail = await api.getPublic(key);
+    return { rows: byKey(detail.versions ?? [], "public") };
   }
-  const listed = await api.listPublished({ ...page, ...(key ? { key } : {}) });
-  return { rows: byKey(listed.data, false), pageInfo: listed.page_info };
+  if (key) {
+    const listed = await api.listPublished({ ...page, key });
+    return { rows: byKey(listed.data, "private"), pageInfo: listed.page_info };
+  }
+  const found = await api.searchComponents({ ...page, registry, ...(needle ? { q: needle } : {}) });
+  const rows = found.data.map(
+    (item): ComponentRow => ({
+      key: item.key,
+      registry: item.registry,
+      name: item.name,
+      description: item.description ?? null,
+      type: item.type,
+      versions: [item.version],
+      publishedAt: item.published_at,
+      latestOnly: true,
+    }),
+  );
+  return { rows, pageInfo: found.page_info };
 }
+
+function versionsHref(row: ComponentRow): string {
+  const query = new URLSearchParams({ key: row.key });
+  if (row.registry === "public") query.set("registry", "public");
+  return `/components?${query}`;
+}
+
+const COLUMNS: Column<ComponentRow>[] = [
+  { header: "Key", className: "mono", cell: (row) => row.key },
+  {
+    header: "Name",
+    cell: (row) => (
+      <>
+        {row.name}
+        {row.description && <div className="muted small">{row.description}</div>}
+      </>
+    ),
+  },
+  { header: "Type", cell: (row) => row.type },
+  { header: "Registry", cell: (row) => (row.registry === "public" ? "public" : "mine") },
+  {
+    header: "Versions",
+    className: "mono small",
+    cell: (row) => (
+      <>
+        {row.versions.join(", ")}
+        {row.latestOnly && (
+          <>
+            {" (latest) · "}
+            <Link href={versionsHref(row)} aria-label={`All versions of ${row.key}`}>
+              all versions
+            </Link>
+          </>
+        )}
+      </>
+    ),
+  },
+  { header: "Published", cell: (row) => formatSeconds(row.publishedAt) },
+  {
+    header: "Actions",
+    hideHeader: true,
+    cell: (row) =>
+      row.type === "source" && (
+        <Link
+          href={`/sources?action=create&key=${encodeURIComponent(row.key)}`}
+          className="button"
+          aria-label={`Deploy ${row.key}`}
+        >
+          Deploy
+        </Link>
+      ),
+  },
+];
 
 export function ComponentsPage() {
   const [after, setAfter] = useCursor();
   const [key, setKey] = useUrlParam("key");
+  const [registryParam, setRegistry] = useUrlParam("registry", "all");
+  const registry: Registry = REGISTRIES.some((option) => option.value === registryParam)
+    ? (registryParam as Registry)
+    : "all";
   const needle = useSearchQuery();
   const published = useQuery({
-    queryKey: ["published", needle, key, after],
-    queryFn: () => loadRows(needle, key, after),
+    queryKey: ["published", needle, registry, key, after],
+    queryFn: () => loadRows(needle, registry, key, after),
     placeholderData: (previous) => previous,
   });
-  const rows = published.data?.rows ?? [];
   return (
     <section>
       <h1>Components</h1>
       <p className="muted">
-        Components published with <code>sluice publish</code> or <code>POST /v1/components/publish</code>.
+        Yours, published with <code>sluice publish</code>, and the server's public registry (
+        <code>sluice publish --public</code>). Deploying a public source copies it into your account.
       </p>
       {key ? (
         <p className="row">
           <span>
-            Every version of <code>{key}</code>.
+            Every version of <code>{key}</code>
+            {registry === "public" ? " in the public registry" : ""}.
           </span>
           <button
             type="button"
@@ -103,70 +190,45 @@ export function ComponentsPage() {
           </button>
         </p>
       ) : (
-        <SearchBox label="Search components" />
-      )}
-      {published.isPending && <Loading what="components" />}
-      {published.error && <ErrorBox error={published.error} />}
-      {published.data && rows.length === 0 && (
-        <Empty>{needle && !key ? "No component matches the search." : "No published components yet."}</Empty>
-      )}
-      {rows.length > 0 && (
-        <div className="table-wrap">
-          <table aria-label="Components">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Versions</th>
-                <th scope="col">Published</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.key}>
-                  <td className="mono">{row.key}</td>
-                  <td>
-                    {row.name}
-                    {row.description && <div className="muted small">{row.description}</div>}
-                  </td>
-                  <td>{row.type}</td>
-                  <td className="mono small">
-                    {row.versions.join(", ")}
-                    {row.latestOnly && (
-                      <>
-                        {" (latest) · "}
-                        <Link
-                          href={`/components?key=${encodeURIComponent(row.key)}`}
-                          aria-label={`All versions of ${row.key}`}
-                        >
-                          all versions
-                        </Link>
-                      </>
-                    )}
-                  </td>
-                  <td>{formatSeconds(row.publishedAt)}</td>
-                  <td>
-                    {row.type === "source" && (
-                      <Link
-                        href={`/sources?action=create&key=${encodeURIComponent(row.key)}`}
-                        className="button"
-                        aria-label={`Deploy ${row.key}`}
-                      >
-                        Deploy
-                      </Link>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <div className="row">
+          <SearchBox label="Search components" />
+          <fieldset className="registry-filter">
+            <legend className="visually-hidden">Registry</legend>
+            {REGISTRIES.map((option) => (
+              <label key={option.value}>
+                <input
+                  type="radio"
+                  name="registry"
+                  checked={registry === option.value}
+                  onChange={() => {
+                    setAfter("");
+                    setRegistry(option.value);
+                  }}
+                />{" "}
+                {option.label}
+              </label>
+            ))}
+          </fieldset>
         </div>
       )}
-      <Pager info={published.data?.pageInfo} onNext={setAfter} />
+      <DataTable
+        query={published}
+        rows={published.data?.rows}
+        what="components"
+        empty={
+          needle && !key
+            ? "No component matches the search."
+            : registry === "public"
+              ? "Nothing is published in the public registry yet."
+              : "No published components yet."
+        }
+        columns={COLUMNS}
+        rowKey={(row) => `${row.registry}:${row.key}`}
+        label="Components"
+        cards
+        pageInfo={published.data?.pageInfo}
+        onNext={setAfter}
+      />
     </section>
   );
 }

@@ -1,11 +1,11 @@
 /** API keys: create one (shown once), list and revoke. Revoking a key ends its UI sessions too. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { CreatedApiKey } from "../../client/types.js";
+import type { ApiKeyInfo, CreatedApiKey } from "../../client/types.js";
 import { api, errorMessage } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
 import { CopyButton } from "../components/copy-button.js";
-import { Empty, ErrorBox, Loading } from "../components/status.js";
+import { type Column, DataTable } from "../components/data-table.js";
 import { formatSeconds } from "../components/time.js";
 
 export function KeysPage() {
@@ -23,6 +23,23 @@ export function KeysPage() {
     mutationFn: (id: string) => api.revokeApiKey(id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["keys"] }),
   });
+  const columns: Column<ApiKeyInfo>[] = [
+    { header: "Name", cell: (key) => key.name ?? <span className="muted">unnamed</span> },
+    { header: "Prefix", className: "mono", cell: (key) => `${key.prefix}…` },
+    { header: "Created", cell: (key) => formatSeconds(key.created_at) },
+    { header: "Last used", cell: (key) => formatSeconds(key.last_used_at) },
+    {
+      header: "Actions",
+      hideHeader: true,
+      cell: (key) => (
+        <ConfirmButton
+          label="Revoke"
+          question={`Revoke the key ${key.prefix}…? Anything using it stops working.`}
+          onConfirm={() => revoke.mutate(key.id)}
+        />
+      ),
+    },
+  ];
   return (
     <section>
       <h1>API keys</h1>
@@ -56,43 +73,15 @@ export function KeysPage() {
           {errorMessage(create.error ?? revoke.error)}
         </p>
       )}
-      {keys.isPending && <Loading what="keys" />}
-      {keys.error && <ErrorBox error={keys.error} />}
-      {keys.data && keys.data.length === 0 && <Empty>No keys.</Empty>}
-      {keys.data && keys.data.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
-                <tr key={key.id}>
-                  <td>{key.name ?? <span className="muted">unnamed</span>}</td>
-                  <td className="mono">{key.prefix}…</td>
-                  <td>{formatSeconds(key.created_at)}</td>
-                  <td>{formatSeconds(key.last_used_at)}</td>
-                  <td>
-                    <ConfirmButton
-                      label="Revoke"
-                      question={`Revoke the key ${key.prefix}…? Anything using it stops working.`}
-                      onConfirm={() => revoke.mutate(key.id)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        query={keys}
+        rows={keys.data}
+        what="keys"
+        empty="No keys."
+        columns={columns}
+        rowKey={(key) => key.id}
+        cards
+      />
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import type { Component } from "../../client/types.js";
 import { api, errorMessage } from "../api.js";
+import { recheckSession } from "../components/session.js";
 import { Loading } from "../components/status.js";
 import { PropsForm } from "../props/props-form.js";
 
@@ -97,6 +98,7 @@ function LoadForm({
   linkError: unknown;
   onLoaded: (loaded: Loaded) => void;
 }) {
+  const queryClient = useQueryClient();
   const [submitted, setSubmitted] = useState<string | null>(null);
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -136,6 +138,8 @@ function LoadForm({
             });
           }
         } catch (failure) {
+          // An expired session goes to sign-in and back here, as the query and mutation caches do.
+          recheckSession(queryClient, failure);
           setError(errorMessage(failure));
         } finally {
           setBusy(false);

@@ -1,12 +1,13 @@
 /** Sources: the account's deployed sources, a page at a time, searched on the server (`q`). */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "wouter";
+import type { Source } from "../../client/types.js";
 import { api, errorMessage } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
-import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
+import { type Column, DataTable } from "../components/data-table.js";
+import { PAGE_SIZE, useCursor } from "../components/pager.js";
 import { SearchBox } from "../components/search-box.js";
 import { useSearchQuery } from "../components/search-query.js";
-import { Empty, ErrorBox, Loading } from "../components/status.js";
 import { formatSeconds } from "../components/time.js";
 
 export function SourcesPage() {
@@ -24,7 +25,45 @@ export function SourcesPage() {
     mutationFn: (id: string) => api.deleteSource(id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["sources"] }),
   });
-  const shown = sources.data?.data ?? [];
+  const columns: Column<Source>[] = [
+    {
+      header: "Name",
+      cell: (source) => (
+        <>
+          <Link href={`/sources/${source.id}`}>{source.name}</Link>
+          <div className="muted mono small">{source.id}</div>
+        </>
+      ),
+    },
+    {
+      header: "Component",
+      className: "mono",
+      cell: (source) =>
+        `${source.component_key ?? source.component_id}${source.component_version ? `@${source.component_version}` : ""}`,
+    },
+    {
+      header: "State",
+      cell: (source) => (
+        <span className={source.active ? "badge ok" : "badge"}>{source.active ? "active" : "paused"}</span>
+      ),
+    },
+    { header: "Endpoint", className: "mono small break", cell: (source) => source.endpoint_url ?? "—" },
+    {
+      header: "Last event",
+      cell: (source) => (source.last_event_at === null ? "none yet" : formatSeconds(source.last_event_at)),
+    },
+    {
+      header: "Actions",
+      hideHeader: true,
+      cell: (source) => (
+        <ConfirmButton
+          label="Delete"
+          question={`Delete the source ${source.name} and its events?`}
+          onConfirm={() => remove.mutate(source.id)}
+        />
+      ),
+    },
+  ];
   return (
     <section>
       <div className="page-head">
@@ -39,64 +78,19 @@ export function SourcesPage() {
           {errorMessage(remove.error)}
         </p>
       )}
-      {sources.isPending && <Loading what="sources" />}
-      {sources.error && <ErrorBox error={sources.error} />}
-      {sources.data && shown.length === 0 && (
-        <Empty>
-          {needle ? "No source matches the search." : "No sources yet: create one to start receiving events."}
-        </Empty>
-      )}
-      {shown.length > 0 && (
-        <div className="table-wrap">
-          <table className="cards">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Component</th>
-                <th scope="col">State</th>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Last event</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((source) => (
-                <tr key={source.id}>
-                  <td data-label="Name">
-                    <Link href={`/sources/${source.id}`}>{source.name}</Link>
-                    <div className="muted mono small">{source.id}</div>
-                  </td>
-                  <td className="mono" data-label="Component">
-                    {source.component_key ?? source.component_id}
-                    {source.component_version ? `@${source.component_version}` : ""}
-                  </td>
-                  <td data-label="State">
-                    <span className={source.active ? "badge ok" : "badge"}>
-                      {source.active ? "active" : "paused"}
-                    </span>
-                  </td>
-                  <td className="mono small break" data-label="Endpoint">
-                    {source.endpoint_url ?? "—"}
-                  </td>
-                  <td data-label="Last event">
-                    {source.last_event_at === null ? "none yet" : formatSeconds(source.last_event_at)}
-                  </td>
-                  <td>
-                    <ConfirmButton
-                      label="Delete"
-                      question={`Delete the source ${source.name} and its events?`}
-                      onConfirm={() => remove.mutate(source.id)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager info={sources.data?.page_info} onNext={setAfter} />
+      <DataTable
+        query={sources}
+        rows={sources.data?.data}
+        what="sources"
+        empty={
+          needle ? "No source matches the search." : "No sources yet: create one to start receiving events."
+        }
+        columns={columns}
+        rowKey={(source) => source.id}
+        cards
+        pageInfo={sources.data?.page_info}
+        onNext={setAfter}
+      />
     </section>
   );
 }

@@ -1,9 +1,10 @@
 /** A webhook's delivery log, newest first, filterable by status (in the URL); a row opens its attempts. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { DeliveryStatus } from "../../client/types.js";
+import type { Delivery, DeliveryStatus } from "../../client/types.js";
 import { api, errorMessage } from "../api.js";
-import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
-import { Empty, ErrorBox, Loading } from "../components/status.js";
+import { type Column, DataTable } from "../components/data-table.js";
+import { PAGE_SIZE, useCursor } from "../components/pager.js";
+import { ErrorBox, Loading } from "../components/status.js";
 import { formatSeconds } from "../components/time.js";
 import { useUrlParam } from "../components/url-state.js";
 
@@ -28,6 +29,47 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
     mutationFn: (id: string) => api.retryDelivery(id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["deliveries", webhookId] }),
   });
+  const columns: Column<Delivery>[] = [
+    {
+      header: "Created",
+      cell: (delivery) => (
+        <button
+          type="button"
+          className="link"
+          onClick={() => setOpen(open === delivery.id ? "" : delivery.id)}
+        >
+          {formatSeconds(delivery.created_at)}
+        </button>
+      ),
+    },
+    {
+      header: "Status",
+      cell: (delivery) => (
+        <span
+          className={`badge ${delivery.status === "delivered" ? "ok" : delivery.status === "failed" ? "bad" : ""}`}
+        >
+          {delivery.status}
+        </span>
+      ),
+    },
+    { header: "Attempts", cell: (delivery) => delivery.attempts },
+    { header: "Response", cell: (delivery) => delivery.last_status_code ?? "—" },
+    {
+      header: "Latency",
+      cell: (delivery) => (delivery.last_latency_ms === null ? "—" : `${delivery.last_latency_ms} ms`),
+    },
+    { header: "Error", className: "small break", cell: (delivery) => delivery.last_error ?? "" },
+    {
+      header: "Actions",
+      hideHeader: true,
+      cell: (delivery) =>
+        delivery.status !== "pending" && (
+          <button type="button" className="secondary small" onClick={() => retry.mutate(delivery.id)}>
+            Resend
+          </button>
+        ),
+    },
+  ];
   return (
     <div>
       <div className="row">
@@ -45,69 +87,19 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
           {errorMessage(retry.error)}
         </p>
       )}
-      {deliveries.isPending && <Loading what="deliveries" />}
-      {deliveries.error && <ErrorBox error={deliveries.error} />}
-      {deliveries.data && deliveries.data.data.length === 0 && (
-        <Empty>No deliveries{status ? ` with status ${status}` : ""}.</Empty>
-      )}
-      {deliveries.data && deliveries.data.data.length > 0 && (
-        <div className="table-wrap">
-          <table aria-label="Deliveries">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Response</th>
-                <th scope="col">Latency</th>
-                <th scope="col">Error</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.data.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td>
-                    <button
-                      type="button"
-                      className="link"
-                      onClick={() => setOpen(open === delivery.id ? "" : delivery.id)}
-                    >
-                      {formatSeconds(delivery.created_at)}
-                    </button>
-                  </td>
-                  <td>
-                    <span
-                      className={`badge ${delivery.status === "delivered" ? "ok" : delivery.status === "failed" ? "bad" : ""}`}
-                    >
-                      {delivery.status}
-                    </span>
-                  </td>
-                  <td>{delivery.attempts}</td>
-                  <td>{delivery.last_status_code ?? "—"}</td>
-                  <td>{delivery.last_latency_ms === null ? "—" : `${delivery.last_latency_ms} ms`}</td>
-                  <td className="small break">{delivery.last_error ?? ""}</td>
-                  <td>
-                    {delivery.status !== "pending" && (
-                      <button
-                        type="button"
-                        className="secondary small"
-                        onClick={() => retry.mutate(delivery.id)}
-                      >
-                        Resend
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        query={deliveries}
+        rows={deliveries.data?.data}
+        what="deliveries"
+        empty={`No deliveries${status ? ` with status ${status}` : ""}.`}
+        columns={columns}
+        rowKey={(delivery) => delivery.id}
+        label="Deliveries"
+        cards
+        pageInfo={deliveries.data?.page_info}
+        onNext={setAfter}
+      />
       {open && <Attempts deliveryId={open} />}
-      <Pager info={deliveries.data?.page_info} onNext={setAfter} />
     </div>
   );
 }

@@ -3,9 +3,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import type { WorkflowParams } from "../../client/types.js";
+import type { Workflow } from "../../client/workflow-types.js";
 import { api, errorMessage } from "../api.js";
-import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
-import { Empty, ErrorBox, Loading } from "../components/status.js";
+import { type Column, DataTable } from "../components/data-table.js";
+import { PAGE_SIZE, useCursor } from "../components/pager.js";
 import { parseDocument } from "./yaml-document.js";
 
 const EXAMPLE = `name: my-workflow
@@ -22,6 +23,18 @@ steps:
       };
 `;
 
+const COLUMNS: Column<Workflow>[] = [
+  { header: "Name", cell: (workflow) => <Link href={`/workflows/${workflow.id}`}>{workflow.name}</Link> },
+  { header: "Trigger", cell: (workflow) => workflow.trigger.type },
+  { header: "Steps", cell: (workflow) => workflow.steps.length },
+  {
+    header: "State",
+    cell: (workflow) => (
+      <span className={workflow.active ? "badge ok" : "badge"}>{workflow.active ? "active" : "paused"}</span>
+    ),
+  },
+];
+
 export function WorkflowsPage() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
@@ -37,42 +50,17 @@ export function WorkflowsPage() {
   return (
     <section>
       <h1>Workflows</h1>
-      {workflows.isPending && <Loading what="workflows" />}
-      {workflows.error && <ErrorBox error={workflows.error} />}
-      {workflows.data && workflows.data.data.length === 0 && (
-        <Empty>No workflows yet: paste a document below to deploy one.</Empty>
-      )}
-      {workflows.data && workflows.data.data.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Steps</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {workflows.data.data.map((workflow) => (
-                <tr key={workflow.id}>
-                  <td>
-                    <Link href={`/workflows/${workflow.id}`}>{workflow.name}</Link>
-                  </td>
-                  <td>{workflow.trigger.type}</td>
-                  <td>{workflow.steps.length}</td>
-                  <td>
-                    <span className={workflow.active ? "badge ok" : "badge"}>
-                      {workflow.active ? "active" : "paused"}
-                    </span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pager info={workflows.data?.page_info} onNext={setAfter} />
+      <DataTable
+        query={workflows}
+        rows={workflows.data?.data}
+        what="workflows"
+        empty="No workflows yet: paste a document below to deploy one."
+        columns={COLUMNS}
+        rowKey={(workflow) => workflow.id}
+        cards
+        pageInfo={workflows.data?.page_info}
+        onNext={setAfter}
+      />
       <h2>Deploy a workflow</h2>
       <form
         onSubmit={async (event) => {

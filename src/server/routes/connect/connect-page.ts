@@ -17,7 +17,7 @@ const STYLE = `
 @media (prefers-color-scheme: dark) { :root { --fg: #e8eaed; --muted: #a9b1bb; --bg: #16181b; --line: #3b424a;
   --accent: #7fb0ff; --accent-fg: #0b1220; --error: #ff8a80; --ok: #7fd99a; } }
 * { box-sizing: border-box; }
-body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+body { margin: 0; padding: 0 1rem; font: 16px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
 main { max-width: 28rem; margin: 2rem auto; padding: 1.5rem; border: 1px solid var(--line); border-radius: 8px; }
 h1 { font-size: 1.25rem; margin: 0 0 .25rem; }
 p { margin: .5rem 0; }
