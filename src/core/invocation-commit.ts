@@ -11,6 +11,7 @@
  */
 import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import type { Executor } from "../store/schema.js";
+import { inSharedTransaction } from "../store/shared-transaction.js";
 import type { Store } from "../store/store.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
 import { appendEvents, type NewEvent, type StoredEvent, trimRows } from "./emitter-events.js";
@@ -60,6 +61,26 @@ export async function commitInvocations(
   }
   try {
     return await store.db.transaction().execute((tx) => commitBatch(tx, store, requests));
+  } catch {
+    const outcomes: (CommitOutcome | { readonly error: unknown })[] = [];
+    for (const request of requests) {
+      outcomes.push(await commitInvocation(store, request).catch((error: unknown) => ({ error })));
+    }
+    return outcomes;
+  }
+}
+
+/**
+ * Commits several invocations of one source in the store's shared transaction (on SQLite, with
+ * the commits of other sources that queued meanwhile: one flush for all). If that fails, each is
+ * committed on its own, as `commitInvocations` does.
+ */
+export async function commitInvocationsShared(
+  store: Store,
+  requests: readonly CommitRequest[],
+): Promise<(CommitOutcome | { readonly error: unknown })[]> {
+  try {
+    return await inSharedTransaction(store, (tx) => commitBatch(tx, store, requests));
   } catch {
     const outcomes: (CommitOutcome | { readonly error: unknown })[] = [];
     for (const request of requests) {

@@ -14,7 +14,7 @@ import { withDynamicProps } from "./dynamic-props.js";
 import type { StoredEvent } from "./emitter-events.js";
 import { SluiceError } from "./errors.js";
 import { newId } from "./ids.js";
-import { type CommitOutcome, type CommitRequest, commitInvocations } from "./invocation-commit.js";
+import { type CommitOutcome, type CommitRequest, commitInvocationsShared } from "./invocation-commit.js";
 import { resolvePropRefs } from "./prop-refs.js";
 import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
 import { WORKFLOW_RUNS_TOPIC } from "./workflows/run-queue.js";
@@ -128,6 +128,21 @@ interface QueuedCommit {
 
 /** Commits written in one transaction, at most. */
 const MAX_COMMIT_BATCH = 64;
+
+/**
+ * Invocations in flight at once in one shared runner, each of another source (a source's own
+ * run one at a time, in its lane).
+ */
+const SOURCES_PER_RUNNER_IN_FLIGHT = 32;
+
+/**
+ * The runner a source runs in: one per account and bundle, shared by every source of that
+ * account deployed from that code, each in a module instance of its own (`instance`: its id).
+ * Two accounts never share a process.
+ */
+export function sharedRunnerKey(source: Pick<RunnableSource, "accountId" | "bundleHash">): string {
+  return `src_${source.accountId}_${source.bundleHash}`;
+}
 const lanes = new Map<string, Lane>();
 
 /**
@@ -178,11 +193,13 @@ async function runInSandbox(
   }
   const raw = await context.sandbox.invoke(
     {
-      componentId: source.id,
+      componentId: sharedRunnerKey(source),
       bundleHash: source.bundleHash,
       bundle: () => loadBundle(context, source.componentId),
+      concurrency: SOURCES_PER_RUNNER_IN_FLIGHT,
     },
     {
+      instance: source.id,
       method: request.method,
       event: request.event,
       props: runnerProps(source.definition, values, endpointUrl(context, source.endpointId)),
@@ -237,7 +254,7 @@ async function writeQueue(context: CoreContext, lane: Lane): Promise<void> {
   try {
     while (lane.queue.length > 0) {
       const batch = lane.queue.splice(0, MAX_COMMIT_BATCH);
-      const outcomes = await commitInvocations(
+      const outcomes = await commitInvocationsShared(
         context.store,
         batch.map((queued) => queued.request),
       ).catch((error: unknown) => batch.map(() => ({ error })));

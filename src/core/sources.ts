@@ -209,7 +209,8 @@ export async function updateSource(
     await context.store.db.updateTable("sources").set(changes).where("id", "=", current.id).execute();
   }
   forgetRunnables(context);
-  await context.sandbox.evict(current.id);
+  // Its next run imports the component afresh, as after a redeploy.
+  context.sandbox.forgetInstance(current.id);
   if (activeAfter) {
     const runnable = await mustLoadRunnable(context, current.id);
     const report = await invokeSource(context, runnable, { method: "activate" });
@@ -392,7 +393,7 @@ async function removeSource(context: CoreContext, id: string): Promise<void> {
     await tx.deleteFrom("sources").where("id", "=", id).execute();
   });
   forgetRunnables(context);
-  await context.sandbox.evict(id);
+  context.sandbox.forgetInstance(id);
 }
 
 function hookFailed(hook: string, report: InvocationReport, consequence: string): InvalidInputError {

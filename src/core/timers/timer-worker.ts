@@ -7,8 +7,10 @@
  */
 import type { LogLine } from "../../runtime/sandbox/sandbox.js";
 import type { ClaimedJob } from "../../store/jobs.js";
+import { inSharedTransaction } from "../../store/shared-transaction.js";
 import type { CoreContext } from "../context.js";
-import { invokeSource, loadRunnable } from "../invoker.js";
+import { invokeSource } from "../invoker.js";
+import { runnableById } from "../runnable-cache.js";
 import { createStrandedJobs } from "../workers/stranded-jobs.js";
 import { createWakeableSleep } from "../workers/wakeable-sleep.js";
 import { nextAfterRun, tickEvent } from "./schedule.js";
@@ -46,13 +48,15 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
 
   const fire = async (job: ClaimedJob): Promise<void> => {
     const payload = job.payload as TickPayload;
-    const source = await loadRunnable(context, { id: payload.sourceId });
+    const source = await runnableById(context, payload.sourceId);
     const schedule = source?.active ? scheduleOf(source.definition, source.values) : null;
     if (!source || !schedule) {
       await store.jobs.complete(job); // deleted, deactivated or no longer a timer source
       return;
     }
-    await store.jobs.extendLease(job, source.timeoutSeconds * 1000 + LEASE_MARGIN_MS);
+    // The claim's lease covers most runs; only a longer time-out needs it pushed out (a write).
+    const leaseNeeded = source.timeoutSeconds * 1000 + LEASE_MARGIN_MS;
+    if (job.lockedUntil < Date.now() + leaseNeeded) await store.jobs.extendLease(job, leaseNeeded);
     const firedAt = Date.now();
     const notes: LogLine[] = [];
     const downtime = nextAfterRun(schedule, job.runAt, firedAt).skipped;
@@ -72,7 +76,7 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
     }
     await invokeSource(context, source, { method: "run", event: tickEvent(schedule, firedAt), notes });
     const after = nextAfterRun(schedule, job.runAt, Date.now());
-    await store.db.transaction().execute(async (tx) => {
+    await inSharedTransaction(store, async (tx) => {
       // Deactivated or deleted during the run: its tick is gone, and no next one is scheduled.
       if (!(await store.jobs.complete(job, tx))) return;
       const overrunSkipped = after.skipped - downtime;

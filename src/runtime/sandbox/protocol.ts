@@ -9,18 +9,25 @@
  * happen, not batched, so that a runner killed mid-invocation (time-out, out of memory,
  * process.exit) has already reported what it did.
  * Every effect carries the id of the invocation it belongs to; the parent drops stale ones.
+ * Several invocations may be in flight on one runner when they run in module instances of their
+ * own (`instance`, a source's id): ids tell their effects apart.
  */
 import type { ComponentDefinition, HookName } from "../component-definition.js";
 import type { TunnelAnswer } from "./egress/egress-tunnel.js";
 import type { ConfigureMethod, LogLine, PropValue, SendKind } from "./sandbox.js";
 
-/** Parent → runner: run one invocation. Only one is in flight per runner at a time. */
+/**
+ * Parent → runner: run one invocation. One is in flight per runner at a time, unless the
+ * invocations name their `instance`: those of different instances may overlap.
+ */
 export interface InvokeMessage {
   readonly t: "invoke";
   readonly id: number;
+  /** The module instance to run in (a source's id); absent: the module imported at start. */
+  readonly instance?: string;
   readonly method: "run" | HookName | ConfigureMethod;
   readonly event?: unknown;
-  /** Absent when the props are the same object as in the previous invoke: the runner keeps them. */
+  /** Absent when the props are the same object as in the instance's previous invoke: the runner keeps them. */
   readonly props?: Readonly<Record<string, PropValue>>;
   readonly db: Readonly<Record<string, unknown>>;
   /** An action's `steps` (JSON); absent for sources. */
@@ -49,7 +56,18 @@ export interface DataStoreResultMessage {
   readonly message?: string;
 }
 
-export type ParentMessage = InvokeMessage | DescribeMessage | DataStoreResultMessage | EgressAnswerMessage;
+/** Parent → runner: drop a module instance (its source was updated or deleted). */
+export interface ForgetMessage {
+  readonly t: "forget";
+  readonly instance: string;
+}
+
+export type ParentMessage =
+  | InvokeMessage
+  | DescribeMessage
+  | DataStoreResultMessage
+  | EgressAnswerMessage
+  | ForgetMessage;
 
 /** The bundle imported and exports a component: the runner takes invocations. */
 export interface ReadyMessage {

@@ -1,8 +1,11 @@
 /**
- * The Sandbox implementation: a pool of warm runners, one per component id, bounded by
- * `maxRunners` with least-recently-used eviction of idle runners. Each component has a queue, so
- * its invocations run one at a time; a runner found dead, stopped or running another bundle is
- * replaced lazily, at the next invocation. `describe` uses a short-lived runner outside the pool.
+ * The Sandbox implementation: a pool of warm runners, one per component id (a runner key),
+ * bounded by `maxRunners` with least-recently-used eviction of idle runners. Each runner has a
+ * queue: its invocations run one at a time, or up to its `concurrency` side by side (a runner
+ * shared by sources, each in a module instance of its own). A runner found dead, stopped or
+ * running another bundle is replaced lazily, at the next invocation, once. A runner that has
+ * dropped many module instances (their modules stay in its memory) is replaced when idle.
+ * `describe` uses a short-lived runner outside the pool.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -45,15 +48,23 @@ export interface SandboxOptions {
 export const DEFAULT_HEAP_MB = 256;
 /** How long loading and describing a component may take. */
 export const DESCRIBE_TIMEOUT_MS = 30_000;
+/** A shared runner that dropped this many module instances is replaced once idle (ES modules are never freed). */
+const MAX_FORGOTTEN_INSTANCES = 200;
 
-/** One component's place in the pool: its queue and its runner, if it has one. */
+/** One runner key's place in the pool: its queue and its runner, if it has one. */
 interface ComponentSlot {
   readonly componentId: string;
   runner: RunnerProcess | undefined;
+  /** Set while its runner is being (re)started: the others in flight wait for it. */
+  starting: Promise<void> | undefined;
   /** Tasks queued or running. */
   pending: number;
-  /** The end of the queue. */
-  tail: Promise<void>;
+  /** Invocations allowed in flight at once (the spec's `concurrency`). */
+  limit: number;
+  /** Weight of the tasks running: 1 per invocation, `limit` for an exclusive task (evict). */
+  running: number;
+  /** Tasks waiting for room, first come first served. */
+  readonly waiting: { readonly weight: number; readonly start: () => void }[];
 }
 
 /**
@@ -67,6 +78,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 class RunnerPool implements Sandbox {
   /** In least-recently-used-first order: a slot is moved to the end at each use. */
   private readonly slots = new Map<string, ComponentSlot>();
+  /** The slot each module instance last ran in. */
+  private readonly instanceSlots = new Map<string, ComponentSlot>();
   private readonly describers = new Set<RunnerProcess>();
   private readonly artifacts: ArtifactStore;
   private readonly entry: RunnerEntry;
@@ -110,18 +123,30 @@ class RunnerPool implements Sandbox {
     if (this.closed)
       return Promise.resolve(failedResult({ reason: "crash", message: "the sandbox is closed" }));
     const slot = this.touch(spec.componentId);
-    return this.enqueue(slot, () => this.invokeInSlot(slot, spec, invocation));
+    slot.limit = Math.max(1, spec.concurrency ?? 1);
+    if (invocation.instance !== undefined) this.instanceSlots.set(invocation.instance, slot);
+    return this.enqueue(slot, 1, () => this.invokeInSlot(slot, spec, invocation));
   }
 
   /** Stops the component's runner once the invocations already queued for it have run. */
   async evict(componentId: string): Promise<void> {
     const slot = this.slots.get(componentId);
     if (!slot) return;
-    await this.enqueue(slot, async () => {
+    await this.enqueue(slot, slot.limit, async () => {
       const runner = slot.runner;
       slot.runner = undefined;
       await runner?.stop("the runner was evicted");
     });
+  }
+
+  forgetInstance(instance: string): void {
+    const slot = this.instanceSlots.get(instance);
+    if (!slot) return;
+    this.instanceSlots.delete(instance);
+    const runner = slot.runner;
+    if (!runner?.usable) return;
+    runner.forget(instance);
+    if (runner.forgotten >= MAX_FORGOTTEN_INSTANCES && slot.pending === 0) this.retire(slot);
   }
 
   async close(): Promise<void> {
@@ -137,34 +162,61 @@ class RunnerPool implements Sandbox {
     spec: RunnerSpec,
     invocation: Invocation,
   ): Promise<InvocationResult> {
-    if (this.closed) return failedResult({ reason: "crash", message: "the sandbox is closed" });
-    const heapMb = spec.heapMb ?? DEFAULT_HEAP_MB;
-    let runner = slot.runner;
-    if (runner && (!runner.usable || runner.bundleHash !== spec.bundleHash || runner.heapMb !== heapMb)) {
-      slot.runner = undefined;
-      await runner.stop("the runner was replaced");
-      runner = undefined;
-    }
-    if (!runner) {
-      this.makeRoom(slot);
-      try {
-        runner = await this.spawn(spec);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return failedResult({ reason: "load_error", message: `the runner could not be started: ${message}` });
-      }
-      if (this.closed) {
-        void runner.stop();
-        return failedResult({ reason: "crash", message: "the sandbox is closed" });
-      }
-      slot.runner = runner;
-      const started = runner;
-      started.onExit = () => {
-        if (slot.runner === started) slot.runner = undefined;
-        this.forgetIfUnused(slot);
-      };
-    }
+    const runner = await this.runnerFor(slot, spec);
+    if (!(runner instanceof RunnerProcess)) return failedResult(runner);
     return runner.invoke(invocation);
+  }
+
+  /** The slot's runner for `spec`, started (or replaced) if needed; one start at a time per slot. */
+  private async runnerFor(
+    slot: ComponentSlot,
+    spec: RunnerSpec,
+  ): Promise<RunnerProcess | { reason: "crash" | "load_error"; message: string }> {
+    const heapMb = spec.heapMb ?? DEFAULT_HEAP_MB;
+    while (slot.starting) await slot.starting;
+    if (this.closed) return { reason: "crash", message: "the sandbox is closed" };
+    const current = slot.runner;
+    if (current?.usable && current.bundleHash === spec.bundleHash && current.heapMb === heapMb)
+      return current;
+    const started = this.startRunner(slot, spec, current);
+    slot.starting = started.then(
+      () => {},
+      () => {},
+    );
+    try {
+      return await started;
+    } finally {
+      slot.starting = undefined;
+    }
+  }
+
+  private async startRunner(
+    slot: ComponentSlot,
+    spec: RunnerSpec,
+    replaced: RunnerProcess | undefined,
+  ): Promise<RunnerProcess | { reason: "crash" | "load_error"; message: string }> {
+    if (replaced) {
+      slot.runner = undefined;
+      await replaced.stop("the runner was replaced");
+    }
+    this.makeRoom(slot);
+    let runner: RunnerProcess;
+    try {
+      runner = await this.spawn(spec);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { reason: "load_error", message: `the runner could not be started: ${message}` };
+    }
+    if (this.closed) {
+      void runner.stop();
+      return { reason: "crash", message: "the sandbox is closed" };
+    }
+    slot.runner = runner;
+    runner.onExit = () => {
+      if (slot.runner === runner) slot.runner = undefined;
+      this.forgetIfUnused(slot);
+    };
+    return runner;
   }
 
   private async spawn(spec: RunnerSpec): Promise<RunnerProcess> {
@@ -197,24 +249,59 @@ class RunnerPool implements Sandbox {
   private touch(componentId: string): ComponentSlot {
     let slot = this.slots.get(componentId);
     if (slot) this.slots.delete(componentId);
-    else slot = { componentId, runner: undefined, pending: 0, tail: Promise.resolve() };
+    else
+      slot = {
+        componentId,
+        runner: undefined,
+        starting: undefined,
+        pending: 0,
+        limit: 1,
+        running: 0,
+        waiting: [],
+      };
     this.slots.set(componentId, slot);
     return slot;
   }
 
-  /** Runs `task` after the slot's earlier tasks. `task` must not reject. */
-  private enqueue<T>(slot: ComponentSlot, task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` once the slot has room for its weight (1 for an invocation, the slot's limit to
+   * run alone), after the tasks queued before it. `task` must not reject.
+   */
+  private async enqueue<T>(slot: ComponentSlot, weight: number, task: () => Promise<T>): Promise<T> {
     slot.pending++;
-    const run = slot.tail.then(task);
-    slot.tail = run.then(
-      () => {},
-      () => {},
-    );
-    return run.finally(() => {
+    try {
+      await new Promise<void>((start) => {
+        slot.waiting.push({ weight, start });
+        this.startWaiting(slot);
+      });
+      try {
+        return await task();
+      } finally {
+        slot.running -= weight;
+        this.startWaiting(slot);
+      }
+    } finally {
       slot.pending--;
       this.trim();
+      this.retireIfWorn(slot);
       this.forgetIfUnused(slot);
-    });
+    }
+  }
+
+  /** Starts the slot's waiting tasks, in order, while they fit. */
+  private startWaiting(slot: ComponentSlot): void {
+    for (;;) {
+      const next = slot.waiting[0];
+      if (!next || (slot.running > 0 && slot.running + next.weight > slot.limit)) return;
+      slot.waiting.shift();
+      slot.running += next.weight;
+      next.start();
+    }
+  }
+
+  /** A shared runner that dropped many module instances is replaced once it is idle. */
+  private retireIfWorn(slot: ComponentSlot): void {
+    if (slot.pending === 0 && (slot.runner?.forgotten ?? 0) >= MAX_FORGOTTEN_INSTANCES) this.retire(slot);
   }
 
   /** Before starting a runner for `starting`: stops least recently used idle runners to stay under the bound. */

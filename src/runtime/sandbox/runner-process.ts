@@ -1,9 +1,11 @@
 /**
  * One runner child process, seen from the parent: how it is spawned (the permission model, an
- * empty environment, a heap limit), its start-up (the bundle loads, or fails to), one invocation
- * at a time under a time-out, and what its death means for the invocation in flight — time-out,
- * out of memory, process.exit or crash. Nothing a child does makes this throw; the pool decides
- * when to replace a runner that is no longer `usable`.
+ * empty environment, a heap limit), its start-up (the bundle loads, or fails to), its invocations
+ * under their time-outs (one at a time, or several side by side in module instances of their
+ * own), and what its death means for the invocations in flight — time-out, out of memory,
+ * process.exit or crash. When one invocation brings a shared runner down, the others in flight
+ * fail too, each told which instance did it. Nothing a child does makes this throw; the pool
+ * decides when to replace a runner that is no longer `usable`.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import fs from "node:fs";
@@ -54,6 +56,7 @@ type StartOutcome =
   | { readonly ok: false; readonly failure: Failure; readonly loadCode?: "load_error" | "not_a_component" };
 
 interface InFlight {
+  readonly instance: string | undefined;
   readonly collector: InvocationCollector;
   readonly startedAt: number;
   readonly timer: NodeJS.Timeout;
@@ -83,14 +86,19 @@ export class RunnerProcess {
   private state: "starting" | "ready" | "stopping" | "exited" = "starting";
   private startOutcome: StartOutcome | undefined;
   private readonly startWaiters: ((outcome: StartOutcome) => void)[] = [];
-  private inFlight: InFlight | undefined;
+  private readonly inFlight = new Map<number, InFlight>();
   private pendingDescribe: PendingDescribe | undefined;
-  private lastProps: Invocation["props"] | undefined;
+  /** Each module instance's last props ("" for the unnamed one): unchanged props are not sent again. */
+  private readonly lastProps = new Map<string, Invocation["props"]>();
+  /** Module instances dropped (forget) since the runner started: their modules stay in memory. */
+  forgotten = 0;
   private nextId = 1;
   /** Set when the parent stops the runner: the failure of an invocation caught in it. */
   private stopReason: string | undefined;
   /** The code the component passed to process.exit, as the runner reported it. */
   private exitCalled: number | undefined;
+  /** The invocation that called process.exit, when the runner could tell. */
+  private exitCalledBy: number | undefined;
   private stderrTail = "";
   /** Stops sampling the process's memory; set while it loads or runs an invocation. */
   private unwatchMemory: (() => void) | undefined;
@@ -160,42 +168,71 @@ export class RunnerProcess {
     return this.state === "starting" || this.state === "ready";
   }
 
-  /** Runs one invocation. Never rejects; the caller sends one at a time. */
+  /**
+   * Runs one invocation. Never rejects. The caller sends one at a time, or several at once when
+   * each names its module instance (and no instance has two in flight).
+   */
   async invoke(invocation: Invocation): Promise<InvocationResult> {
     const start = await this.waitForStart(invocation.timeoutMs);
     if (!start.ok) return failedResult(start.failure);
     if (!this.usable) return failedResult(this.gone());
     const id = this.nextId++;
-    const collector = new InvocationCollector(id, invocation.onRespond, this.logger, this.componentId);
-    const props = invocation.props === this.lastProps ? undefined : invocation.props;
-    this.lastProps = invocation.props;
+    const { instance } = invocation;
+    const collector = new InvocationCollector(
+      id,
+      invocation.onRespond,
+      this.logger,
+      instance ?? this.componentId,
+    );
+    const propsKey = instance ?? "";
+    const props = invocation.props === this.lastProps.get(propsKey) ? undefined : invocation.props;
+    this.lastProps.set(propsKey, invocation.props);
     const message: InvokeMessage = {
       t: "invoke",
       id,
       method: invocation.method,
       event: invocation.event,
       db: invocation.db,
+      ...(instance === undefined ? {} : { instance }),
       ...(props === undefined ? {} : { props }),
       ...(invocation.steps === undefined ? {} : { steps: invocation.steps }),
     };
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
-        this.settle({
-          ok: false,
-          failure: { reason: "timeout", message: `timed out after ${formatDuration(invocation.timeoutMs)}` },
-        });
-        void this.stop();
+        const timedOut = `timed out after ${formatDuration(invocation.timeoutMs)}`;
+        this.settle(id, { ok: false, failure: { reason: "timeout", message: timedOut } });
+        // Code may still be running in the process: it goes, with whatever else was in flight.
+        void this.stop(this.broughtDownBy(instance, timedOut));
       }, invocation.timeoutMs);
-      this.inFlight = {
+      this.inFlight.set(id, {
+        instance,
         collector,
         startedAt: performance.now(),
         timer,
         resolve,
         onDataStore: invocation.onDataStore,
-      };
+      });
       this.watchMemory();
-      this.post(message);
+      this.post(message, id);
     });
+  }
+
+  /** Drops a module instance in the runner: its next invocation imports it afresh. */
+  forget(instance: string): void {
+    this.lastProps.delete(instance);
+    this.forgotten++;
+    if (this.usable && this.child.connected) this.post({ t: "forget", instance });
+  }
+
+  /** Invocations in flight. */
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  /** What the other invocations in flight are told when one brings the runner down. */
+  private broughtDownBy(instance: string | undefined, what: string): string {
+    const who = instance === undefined ? "another invocation" : `an invocation of ${instance}`;
+    return `the runner was restarted: ${who}, which shared it, ${what}`;
   }
 
   /** Describes the loaded component; throws ComponentLoadError when it cannot be loaded. */
@@ -237,18 +274,22 @@ export class RunnerProcess {
     return this.closed;
   }
 
-  /** Samples the process's resident memory until the load or invocation in progress ends. */
+  /** Samples the process's resident memory until the load or the invocations in progress end. */
   private watchMemory(): void {
     const pid = this.child.pid;
     if (this.unwatchMemory || pid === undefined) return;
     const limitMb = memoryLimitMb(this.heapMb);
     this.unwatchMemory = watchMemory(pid, limitMb, (residentMb) => {
       this.unwatchMemory = undefined;
+      const shared =
+        this.inFlight.size > 1
+          ? ` (${this.inFlight.size} invocations shared the runner; the memory is the process's, so any of them may have used it)`
+          : "";
       const failure: Failure = {
         reason: "out_of_memory",
-        message: `the component used ${Math.round(residentMb)} MB of memory, over its limit of ${limitMb} MB (heap limit ${this.heapMb} MB)`,
+        message: `the component used ${Math.round(residentMb)} MB of memory, over its limit of ${limitMb} MB (heap limit ${this.heapMb} MB)${shared}`,
       };
-      this.settle({ ok: false, failure });
+      this.settleAll({ ok: false, failure });
       this.settleStart({ ok: false, failure, loadCode: "load_error" });
       void this.stop(failure.message);
     });
@@ -259,7 +300,8 @@ export class RunnerProcess {
     this.unwatchMemory = undefined;
   }
 
-  private post(message: ParentMessage): void {
+  /** Sends to the runner; `id`: the invocation that fails if the message cannot be serialized. */
+  private post(message: ParentMessage, id?: number): void {
     try {
       this.child.send(message, (error) => {
         // The child is gone or going: its 'close' settles whatever was in flight.
@@ -270,7 +312,8 @@ export class RunnerProcess {
     } catch (error) {
       // Only serialization can throw here: the invocation itself is not JSON (a caller's bug).
       const reason = error instanceof Error ? error.message : String(error);
-      this.settle({
+      if (id === undefined) return;
+      this.settle(id, {
         ok: false,
         failure: { reason: "crash", message: `the invocation cannot be sent: ${reason}` },
       });
@@ -296,18 +339,25 @@ export class RunnerProcess {
     if (this.startOutcome) return;
     this.startOutcome = outcome;
     if (outcome.ok && this.state === "starting") this.state = "ready";
-    if (!this.inFlight) this.unwatch();
+    if (this.inFlight.size === 0) this.unwatch();
     for (const waiter of this.startWaiters.splice(0)) waiter(outcome);
     if (!outcome.ok) void this.stop();
   }
 
-  private settle(outcome: Outcome): void {
-    const inFlight = this.inFlight;
+  private settle(id: number, outcome: Outcome): void {
+    const inFlight = this.inFlight.get(id);
     if (!inFlight) return;
-    this.inFlight = undefined;
+    this.inFlight.delete(id);
     clearTimeout(inFlight.timer);
-    this.unwatch();
+    if (this.inFlight.size === 0) this.unwatch();
     inFlight.resolve(inFlight.collector.result(outcome, performance.now() - inFlight.startedAt));
+  }
+
+  /** Every invocation in flight ends with `outcome`, or `of(id)`'s. */
+  private settleAll(outcome: Outcome | ((id: number) => Outcome)): void {
+    for (const id of [...this.inFlight.keys()]) {
+      this.settle(id, typeof outcome === "function" ? outcome(id) : outcome);
+    }
   }
 
   /** Namespace mode: opens the connection the runner asked for, and answers it. */
@@ -323,9 +373,9 @@ export class RunnerProcess {
   private onMessage(raw: unknown): void {
     if (typeof raw !== "object" || raw === null) return;
     const message = raw as Record<string, unknown>;
-    const current = this.inFlight?.collector;
+    const current = typeof message.id === "number" ? this.inFlight.get(message.id)?.collector : undefined;
     // Effects of an invocation that already ended (timed out, or stray async work) are dropped.
-    const ofCurrent = current !== undefined && current.id === message.id;
+    const ofCurrent = current !== undefined;
     switch (message.t) {
       case "egress_open":
         this.openTunnel(message);
@@ -355,7 +405,7 @@ export class RunnerProcess {
         if (ofCurrent) this.onDataStoreCall(message);
         break;
       case "done":
-        if (ofCurrent) this.onDone(message);
+        if (ofCurrent) this.onDone(current.id, message);
         break;
       case "ready":
         this.settleStart({ ok: true });
@@ -373,6 +423,7 @@ export class RunnerProcess {
         break;
       case "exit":
         if (typeof message.code === "number") this.exitCalled = message.code;
+        if (typeof message.id === "number") this.exitCalledBy = message.id;
         break;
       case "definition":
         this.onDefinition(message.definition);
@@ -389,10 +440,10 @@ export class RunnerProcess {
     }
   }
 
-  /** Performs a data store call of the invocation in flight and answers the runner. */
+  /** Performs a data store call of an invocation in flight and answers the runner. */
   private onDataStoreCall(message: Record<string, unknown>): void {
     const call = Number(message.call);
-    const handler = this.inFlight?.onDataStore;
+    const handler = this.inFlight.get(Number(message.id))?.onDataStore;
     const args = (typeof message.args === "object" && message.args !== null ? message.args : {}) as Record<
       string,
       unknown
@@ -418,13 +469,14 @@ export class RunnerProcess {
     );
   }
 
-  private onDone(message: Record<string, unknown>): void {
+  private onDone(id: number, message: Record<string, unknown>): void {
     if (message.ok === true) {
       const returnValue = typeof message.returnValue === "string" ? message.returnValue : undefined;
-      this.settle(returnValue === undefined ? { ok: true } : { ok: true, returnValue });
+      this.settle(id, returnValue === undefined ? { ok: true } : { ok: true, returnValue });
       return;
     }
-    this.settle({
+    const instance = this.inFlight.get(id)?.instance;
+    this.settle(id, {
       ok: false,
       failure: {
         reason: "error",
@@ -433,7 +485,7 @@ export class RunnerProcess {
       },
     });
     // An uncaught exception left the runner in an unknown state.
-    if (message.retire === true) void this.stop();
+    if (message.retire === true) void this.stop(this.broughtDownBy(instance, "threw an uncaught exception"));
   }
 
   private onDefinition(definition: unknown): void {
@@ -473,7 +525,19 @@ export class RunnerProcess {
       );
     }
     this.settleStart({ ok: false, failure, loadCode: "load_error" });
-    this.settle({ ok: false, failure });
+    // Whoever called process.exit gets that; the others in flight are told who it was.
+    const exiter = this.exitCalledBy === undefined ? undefined : this.inFlight.get(this.exitCalledBy);
+    this.settleAll((id) =>
+      exiter === undefined || id === this.exitCalledBy
+        ? { ok: false, failure }
+        : {
+            ok: false,
+            failure: {
+              reason: "crash",
+              message: this.broughtDownBy(exiter.instance, `called process.exit(${this.exitCalled})`),
+            },
+          },
+    );
     this.pendingDescribe?.reject(
       new ComponentLoadError("load_error", `the component could not be loaded: ${failure.message}`),
     );

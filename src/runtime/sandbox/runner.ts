@@ -1,15 +1,20 @@
 /**
  * The entry of a runner: the child process that runs one component (`node runner.js
  * <artifact file>`, forked by runner-process.ts under the permission model). It imports the
- * bundle, then serves invocations from the parent one at a time, sending their effects as they
- * happen (see protocol.ts). It owns the process-wide hooks a component could otherwise escape
- * through: the console (captured as log lines), process.exit (reported, then honoured), and
- * uncaught errors (charged to the invocation that was running). A source's `run` gets the event;
- * an action's gets `{ steps, $ }` (api/action-context.ts).
+ * bundle, then serves invocations from the parent, sending their effects as they happen (see
+ * protocol.ts). Invocations that name an `instance` (a source's id) run in a module instance of
+ * their own, so that the sources sharing a runner keep their own module state and see their own
+ * PD_COMPONENT, and several may be in flight at once: each effect and log line is charged to
+ * the invocation whose asynchronous context produced it (AsyncLocalStorage). It owns the
+ * process-wide hooks a component could otherwise escape through: the console (captured as log
+ * lines), process.exit (reported, then honoured), and uncaught errors (charged to the
+ * invocation that was running, or, when that cannot be told, retiring the runner). A source's
+ * `run` gets the event; an action's gets `{ steps, $ }` (api/action-context.ts).
  *
  * It must import only Sluice's own modules and Node built-ins: `npm run build` bundles it with them
  * into dist/runner/runner.cjs, the only code of the project a runner may read (runner-entry.ts).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { pathToFileURL } from "node:url";
 import { inspect } from "node:util";
 import { type ActionEffects, createActionContext } from "../api/action-context.js";
@@ -45,10 +50,35 @@ const realExit = process.exit.bind(process);
 const ipcSend = process.send?.bind(process);
 /** Set once process.exit was called: nothing more is sent, the process is on its way out. */
 let exiting = false;
-/** The id of the invocation in flight, if any: effects and log lines are charged to it. */
-let active: number | undefined;
-/** The props of the last invocation (the parent omits them when unchanged). */
-let currentProps: Readonly<Record<string, PropValue>> = {};
+/** The invocations in flight, by id. */
+const running = new Map<number, { readonly instance: string | undefined }>();
+/**
+ * The invocation whose asynchronous context the code runs in, once the runner holds more than one
+ * module instance. Until then invocations run one at a time and need no context (which costs
+ * every promise a little on Node 20): the one in flight is `unscoped`.
+ */
+const invocationScope = new AsyncLocalStorage<number>();
+let unscoped: number | undefined;
+
+/**
+ * The invocation that code running now belongs to: its asynchronous context's, or, outside any
+ * (a callback a library registered at import time), the one running without a context, or the
+ * only one in flight.
+ */
+function currentInvocation(): number | undefined {
+  const scoped = invocationScope.getStore();
+  if (scoped !== undefined) return running.has(scoped) ? scoped : undefined;
+  if (unscoped !== undefined && running.has(unscoped)) return unscoped;
+  if (running.size === 1) return running.keys().next().value;
+  return undefined;
+}
+
+/** One module instance of the component, with the props of its last invocation. */
+interface Instance {
+  readonly component: Promise<ComponentObject>;
+  /** The props of the instance's last invocation (the parent omits them when unchanged). */
+  props: Readonly<Record<string, PropValue>>;
+}
 
 /** Sends to the parent; false when that is impossible (no channel, or exiting). */
 function send(message: RunnerMessage, sent?: (error: Error | null) => void): boolean {
@@ -58,8 +88,9 @@ function send(message: RunnerMessage, sent?: (error: Error | null) => void): boo
 }
 
 const log: LogSink = (level, message) => {
-  if (active === undefined) return;
-  send({ t: "log", id: active, line: { ts: Date.now(), level, message: clipLogMessage(message) } });
+  const id = currentInvocation();
+  if (id === undefined) return;
+  send({ t: "log", id, line: { ts: Date.now(), level, message: clipLogMessage(message) } });
 };
 
 function installProcessHooks(): void {
@@ -87,11 +118,8 @@ function installProcessHooks(): void {
   process.exit = ((code?: number | string | null) => {
     const exitCode = exitCodeOf(code ?? process.exitCode);
     if (!exiting) {
-      const message: RunnerMessage = {
-        t: "exit",
-        code: exitCode,
-        ...(active === undefined ? {} : { id: active }),
-      };
+      const id = currentInvocation();
+      const message: RunnerMessage = { t: "exit", code: exitCode, ...(id === undefined ? {} : { id }) };
       // Exit once the report is written (a congested channel would otherwise lose it).
       const queued = send(message, () => realExit(exitCode));
       exiting = true;
@@ -104,8 +132,12 @@ function installProcessHooks(): void {
   process.on("uncaughtException", (error) => {
     if (exiting || error instanceof ProcessExitRequested) return;
     // Between invocations nobody can be told; the parent sees the exit and drops this runner.
-    if (active === undefined) return realExit(70);
-    finish({ t: "done", id: active, ok: false, ...errorFields(error), retire: true });
+    if (running.size === 0) return realExit(70);
+    const id = currentInvocation();
+    // Several in flight and no telling whose it was: all of them fail, and the runner retires.
+    const charged = id === undefined ? [...running.keys()] : [id];
+    for (const each of charged)
+      finish({ t: "done", id: each, ok: false, ...errorFields(error), retire: true });
   });
   process.on("unhandledRejection", (reason) => {
     if (reason instanceof ProcessExitRequested) return;
@@ -115,8 +147,37 @@ function installProcessHooks(): void {
     );
   });
   process.on("disconnect", () => realExit(0));
+  scopeEnvironment();
   confineSignals();
   refuseNativeAddons();
+}
+
+/**
+ * `process.env` is the runner's environment (PD_COMPONENT, set at spawn) seen through the
+ * invocation running: one in a module instance of its own sees that instance's id (its source's)
+ * as PD_COMPONENT, whichever source's runner this is.
+ */
+function scopeEnvironment(): void {
+  const environment: Record<string, string | undefined> = { ...process.env };
+  const scoped = (key: string | symbol) => {
+    if (key !== "PD_COMPONENT") return undefined;
+    const id = currentInvocation();
+    return id === undefined ? undefined : running.get(id)?.instance;
+  };
+  const view = new Proxy(environment, {
+    get: (target, key) => scoped(key) ?? Reflect.get(target, key),
+    getOwnPropertyDescriptor: (target, key) => {
+      const value = scoped(key);
+      const own = Reflect.getOwnPropertyDescriptor(target, key);
+      return value === undefined || own === undefined ? own : { ...own, value };
+    },
+  });
+  Object.defineProperty(process, "env", {
+    value: view,
+    writable: true,
+    configurable: true,
+    enumerable: true,
+  });
 }
 
 /**
@@ -159,21 +220,19 @@ function errorFields(thrown: unknown): { message: string; stack?: string } {
 
 /** Sends the invocation's outcome, once; later outcomes of the same invocation are ignored. */
 function finish(done: DoneMessage): void {
-  if (active !== done.id) return;
-  active = undefined;
+  if (!running.delete(done.id)) return;
   send(done);
 }
 
+async function importComponent(url: string): Promise<ComponentObject> {
+  const namespace: unknown = await import(url);
+  return asComponentObject(isRecord(namespace) ? namespace.default : undefined);
+}
+
+/** Imports the bundle at start: `ready`, or why it cannot run. */
 async function load(file: string): Promise<ComponentObject | undefined> {
-  let namespace: unknown;
   try {
-    namespace = await import(pathToFileURL(file).href);
-  } catch (error) {
-    send({ t: "load_error", code: "load_error", ...errorFields(error) });
-    return undefined;
-  }
-  try {
-    const component = asComponentObject(isRecord(namespace) ? namespace.default : undefined);
+    const component = await importComponent(pathToFileURL(file).href);
     send({ t: "ready" });
     return component;
   } catch (error) {
@@ -181,6 +240,29 @@ async function load(file: string): Promise<ComponentObject | undefined> {
     send({ t: "load_error", code, ...errorFields(error) });
     return undefined;
   }
+}
+
+/** The module instances by name; the unnamed one ("") is the module imported at start. */
+const instances = new Map<string, Instance>();
+/** The module imported at start is handed to the first named instance (no second import for it). */
+let startModuleTaken = false;
+
+function instanceFor(name: string | undefined, loaded: ComponentObject): Instance {
+  const key = name ?? "";
+  let instance = instances.get(key);
+  if (instance) return instance;
+  let component: Promise<ComponentObject>;
+  if (key === "" || !startModuleTaken) {
+    if (key !== "") startModuleTaken = true;
+    component = Promise.resolve(loaded);
+  } else {
+    // The same file under another URL is a module instance of its own (its npm packages are shared).
+    const url = `${pathToFileURL(artifactFile ?? "").href}?instance=${encodeURIComponent(key)}`;
+    component = importComponent(url);
+  }
+  instance = { component, props: {} };
+  instances.set(key, instance);
+  return instance;
 }
 
 /** Data store calls waiting for the parent's answer, by call number. */
@@ -201,7 +283,7 @@ function settleDataStoreCall(message: DataStoreResultMessage): void {
 function effectsOf(id: number): InvocationEffects {
   return {
     dataStore(storeId, op, args) {
-      if (active !== id) return Promise.reject(new Error("the invocation has ended"));
+      if (!running.has(id)) return Promise.reject(new Error("the invocation has ended"));
       const call = nextDataStoreCall++;
       return new Promise((resolve, reject) => {
         dataStoreCalls.set(call, { resolve, reject });
@@ -209,13 +291,13 @@ function effectsOf(id: number): InvocationEffects {
       });
     },
     emit(event, meta) {
-      if (active === id) send({ t: "emit", id, meta, ...(event === undefined ? {} : { event }) });
+      if (running.has(id)) send({ t: "emit", id, meta, ...(event === undefined ? {} : { event }) });
     },
     set(key, value) {
-      if (active === id) send({ t: "set", id, key, value });
+      if (running.has(id)) send({ t: "set", id, key, value });
     },
     respond(response) {
-      if (active === id) send({ t: "respond", id, ...response });
+      if (running.has(id)) send({ t: "respond", id, ...response });
     },
   };
 }
@@ -223,16 +305,16 @@ function effectsOf(id: number): InvocationEffects {
 function actionEffectsOf(id: number): ActionEffects {
   return {
     export(name, value) {
-      if (active === id) send({ t: "export", id, name, ...(value === undefined ? {} : { value }) });
+      if (running.has(id)) send({ t: "export", id, name, ...(value === undefined ? {} : { value }) });
     },
     respond(response) {
-      if (active === id) send({ t: "respond", id, ...response });
+      if (running.has(id)) send({ t: "respond", id, ...response });
     },
     flowExit(reason) {
-      if (active === id) send({ t: "flow_exit", id, ...(reason === undefined ? {} : { reason }) });
+      if (running.has(id)) send({ t: "flow_exit", id, ...(reason === undefined ? {} : { reason }) });
     },
     send(kind, params) {
-      if (active === id) send({ t: "send", id, kind, params });
+      if (running.has(id)) send({ t: "send", id, kind, params });
     },
   };
 }
@@ -243,26 +325,34 @@ function runArgument(component: ComponentObject, message: InvokeMessage): unknow
   return { steps: message.steps ?? {}, $: createActionContext(actionEffectsOf(message.id)) };
 }
 
-async function invoke(component: ComponentObject, message: InvokeMessage): Promise<void> {
+async function invoke(loaded: ComponentObject, message: InvokeMessage): Promise<void> {
   const { id } = message;
-  if (active !== undefined) {
-    send({ t: "done", id, ok: false, message: "the runner is busy with another invocation" });
+  if (running.has(id)) return;
+  const instance = instanceFor(message.instance, loaded);
+  if (message.props) instance.props = message.props;
+  running.set(id, { instance: message.instance });
+  const body = async () => {
+    try {
+      const component = await instance.component;
+      const self = createComponentThis(component, { props: instance.props, db: message.db }, effectsOf(id));
+      const value: unknown =
+        message.method === "options"
+          ? await runOptions(component, self, message.event as OptionsRequest)
+          : message.method === "additionalProps"
+            ? await runAdditionalProps(component, self)
+            : await runMethod(component, self, message);
+      finish({ t: "done", id, ok: true, ...returnValueOf(value) });
+    } catch (error) {
+      finish({ t: "done", id, ok: false, ...errorFields(error) });
+    }
+  };
+  if (instances.size > 1) {
+    // Everything the invocation starts, however deep, runs in its context: its effects are its own.
+    await invocationScope.run(id, body);
     return;
   }
-  if (message.props) currentProps = message.props;
-  active = id;
-  try {
-    const self = createComponentThis(component, { props: currentProps, db: message.db }, effectsOf(id));
-    const value: unknown =
-      message.method === "options"
-        ? await runOptions(component, self, message.event as OptionsRequest)
-        : message.method === "additionalProps"
-          ? await runAdditionalProps(component, self)
-          : await runMethod(component, self, message);
-    finish({ t: "done", id, ok: true, ...returnValueOf(value) });
-  } catch (error) {
-    finish({ t: "done", id, ok: false, ...errorFields(error) });
-  }
+  unscoped = id;
+  await body();
 }
 
 /** `run` or a lifecycle hook; a missing one is a no-op. */
@@ -356,6 +446,11 @@ if (ipcSend === undefined || artifactFile === undefined || egressPolicy === unde
     if (message.t === "egress_answer") {
       tunnels.get(message.rid)?.(message.answer);
       tunnels.delete(message.rid);
+      return;
+    }
+    if (message.t === "forget") {
+      // Its next invocation (if any) imports a fresh instance; one in flight finishes on the old.
+      instances.delete(message.instance);
       return;
     }
     void loaded.then((component) => {

@@ -10,10 +10,13 @@
  * npm packages run as installed: linked into the artifact directory's node_modules from the
  * node's package cache, installed there first when a bundle compiled elsewhere needs them.
  * with an empty environment but for PD_COMPONENT (the component's id). Runners stay warm in an
- * LRU pool bounded by `maxRunners`. Invocations of one component are serialized (by default).
- * A runner that times out, crashes, runs out of memory or exits is killed and replaced; the
- * invocation resolves (never rejects) with `ok: false` and the reason, and nothing else is
- * affected. Callers import this file, not the implementation.
+ * LRU pool bounded by `maxRunners`. Invocations of one runner are serialized by default; a
+ * runner shared by several module instances (`concurrency` above 1, each invocation naming its
+ * `instance`: how the sources of one account and bundle share one process) runs theirs side by
+ * side. A runner that times out, crashes, runs out of memory or exits is killed and replaced;
+ * the invocation resolves (never rejects) with `ok: false` and the reason. The other invocations
+ * in flight on a shared runner fail with it, each told which instance brought the runner down.
+ * Callers import this file, not the implementation.
  *
  * A source's `run` receives the event; an action's (`type: "action"`) receives `{ steps, $ }`, and
  * what it does with `$` (exports, summary, respond, flow exit, queued sends) comes back in the
@@ -30,6 +33,12 @@ export interface RunnerSpec {
   readonly bundle: string | (() => Promise<string>);
   /** Heap limit of the runner process, MB (default 256). */
   readonly heapMb?: number;
+  /**
+   * How many invocations may be in flight on this runner at once (default 1: one at a time).
+   * Above 1, each invocation should name its `instance`: the sources of one account and bundle
+   * share a runner this way, each in a module instance of its own.
+   */
+  readonly concurrency?: number;
 }
 
 /** What `this.<prop>` is for each prop, computed by core from the configured props. */
@@ -82,6 +91,11 @@ export interface Invocation {
   readonly steps?: unknown;
   /** Performs the invocation's data store calls (only for the stores of its props). */
   readonly onDataStore?: DataStoreHandler;
+  /**
+   * The module instance the invocation runs in, in a runner shared by several (a source's id):
+   * its module state and PD_COMPONENT are its own. Absent: the runner's one module.
+   */
+  readonly instance?: string;
 }
 
 export interface HttpResponse {
@@ -156,6 +170,11 @@ export interface Sandbox {
   invoke(spec: RunnerSpec, invocation: Invocation): Promise<InvocationResult>;
   /** Stops the component's runner, if any (after an update or delete). */
   evict(componentId: string): Promise<void>;
+  /**
+   * Drops a module instance from the shared runner it ran in (its source was updated or deleted):
+   * its next invocation starts from a fresh import. One in flight finishes first.
+   */
+  forgetInstance(instance: string): void;
   /** Stops every runner. */
   close(): Promise<void>;
 }
