@@ -1,28 +1,19 @@
 /** `sluice apps` and `sluice connections` as a subprocess against a real server. */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, spawnCli } from "../support/cli.js";
-import { dialects, type TestDatabase } from "../support/dialects.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli, spawnCli, useCliServer } from "../support/cli.js";
 import { followAuthorize, startOAuthProvider } from "../support/oauth-provider.js";
-import { startTestServer, type TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
 
 const SECRET = "cli-secret-token-never-printed-5521";
 
 describe("sluice apps and sluice connections", () => {
-  let database: TestDatabase;
-  let sluice: TestServer;
+  const server = useCliServer({ env: { SLUICE_ALLOWED_CIDRS: "127.0.0.0/8" } });
   let env: Record<string, string>;
 
-  beforeAll(async () => {
-    database = await (dialects[0] as NonNullable<(typeof dialects)[0]>).create();
-    sluice = await startTestServer(database, { env: { SLUICE_ALLOWED_CIDRS: "127.0.0.0/8" } });
-    env = { HOME: tempDir(), SLUICE_API_KEY: sluice.apiKey, SLUICE_BASE_URL: sluice.url };
-  });
-  afterAll(async () => {
-    await sluice?.close();
-    await database?.cleanup();
+  beforeAll(() => {
+    env = server.env;
   });
 
   it("registers apps from a YAML file, connects an account with --field, and deletes it", async () => {

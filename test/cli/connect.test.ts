@@ -1,23 +1,15 @@
 /** `sluice projects` and `sluice oauth-clients` as a subprocess against a real server. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../support/cli.js";
-import { dialects, type TestDatabase } from "../support/dialects.js";
-import { startTestServer, type TestServer } from "../support/server.js";
-import { tempDir } from "../support/temp.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli, useCliServer } from "../support/cli.js";
+import type { TestServer } from "../support/server.js";
 
 describe("sluice projects and sluice oauth-clients", () => {
-  let database: TestDatabase;
+  const server = useCliServer();
   let sluice: TestServer;
   let env: Record<string, string>;
 
-  beforeAll(async () => {
-    database = await (dialects[0] as NonNullable<(typeof dialects)[0]>).create();
-    sluice = await startTestServer(database);
-    env = { HOME: tempDir(), SLUICE_API_KEY: sluice.apiKey, SLUICE_BASE_URL: sluice.url };
-  });
-  afterAll(async () => {
-    await sluice?.close();
-    await database?.cleanup();
+  beforeAll(() => {
+    ({ sluice, env } = server);
   });
 
   it("creates, lists and deletes projects", async () => {

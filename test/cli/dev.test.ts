@@ -2,13 +2,10 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runCli, sluiceBin } from "../support/cli.js";
-import { dialects, type TestDatabase } from "../support/dialects.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runCli, sluiceBin, useCliServer } from "../support/cli.js";
+import type { TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
-
-const sqlite = dialects[0];
 
 /** A running `sluice dev` and everything it has printed. */
 interface DevProcess {
@@ -62,22 +59,16 @@ const component = (version: number, extra = "") => `
   };`;
 
 describe("sluice dev and sluice init", () => {
-  let database: TestDatabase;
+  const server = useCliServer();
   let sluice: TestServer;
   let env: Record<string, string>;
   const running: ChildProcess[] = [];
 
-  beforeAll(async () => {
-    database = await (sqlite as NonNullable<typeof sqlite>).create();
-    sluice = await startTestServer(database);
-    env = { HOME: tempDir(), SLUICE_API_KEY: sluice.apiKey, SLUICE_BASE_URL: sluice.url };
+  beforeAll(() => {
+    ({ sluice, env } = server);
   });
   afterEach(() => {
     for (const child of running.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-  });
-  afterAll(async () => {
-    await sluice?.close();
-    await database?.cleanup();
   });
 
   it("redeploys to the same dc_ id within 2 s of a save, streams events and logs, keeps the last good version on a broken save, and leaves the source deployed on Ctrl-C", async () => {

@@ -6,11 +6,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { appsApi } from "../../src/client/apps-client.js";
-import { runCli } from "../support/cli.js";
-import { dialects, type TestDatabase } from "../support/dialects.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { runCli, useCliServer } from "../support/cli.js";
+import type { TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
 
 const LOCKED = `import { ConfigurationError } from "@pipedream/platform";
@@ -42,18 +41,12 @@ const SHEET_ACTION = columns(
 );
 
 describe("sluice and dynamic props", () => {
-  let database: TestDatabase;
+  const server = useCliServer();
   let sluice: TestServer;
   let env: Record<string, string>;
 
-  beforeAll(async () => {
-    database = await (dialects[0] as NonNullable<(typeof dialects)[0]>).create();
-    sluice = await startTestServer(database);
-    env = { HOME: tempDir(), SLUICE_API_KEY: sluice.apiKey, SLUICE_BASE_URL: sluice.url };
-  });
-  afterAll(async () => {
-    await sluice?.close();
-    await database?.cleanup();
+  beforeAll(() => {
+    ({ sluice, env } = server);
   });
 
   it("prints a ConfigurationError from a deploy hook as one plain line, without a stack trace", async () => {

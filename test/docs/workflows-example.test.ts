@@ -6,10 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Workflow, WorkflowRun } from "../../src/client/types.js";
-import { projectRoot, runCli } from "../support/cli.js";
-import { dialects, type TestDatabase } from "../support/dialects.js";
-import { startTestServer, type TestServer } from "../support/server.js";
-import { tempDir } from "../support/temp.js";
+import { projectRoot, runCli, useCliServer } from "../support/cli.js";
+import type { TestServer } from "../support/server.js";
 
 const examples = path.join(projectRoot, "docs", "examples", "workflows");
 const page = fs.readFileSync(path.join(projectRoot, "docs", "workflows.md"), "utf8");
@@ -35,18 +33,14 @@ async function finishedRuns(env: Record<string, string>, count: number): Promise
 }
 
 describe("docs/workflows.md, the complete example", () => {
-  let database: TestDatabase;
+  const server = useCliServer();
   let sluice: TestServer;
   let env: Record<string, string>;
 
-  beforeAll(async () => {
-    database = await (dialects[0] as NonNullable<(typeof dialects)[0]>).create();
-    sluice = await startTestServer(database);
-    env = { HOME: tempDir("sluice-docs-home-"), SLUICE_API_KEY: sluice.apiKey, SLUICE_BASE_URL: sluice.url };
+  beforeAll(() => {
+    ({ sluice, env } = server);
   });
-  afterAll(async () => {
-    await sluice?.close();
-    await database?.cleanup();
+  afterAll(() => {
     if (env?.HOME) fs.rmSync(env.HOME, { recursive: true, force: true });
   });
 

@@ -9,11 +9,10 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { ActionRunResult, ImportReport, ListedComponent } from "../../src/client/types.js";
 import { sluiceBin } from "../support/cli.js";
-import { dialects, type TestDatabase } from "../support/dialects.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { type TestServer, useSqliteServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
 
 const PACKAGE = "@pipedream/helper_functions@0.3.13";
@@ -26,20 +25,13 @@ interface Run {
 }
 
 describe(`sluice registry import npm:${PACKAGE}`, () => {
-  let database: TestDatabase;
+  const server = useSqliteServer();
   let sluice: TestServer;
   let other: { apiKey: string };
 
   beforeAll(async () => {
-    const sqlite = dialects.find((dialect) => dialect.name === "sqlite");
-    if (!sqlite) throw new Error("the sqlite test dialect is missing");
-    database = await sqlite.create();
-    sluice = await startTestServer(database);
+    sluice = server.sluice;
     other = await sluice.newAccount("other");
-  });
-  afterAll(async () => {
-    await sluice?.close();
-    await database?.cleanup();
   });
 
   /** `sluice <args>` with a key, allowed the time the npm installs of a whole package take. */

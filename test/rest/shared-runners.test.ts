@@ -5,12 +5,9 @@
  * process down fails alone with its reason, and a sibling caught in flight fails with a message
  * naming it, then runs again. SQLite only: the runners do not depend on the database.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { SluiceClient } from "../../src/client/client.js";
-import { dialects, type TestDatabase } from "../support/dialects.js";
-import { startTestServer, type TestServer } from "../support/server.js";
-
-const sqlite = dialects.find((dialect) => dialect.name === "sqlite");
+import { type TestServer, useSqliteServer } from "../support/server.js";
 
 /** Counts its runs in module state; sleeps or loops on request. */
 const CODE = `let runs = 0;
@@ -32,20 +29,13 @@ interface Emitted {
 }
 
 describe("sources sharing a runner", { timeout: 60_000 }, () => {
-  let database: TestDatabase;
+  const server = useSqliteServer();
   let sluice: TestServer;
   let other: { client: SluiceClient };
 
   beforeAll(async () => {
-    if (!sqlite) throw new Error("no sqlite dialect");
-    database = await sqlite.create();
-    sluice = await startTestServer(database);
+    sluice = server.sluice;
     other = await sluice.newAccount("other");
-  });
-
-  afterAll(async () => {
-    await sluice?.close();
-    await database?.cleanup();
   });
 
   async function runOnce(client: SluiceClient, id: string): Promise<Emitted> {

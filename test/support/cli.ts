@@ -2,6 +2,8 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type TestServer, useSqliteServer } from "./server.js";
+import { tempDir } from "./temp.js";
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const sluiceBin = path.join(projectRoot, "bin", "sluice.js");
@@ -77,5 +79,27 @@ export function spawnCli(args: string[], env: Record<string, string>): RunningCl
         waiting.add(check);
         check();
       }),
+  };
+}
+
+/**
+ * For a CLI suite that runs once, on SQLite: a server started before the suite's tests
+ * (`useSqliteServer`), and the environment that points `sluice` at it with the admin's key, in a
+ * HOME of its own. Read both inside tests and hooks registered after this call.
+ */
+export function useCliServer(options: Parameters<typeof useSqliteServer>[0] = {}): {
+  readonly sluice: TestServer;
+  readonly env: Record<string, string>;
+} {
+  const server = useSqliteServer(options);
+  let env: Record<string, string> | undefined;
+  return {
+    get sluice() {
+      return server.sluice;
+    },
+    get env() {
+      env ??= { HOME: tempDir(), SLUICE_API_KEY: server.sluice.apiKey, SLUICE_BASE_URL: server.sluice.url };
+      return env;
+    },
   };
 }

@@ -1,9 +1,10 @@
 /** A real Sluice server on a real socket (an ephemeral port on 127.0.0.1), for REST and CLI tests. */
 import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll } from "vitest";
 import { SluiceClient } from "../../src/client/client.js";
 import { loadServerConfig, type ServerConfig } from "../../src/config/server-config.js";
 import { type RunningServer, startServer } from "../../src/server/server.js";
-import type { TestDatabase } from "./dialects.js";
+import { dialects, type TestDatabase } from "./dialects.js";
 
 export interface TestServer {
   readonly url: string;
@@ -54,6 +55,42 @@ export async function startTestServer(
       return { id: created.id, apiKey: created.api_key, client: clientWith(created.api_key) };
     },
     close: () => server.close(),
+  };
+}
+
+/**
+ * For a suite that runs once, on SQLite (the database is not its point): registers the hooks that
+ * start a server on a fresh SQLite database before the suite's tests and stop it after. Read
+ * `sluice` and `database` inside tests and hooks (registered after this call), once it started.
+ */
+export function useSqliteServer(options: Parameters<typeof startTestServer>[1] = {}): {
+  readonly sluice: TestServer;
+  readonly database: TestDatabase;
+} {
+  let database: TestDatabase | undefined;
+  let sluice: TestServer | undefined;
+  beforeAll(async () => {
+    const sqlite = dialects.find((dialect) => dialect.name === "sqlite");
+    if (!sqlite) throw new Error("the sqlite test dialect is missing");
+    database = await sqlite.create();
+    sluice = await startTestServer(database, options);
+  }, 60_000);
+  afterAll(async () => {
+    await sluice?.close();
+    await database?.cleanup();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined)
+      throw new Error("the test server starts in beforeAll: read it in a test or a later hook");
+    return value;
+  };
+  return {
+    get sluice() {
+      return started(sluice);
+    },
+    get database() {
+      return started(database);
+    },
   };
 }
 

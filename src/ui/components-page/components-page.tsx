@@ -47,23 +47,26 @@ interface Version {
   published_at: number;
 }
 
+function rowOf(item: Version, registry: ComponentRow["registry"], latestOnly: boolean): ComponentRow {
+  return {
+    key: item.key,
+    registry,
+    name: item.name,
+    description: item.description ?? null,
+    type: item.type,
+    versions: [item.version],
+    publishedAt: item.published_at,
+    latestOnly,
+  };
+}
+
 /** Versions grouped by key, newest first (the APIs list every version, newest first). */
 function byKey(items: readonly Version[], registry: ComponentRow["registry"]): ComponentRow[] {
   const rows = new Map<string, ComponentRow>();
   for (const item of items) {
     const row = rows.get(item.key);
     if (row) row.versions.push(item.version);
-    else
-      rows.set(item.key, {
-        key: item.key,
-        registry,
-        name: item.name,
-        description: item.description ?? null,
-        type: item.type,
-        versions: [item.version],
-        publishedAt: item.published_at,
-        latestOnly: false,
-      });
+    else rows.set(item.key, rowOf(item, registry, false));
   }
   return [...rows.values()];
 }
@@ -84,18 +87,7 @@ async function loadRows(
     return { rows: byKey(listed.data, "private"), pageInfo: listed.page_info };
   }
   const found = await api.searchComponents({ ...page, registry, ...(needle ? { q: needle } : {}) });
-  const rows = found.data.map(
-    (item): ComponentRow => ({
-      key: item.key,
-      registry: item.registry,
-      name: item.name,
-      description: item.description ?? null,
-      type: item.type,
-      versions: [item.version],
-      publishedAt: item.published_at,
-      latestOnly: true,
-    }),
-  );
+  const rows = found.data.map((item) => rowOf(item, item.registry, true));
   return { rows, pageInfo: found.page_info };
 }
 
