@@ -1,8 +1,10 @@
 /**
  * memory: the server's resident memory idle (fresh data dir, no sources), then with 100
- * deployed HTTP sources. Deploying runs each source's hooks in its runner, which stays warm in
- * the pool, so 100 sources leave 100 runner processes: their memory is read from /proc as RSS
- * and as PSS (shared pages split between the processes, so the sum is honest).
+ * deployed HTTP sources of 100 different codes: a runner each (the sources of one account and one
+ * code share a runner), kept warm in the pool after their activate hook ran. Their memory is read
+ * from /proc as RSS and as PSS (shared pages split between the processes, so the sum is honest).
+ * Then density: 1,000 sources of one code in one account, one shared runner holding a module
+ * instance for each; its PSS per source, and how long deploying one more takes.
  * Baseline: the bare node:http server's RSS, idle, in the same run.
  */
 import { treeMemory } from "../lib/proc.mjs";
@@ -11,9 +13,18 @@ import { figure } from "../lib/report.mjs";
 import { startSluice } from "../lib/sluice.mjs";
 import { mapLimit, round, sleep } from "../lib/stats.mjs";
 
-const SOURCE = `export default {
-  name: "memory",
+/**
+ * An HTTP source with an activate hook (so deploying it runs it in its runner); `tag` makes its
+ * bundle unique (a comment would not: the bundler drops comments, and runners are shared by bundle).
+ */
+const source = (tag) => `export default {
+  name: "memory ${tag}",
   props: { http: { type: "$.interface.http" }, db: "$.service.db" },
+  hooks: {
+    async activate() {
+      this.db.set("activated", true);
+    },
+  },
   async run(event) {
     this.db.set("last", event.body ?? null);
     this.$emit(event.body ?? {});
@@ -21,6 +32,7 @@ const SOURCE = `export default {
 };`;
 
 const SOURCES = 100;
+const SHARED_SOURCES = 1000;
 
 /**
  * A runner is a node process under the permission model (`--permission`, or
@@ -42,7 +54,7 @@ export async function memory(ctx) {
     await mapLimit(
       Array.from({ length: SOURCES }, (_, i) => i),
       4,
-      (i) => server.deploy(SOURCE, { name: `memory-${i}` }),
+      (i) => server.deploy(source(`code ${i}`), { name: `memory-${i}` }),
     );
     const deploySeconds = (Date.now() - started) / 1000;
     await sleep(2000);
@@ -52,6 +64,10 @@ export async function memory(ctx) {
     const perRunnerPss = runners > 0 ? loaded.runners.pssMb / runners : Number.NaN;
     ctx.log(
       `  idle ${round(idle.self.rssMb, 1)} MB (bare ${round(bareMemory.rssMb, 1)} MB); with ${SOURCES} sources: server ${round(loaded.self.rssMb, 1)} MB, ${runners} runners, ${round(perRunnerRss, 1)} MB RSS / ${round(perRunnerPss, 1)} MB PSS each`,
+    );
+    const density = await measureDensity(ctx);
+    ctx.log(
+      `  ${SHARED_SOURCES} sources of one code: ${density.runners} runner(s), ${round(density.runnerPssMb, 1)} MB PSS (${round(density.pssPerSourceKb, 1)} kB more per source); the next deploy ${density.nextDeployMs} ms (deployed in ${density.deploySeconds} s)`,
     );
     const bareBaseline = { name: "bare node:http server RSS, idle", value: bareMemory.rssMb, unit: "MB" };
     const figures = [
@@ -101,10 +117,29 @@ export async function memory(ctx) {
         baseline: bareBaseline,
         method: `VmRSS of the server's runner processes ÷ their count (counts shared pages in each)`,
       }),
+      figure({
+        key: "memory.shared_pss_per_source",
+        name: `runner memory per source, ${SHARED_SOURCES} sources of one code sharing a runner (PSS)`,
+        value: density.pssPerSourceKb,
+        unit: "kB",
+        better: "lower",
+        method: `the growth of the runners' PSS from the first source of one code to ${SHARED_SOURCES} of it (each deployed, its activate hook run in its own module instance) ÷ the sources added`,
+      }),
+      figure({
+        key: "memory.next_deploy_ms",
+        name: `deploying one more source beside ${SHARED_SOURCES} of its code`,
+        value: density.nextDeployMs,
+        unit: "ms",
+        better: "lower",
+        method:
+          "POST /v1/sources of the same code once the others are deployed (its component is already saved)",
+        target: "at most 1 s (for the 10,001st)",
+      }),
     ];
     return {
       figures,
       details: {
+        density,
         sources: SOURCES,
         deploy_seconds: round(deploySeconds, 1),
         bare: bareMemory,
@@ -113,6 +148,42 @@ export async function memory(ctx) {
         runners,
         other_children: loaded.children.count - runners,
       },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * SHARED_SOURCES sources of one code, on a server of their own: the shared runner's memory per
+ * source (its growth from the first source to the last), and how long one more deploy takes.
+ */
+async function measureDensity(ctx) {
+  const server = await startSluice({ ...ctx.serverOptions, label: "memory-density" });
+  try {
+    const code = source("shared");
+    await server.deploy(code, { name: "shared-0" });
+    await sleep(1000);
+    const first = treeMemory(server.pid, isRunner).runners;
+    const started = Date.now();
+    await mapLimit(
+      Array.from({ length: SHARED_SOURCES - 1 }, (_, i) => i + 1),
+      4,
+      (i) => server.deploy(code, { name: `shared-${i}` }),
+    );
+    const deploySeconds = round((Date.now() - started) / 1000, 1);
+    await sleep(2000);
+    const after = treeMemory(server.pid, isRunner).runners;
+    const nextStarted = performance.now();
+    await server.deploy(code, { name: "shared-next" });
+    const nextDeployMs = round(performance.now() - nextStarted, 1);
+    return {
+      sources: SHARED_SOURCES,
+      deploySeconds,
+      runners: after.count,
+      runnerPssMb: after.pssMb,
+      pssPerSourceKb: ((after.pssMb - first.pssMb) * 1024) / (SHARED_SOURCES - 1),
+      nextDeployMs,
     };
   } finally {
     await server.stop();

@@ -179,6 +179,11 @@ async function runInSandbox(
   lane: Lane,
 ): Promise<{ invocationId: string; result: InvocationResult }> {
   const invocationId = newId("inv");
+  // A lifecycle hook the component does not define is a no-op: no runner is started for it, so a
+  // source that has none takes no room in a runner until its first run.
+  if (request.method !== "run" && !source.definition.hooks.includes(request.method)) {
+    return { invocationId, result: { ok: true, emits: [], dbWrites: {}, logs: [], durationMs: 0 } };
+  }
   if (lane.kv === null) {
     // Read from the database only once what this node queued is written.
     await drained(lane);
