@@ -121,6 +121,25 @@ describe("a runner shared by module instances", () => {
     expect(value(await sandbox.invoke(spec, invocation("dc_f", {}))).runs).toBe(1);
   });
 
+  test("a runner holds at most maxInstancesPerRunner instances: the next ones get another runner, and each instance keeps its own", async () => {
+    const bounded = createSandbox({ dataDir, maxRunners: 10, maxInstancesPerRunner: 2 });
+    try {
+      const spec = sharedSpec();
+      const pidOf = async (instance: string) =>
+        value(await bounded.invoke(spec, invocation(instance, {}))).pid;
+      const [a, b, c] = [await pidOf("dc_a"), await pidOf("dc_b"), await pidOf("dc_c")];
+      expect(b).toBe(a);
+      expect(c).not.toBe(a);
+      expect(await pidOf("dc_a")).toBe(a);
+      expect(await pidOf("dc_c")).toBe(c);
+      // A forgotten instance frees its place: the next new one fits in the first runner again.
+      bounded.forgetInstance("dc_b");
+      expect(await pidOf("dc_d")).toBe(a);
+    } finally {
+      await bounded.close();
+    }
+  });
+
   test("an endless loop times out; the neighbour in flight fails naming it, and a fresh runner serves both next", async () => {
     const spec = sharedSpec();
     const before = value(await sandbox.invoke(spec, invocation("dc_waits", {})));

@@ -3,8 +3,10 @@
  * bounded by `maxRunners` with least-recently-used eviction of idle runners. Each runner has a
  * queue: its invocations run one at a time, or up to its `concurrency` side by side (a runner
  * shared by sources, each in a module instance of its own). A runner found dead, stopped or
- * running another bundle is replaced lazily, at the next invocation, once. A runner that has
- * dropped many module instances (their modules stay in its memory) is replaced when idle.
+ * running another bundle is replaced lazily, at the next invocation, once. A shared runner holds
+ * at most `maxInstancesPerRunner` module instances: the next ones of its key get a runner of their
+ * own (`<key>#2`, …), and an instance keeps its runner. A runner that has dropped many module
+ * instances (their modules stay in its memory) is replaced when idle.
  * `describe` uses a short-lived runner outside the pool.
  */
 import fs from "node:fs";
@@ -43,11 +45,18 @@ export interface SandboxOptions {
    * compiled on another node); by default npm into `<dataDir>/packages`, as the compiler does.
    */
   readonly packages?: PackageInstaller;
+  /**
+   * Module instances one shared runner holds at most (default 1,000, about 25 MB); the next
+   * instances of the same runner key go to another runner (`<key>#2`, …).
+   */
+  readonly maxInstancesPerRunner?: number;
 }
 
 export const DEFAULT_HEAP_MB = 256;
 /** How long loading and describing a component may take. */
 export const DESCRIBE_TIMEOUT_MS = 30_000;
+/** Module instances one shared runner holds by default (about 25 kB each: bench/RESULTS.md, "Density"). */
+const DEFAULT_MAX_INSTANCES_PER_RUNNER = 1000;
 /** A shared runner that dropped this many module instances is replaced once idle (ES modules are never freed). */
 const MAX_FORGOTTEN_INSTANCES = 200;
 
@@ -78,8 +87,11 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 class RunnerPool implements Sandbox {
   /** In least-recently-used-first order: a slot is moved to the end at each use. */
   private readonly slots = new Map<string, ComponentSlot>();
-  /** The slot each module instance last ran in. */
-  private readonly instanceSlots = new Map<string, ComponentSlot>();
+  /** Where each module instance runs: its runner key as asked, and the slot's key it was given. */
+  private readonly placements = new Map<string, { readonly asked: string; readonly key: string }>();
+  /** Module instances placed on each slot key. */
+  private readonly placedCounts = new Map<string, number>();
+  private readonly maxInstancesPerRunner: number;
   private readonly describers = new Set<RunnerProcess>();
   private readonly artifacts: ArtifactStore;
   private readonly entry: RunnerEntry;
@@ -102,6 +114,7 @@ class RunnerPool implements Sandbox {
     this.tmpRoot = path.join(options.dataDir, "tmp");
     fs.mkdirSync(this.tmpRoot, { recursive: true });
     this.maxRunners = options.maxRunners;
+    this.maxInstancesPerRunner = options.maxInstancesPerRunner ?? DEFAULT_MAX_INSTANCES_PER_RUNNER;
     this.logger = options.logger;
     this.egressPolicy = options.egressPolicy ?? (() => ({ allowedCidrs: [], protectedEndpoints: [] }));
     this.networkNamespace = options.networkNamespace;
@@ -122,10 +135,41 @@ class RunnerPool implements Sandbox {
   invoke(spec: RunnerSpec, invocation: Invocation): Promise<InvocationResult> {
     if (this.closed)
       return Promise.resolve(failedResult({ reason: "crash", message: "the sandbox is closed" }));
-    const slot = this.touch(spec.componentId);
+    const key =
+      invocation.instance === undefined
+        ? spec.componentId
+        : this.place(spec.componentId, invocation.instance);
+    const slot = this.touch(key);
     slot.limit = Math.max(1, spec.concurrency ?? 1);
-    if (invocation.instance !== undefined) this.instanceSlots.set(invocation.instance, slot);
     return this.enqueue(slot, 1, () => this.invokeInSlot(slot, spec, invocation));
+  }
+
+  /**
+   * The slot key a module instance runs under: where it ran before, else the first of `asked`,
+   * `asked#2`, … that holds fewer than maxInstancesPerRunner instances.
+   */
+  private place(asked: string, instance: string): string {
+    const placed = this.placements.get(instance);
+    if (placed?.asked === asked) return placed.key;
+    if (placed) this.unplace(instance);
+    for (let n = 1; ; n++) {
+      const key = n === 1 ? asked : `${asked}#${n}`;
+      const count = this.placedCounts.get(key) ?? 0;
+      if (count < this.maxInstancesPerRunner) {
+        this.placements.set(instance, { asked, key });
+        this.placedCounts.set(key, count + 1);
+        return key;
+      }
+    }
+  }
+
+  private unplace(instance: string): void {
+    const placed = this.placements.get(instance);
+    if (!placed) return;
+    this.placements.delete(instance);
+    const left = (this.placedCounts.get(placed.key) ?? 1) - 1;
+    if (left > 0) this.placedCounts.set(placed.key, left);
+    else this.placedCounts.delete(placed.key);
   }
 
   /** Stops the component's runner once the invocations already queued for it have run. */
@@ -140,10 +184,12 @@ class RunnerPool implements Sandbox {
   }
 
   forgetInstance(instance: string): void {
-    const slot = this.instanceSlots.get(instance);
+    const placed = this.placements.get(instance);
+    if (!placed) return;
+    this.unplace(instance);
+    const slot = this.slots.get(placed.key);
+    const runner = slot?.runner;
     if (!slot) return;
-    this.instanceSlots.delete(instance);
-    const runner = slot.runner;
     if (!runner?.usable) return;
     runner.forget(instance);
     if (runner.forgotten >= MAX_FORGOTTEN_INSTANCES && slot.pending === 0) this.retire(slot);
