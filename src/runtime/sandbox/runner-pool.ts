@@ -189,8 +189,7 @@ class RunnerPool implements Sandbox {
     this.unplace(instance);
     const slot = this.slots.get(placed.key);
     const runner = slot?.runner;
-    if (!slot) return;
-    if (!runner?.usable) return;
+    if (!slot || !runner?.usable) return;
     runner.forget(instance);
     if (runner.forgotten >= MAX_FORGOTTEN_INSTANCES && slot.pending === 0) this.retire(slot);
   }

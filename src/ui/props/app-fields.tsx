@@ -1,4 +1,4 @@
-/** The inputs of a registered app's fields (secret ones masked), shared by the keys and OAuth forms. */
+/** The inputs of a connect form shared by the keys and OAuth forms: the account name, and a registered app's fields (secret ones masked). */
 import type { AppField } from "../../client/apps-client.js";
 
 export function AppFieldInputs({
@@ -35,4 +35,34 @@ export function AppFieldInputs({
 /** The values typed, without the empty ones (an optional field left blank is not sent). */
 export function filledValues(values: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(values).filter(([, text]) => text !== ""));
+}
+
+/**
+ * The new account's name, or, when an existing account is reconnected (its name kept), what
+ * reconnecting does instead.
+ */
+export function AccountNameInput({
+  base,
+  name,
+  onChange,
+  reconnectHelp,
+}: {
+  base: string;
+  name: string;
+  onChange: (name: string) => void;
+  /** Set when reconnecting: shown in place of the name field. */
+  reconnectHelp: string | null;
+}) {
+  if (reconnectHelp !== null) return <p className="help">{reconnectHelp}</p>;
+  return (
+    <>
+      <label htmlFor={`${base}-name`}>Account name</label>
+      <input
+        id={`${base}-name`}
+        type="text"
+        value={name}
+        onChange={(event) => onChange(event.target.value)}
+      />
+    </>
+  );
 }

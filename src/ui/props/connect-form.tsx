@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { App, ConnectedAccount } from "../../client/apps-client.js";
 import { errorMessage } from "../api.js";
-import { AppFieldInputs, filledValues } from "./app-fields.js";
+import { AccountNameInput, AppFieldInputs, filledValues } from "./app-fields.js";
 import { appsClient } from "./apps-api.js";
 import { OAuthConnect } from "./oauth-connect.js";
 
@@ -70,21 +70,16 @@ export function ConnectForm({
       )}
       {app.data && app.data.auth_type !== "oauth" && (
         <>
-          {reconnect ? (
-            <p className="help">
-              Enter every field again: they replace the stored ones, which are never shown.
-            </p>
-          ) : (
-            <>
-              <label htmlFor={`${base}-name`}>Account name</label>
-              <input
-                id={`${base}-name`}
-                type="text"
-                value={name}
-                onChange={(event) => setName(event.target.value)}
-              />
-            </>
-          )}
+          <AccountNameInput
+            base={base}
+            name={name}
+            onChange={setName}
+            reconnectHelp={
+              reconnect
+                ? "Enter every field again: they replace the stored ones, which are never shown."
+                : null
+            }
+          />
           {app.data.fields === null ? (
             <>
               <p className="help">

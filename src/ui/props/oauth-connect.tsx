@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { App, ConnectedAccount } from "../../client/apps-client.js";
 import { errorMessage } from "../api.js";
-import { AppFieldInputs, filledValues } from "./app-fields.js";
+import { AccountNameInput, AppFieldInputs, filledValues } from "./app-fields.js";
 import { appsClient } from "./apps-api.js";
 
 const POLL_MS = 1500;
@@ -115,21 +115,14 @@ export function OAuthConnect({
 
   return (
     <>
-      {reconnect ? (
-        <p className="help">
-          Sign in to {app.name} again: {reconnect.id} gets new tokens and keeps its id.
-        </p>
-      ) : (
-        <>
-          <label htmlFor={`${base}-name`}>Account name</label>
-          <input
-            id={`${base}-name`}
-            type="text"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </>
-      )}
+      <AccountNameInput
+        base={base}
+        name={name}
+        onChange={setName}
+        reconnectHelp={
+          reconnect ? `Sign in to ${app.name} again: ${reconnect.id} gets new tokens and keeps its id.` : null
+        }
+      />
       <AppFieldInputs fields={app.fields ?? []} values={fields} onChange={setFields} base={base} />
       {attempt !== null && (
         <p className="muted" role="status">
