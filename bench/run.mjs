@@ -14,6 +14,8 @@
  *   npm run bench -- --label TEXT      a note for the run's row (what --sluice points at, say)
  *   npm run bench -- --timers 100      the timer scenario's source counts (full default: 100,1000;
  *                                      quick: 100); a full run with other counts says so in its row
+ *   npm run bench -- --density 10000   the memory scenario's sources of one code (default 1000);
+ *                                      10000 is issue 15's 10,000-source scenario (minutes)
  *   npm run bench -- --keep            keep the temporary folder (server logs) for a look
  *   npm run bench -- --profile         write a CPU profile of the ingest scenario's server to
  *                                      bench/results/*.cpuprofile and print where its time went
@@ -50,6 +52,7 @@ const { values: args } = parseArgs({
     label: { type: "string" },
     profile: { type: "boolean", default: false },
     timers: { type: "string" },
+    density: { type: "string" },
   },
 });
 
@@ -73,6 +76,8 @@ const ctx = {
   serverOptions: { tmp, postgres: args.postgres, sluiceRoot },
   /** Where the ingest scenario writes its server's CPU profile (`--profile`), or undefined. */
   profile: args.profile ? path.join(ROOT, "bench", "results") : undefined,
+  /** The memory scenario's sources of one code (`--density`), or undefined for its default. */
+  densitySources: args.density === undefined ? undefined : Number(args.density),
   /** The timer scenario's source counts (`--timers`), or undefined for the mode's default. */
   timerCounts: args.timers?.split(",").map((count) => {
     const n = Number(count.trim());
@@ -95,6 +100,7 @@ const results = {
     label: args.label ?? null,
     profile: args.profile,
     timers: args.timers ?? null,
+    density: args.density ?? null,
   },
   machine: machine(),
   measured: measuredTree(sluiceRoot),

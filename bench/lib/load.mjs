@@ -12,8 +12,13 @@ export const INGEST_BODY = JSON.stringify({ order: 1042, item: "widget", qty: 2,
 /**
  * POSTs INGEST_BODY to `url` with autocannon: `connections` connections for `seconds`, after a
  * one-second warm-up run whose figures are dropped. Returns requests/s and latency percentiles (ms).
+ * `beforeMeasured` and `afterMeasured` are called around the measured run (to read CPU time, say).
  */
-export async function hammer(url, { connections = 50, seconds = 10 } = {}) {
+export async function hammer(
+  url,
+  { connections = 50, seconds = 10 } = {},
+  { beforeMeasured, afterMeasured } = {},
+) {
   const options = {
     url,
     method: "POST",
@@ -22,7 +27,9 @@ export async function hammer(url, { connections = 50, seconds = 10 } = {}) {
     body: INGEST_BODY,
   };
   await autocannon({ ...options, duration: 1 });
+  beforeMeasured?.();
   const result = await autocannon({ ...options, duration: seconds });
+  afterMeasured?.();
   return {
     requests_per_s: round(result.requests.average, 1),
     latency_ms: {

@@ -84,3 +84,25 @@ export function treeMemory(pid, isRunner = () => true) {
   });
   return { self, children: total(all), runners: total(all.filter((child) => child.runner)) };
 }
+
+/** CPU time (user + system) a process has used so far, in ms; 0 once it is gone. */
+export function processCpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are the 14th and 15th fields (12th and 13th after the name), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU ms of a server and of its descendants (runners), to subtract two readings: the work a
+ * request costs, which a busy machine slows down but does not change as it does throughput.
+ */
+export function treeCpuMs(pid) {
+  let children = 0;
+  for (const child of descendants(pid)) children += processCpuMs(child);
+  return { server: processCpuMs(pid), children };
+}

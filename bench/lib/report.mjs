@@ -86,6 +86,7 @@ const COLUMNS = [
         r.mode,
         r.options.postgres ? "pg" : "",
         r.options.timers ? `timers ${r.options.timers}` : "",
+        r.options.density ? `density ${r.options.density}` : "",
         r.options.label ?? "",
       ]
         .filter(Boolean)

@@ -19,6 +19,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
  * the bench's temporary root; `options.postgres` a postgres:// URL for scale mode; `options.nodeArgs`
  * flags for node itself (such as --cpu-prof while looking into a slow spot); `options.sluiceRoot` the
  * built Sluice checkout to run (this one by default; `--sluice DIR` measures another).
+ * `options.shared` ({ schemaUrl, apiKey }) joins a schema another server made (a node of a
+ * cluster, bench/cluster.mjs): its URL and API key are used, and stop() leaves it alone.
  */
 export async function startSluice({
   tmp,
@@ -27,11 +29,13 @@ export async function startSluice({
   label = "sluice",
   nodeArgs = [],
   sluiceRoot = ROOT,
+  shared,
 }) {
   const dataDir = fs.mkdtempSync(path.join(tmp, `${label}-`));
   const port = await freePort();
-  const apiKey = `sk_bench_${randomBytes(16).toString("hex")}`;
-  const schema = postgres ? await createSchema(postgres) : undefined;
+  const apiKey = shared?.apiKey ?? `sk_bench_${randomBytes(16).toString("hex")}`;
+  const schema = shared ? undefined : postgres ? await createSchema(postgres) : undefined;
+  const databaseUrl = shared?.schemaUrl ?? schema?.url;
   const logFile = path.join(dataDir, "server.log");
   const log = fs.openSync(logFile, "a");
   const child = track(
@@ -47,7 +51,7 @@ export async function startSluice({
         // source endpoints are never rate limited anyway.
         SLUICE_RATE_LIMIT: "10000000",
         SLUICE_ALLOWED_CIDRS: "127.0.0.0/8",
-        ...(schema ? { SLUICE_DATABASE_URL: schema.url } : {}),
+        ...(databaseUrl ? { SLUICE_DATABASE_URL: databaseUrl } : {}),
         ...env,
       },
       stdio: ["ignore", log, log],
@@ -80,6 +84,8 @@ export async function startSluice({
   return {
     url,
     pid: child.pid,
+    /** The PostgreSQL URL of its schema (undefined on SQLite), for other nodes to join. */
+    schemaUrl: databaseUrl,
     dataDir,
     logFile,
     apiKey,

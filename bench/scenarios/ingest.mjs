@@ -10,10 +10,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { hammer } from "../lib/load.mjs";
+import { treeCpuMs } from "../lib/proc.mjs";
 import { startBareServer } from "../lib/processes.mjs";
 import { formatProfile, monotonicMicros, summarizeProfile } from "../lib/profile.mjs";
 import { figure } from "../lib/report.mjs";
 import { startSluice } from "../lib/sluice.mjs";
+import { round } from "../lib/stats.mjs";
 
 const EMIT_BODY = `export default {
   name: "ingest",
@@ -45,15 +47,27 @@ export async function ingest(ctx) {
     try {
       const source = await server.deploy(code);
       const from = monotonicMicros();
-      const result = await hammer(source.endpoint_url, load);
-      return { ...result, window: { from, to: monotonicMicros() } };
+      let cpuBefore;
+      let cpuAfter;
+      const result = await hammer(source.endpoint_url, load, {
+        beforeMeasured: () => (cpuBefore = treeCpuMs(server.pid)),
+        afterMeasured: () => (cpuAfter = treeCpuMs(server.pid)),
+      });
+      // CPU time per request: what a request costs, which a busy machine changes far less than throughput.
+      const cpu_ms_per_request = {
+        server: round((cpuAfter.server - cpuBefore.server) / result.total, 3),
+        runners: round((cpuAfter.children - cpuBefore.children) / result.total, 3),
+      };
+      return { ...result, cpu_ms_per_request, window: { from, to: monotonicMicros() } };
     } finally {
       await server.stop();
     }
   };
   const profiling = ctx.profile ? profileArgs(ctx.profile) : undefined;
   const { window, ...plain } = await run(EMIT_BODY, {}, profiling?.nodeArgs);
-  ctx.log(`  sluice: ${plain.requests_per_s} req/s, p99 ${plain.latency_ms.p99} ms`);
+  ctx.log(
+    `  sluice: ${plain.requests_per_s} req/s, p99 ${plain.latency_ms.p99} ms, CPU per request: server ${plain.cpu_ms_per_request.server} ms, runner ${plain.cpu_ms_per_request.runners} ms`,
+  );
   const profile = profiling ? summarizeProfile(profiling.file(), { window }) : undefined;
   if (profile) ctx.log(formatProfile(profile));
   const custom = withoutWindow(await run(EMIT_AND_RESPOND));

@@ -28,7 +28,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the process and its database answer */
+        /** Readiness: the process and its database answer, and the node is not shutting down */
         get: operations["checkReadiness"];
         put?: never;
         post?: never;

@@ -37,12 +37,20 @@ export interface ServerConfig {
   readonly sandboxNetwork: SandboxNetworkMode;
   readonly retryScheduleSeconds: readonly number[];
   readonly maxRunners: number;
+  /** MB of proportional set size (PSS) the warm runners may take together. */
+  readonly runnerMemoryMb: number;
   /** Requests per minute per API key (or per client address without a key). */
   readonly rateLimitPerMinute: number;
   readonly bodyLimitBytes: number;
   /** Largest request body a source's HTTP endpoint accepts. */
   readonly endpointBodyLimitBytes: number;
   readonly logLevel: LogLevel;
+  /**
+   * After SIGTERM, how long the node goes on serving requests with /ready answering 503 before it
+   * closes its listener: time for a load balancer that polls /ready to send traffic elsewhere.
+   */
+  readonly drainDelayMs: number;
+  /** After the drain delay, how long requests and jobs in flight may take before the process exits 1. */
   readonly shutdownTimeoutMs: number;
   /** How long an access token of `POST /v1/oauth/token` lasts (Pipedream's: an hour). */
   readonly accessTokenSeconds: number;
@@ -107,6 +115,9 @@ export function loadServerConfig(
     maxRunners:
       parseInteger(pick(undefined, ENV.maxRunners), ENV.maxRunners, { min: 1, max: 10_000 }) ??
       defaultMaxRunners(),
+    runnerMemoryMb:
+      parseInteger(pick(undefined, ENV.runnerMemory), ENV.runnerMemory, { min: 64, max: 1 << 24 }) ??
+      defaultRunnerMemoryMb(),
     rateLimitPerMinute:
       parseInteger(pick(undefined, ENV.rateLimit), ENV.rateLimit, { min: 1, max: 10_000_000 }) ?? 1200,
     bodyLimitBytes:
@@ -117,9 +128,13 @@ export function loadServerConfig(
         max: 1 << 30,
       }) ?? 10 << 20,
     logLevel,
+    drainDelayMs:
+      parseInteger(pick(undefined, ENV.drainDelay), ENV.drainDelay, { min: 0, max: 3_600_000 }) ?? 0,
+    // Long enough for what a node may have in flight by default: an HTTP invocation (30 s time-out)
+    // and a delivery attempt (15 s).
     shutdownTimeoutMs:
       parseInteger(pick(undefined, ENV.shutdownTimeout), ENV.shutdownTimeout, { min: 0, max: 3_600_000 }) ??
-      10_000,
+      30_000,
     smtp: parseSmtp(pick(undefined, ENV.smtpUrl), pick(undefined, ENV.smtpFrom), pick(undefined, ENV.smtpTo)),
     oauthStateTtlSeconds:
       parseInteger(pick(undefined, ENV.oauthStateTtl), ENV.oauthStateTtl, { min: 1, max: 86_400 }) ?? 600,
@@ -179,8 +194,20 @@ function parseSmtp(
 }
 
 /** One warm runner per 128 MB of memory, kept between 4 and 256. */
+const MB = 1024 * 1024;
+
+/**
+ * One warm runner per 32 MB of memory, 4 to 1,024. An idle runner takes about 8 MB of PSS (its
+ * RSS of about 40 MB is mostly Node's code, shared between runners); the memory budget below is
+ * what bounds their memory, measured.
+ */
 function defaultMaxRunners(): number {
-  return Math.max(4, Math.min(256, Math.floor(os.totalmem() / (128 * 1024 * 1024))));
+  return Math.max(4, Math.min(1024, Math.floor(os.totalmem() / (32 * MB))));
+}
+
+/** Half of the machine's memory for the warm runners, measured as PSS. */
+function defaultRunnerMemoryMb(): number {
+  return Math.max(64, Math.floor(os.totalmem() / 2 / MB));
 }
 
 function parseInteger(

@@ -2,10 +2,26 @@
  * Resource ids and secrets. Ids are a type prefix (`wh_`, `dc_`, …) and a lower-case ULID, so
  * they sort by creation time: lists page by id without a separate ordering column.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomFillSync } from "node:crypto";
 import { monotonicFactory } from "ulid";
 
-const nextUlid = monotonicFactory();
+/**
+ * ulid's own generator asks the kernel for one random byte per character: 16 calls per id, about
+ * a tenth of the server's time under ingest. The same cryptographic bytes, drawn 4 KB at a time.
+ */
+function pooledRandom(): () => number {
+  const pool = new Uint8Array(4096);
+  let next = pool.length;
+  return () => {
+    if (next === pool.length) {
+      randomFillSync(pool);
+      next = 0;
+    }
+    return (pool[next++] as number) / 256;
+  };
+}
+
+const nextUlid = monotonicFactory(pooledRandom());
 
 export type IdPrefix =
   | "u"

@@ -16,6 +16,7 @@ import { SluiceError } from "./errors.js";
 import { newId } from "./ids.js";
 import { type CommitOutcome, type CommitRequest, commitInvocationsShared } from "./invocation-commit.js";
 import { resolvePropRefs } from "./prop-refs.js";
+import { ownSource, type SourceOwnership } from "./source-ownership.js";
 import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
 import { WORKFLOW_RUNS_TOPIC } from "./workflows/run-queue.js";
 
@@ -119,6 +120,8 @@ interface Lane {
   readonly drained: (() => void)[];
   /** Invocations not yet committed. */
   active: number;
+  /** This node's hold on the source, across the cluster (core/source-ownership.ts). */
+  readonly ownership: SourceOwnership;
 }
 
 interface QueuedCommit {
@@ -157,8 +160,21 @@ export function invokeSource(
 ): Promise<InvocationReport> {
   let lane = lanes.get(source.id);
   if (!lane) {
-    lane = { sandboxTail: Promise.resolve(), kv: null, queue: [], committing: false, drained: [], active: 0 };
-    lanes.set(source.id, lane);
+    const created: Lane = {
+      sandboxTail: Promise.resolve(),
+      kv: null,
+      queue: [],
+      committing: false,
+      drained: [],
+      active: 0,
+      // Another node asked for the source: the next invocations here start a new lane, which
+      // waits for the source's lock like theirs, while this one finishes what it has.
+      ownership: ownSource(context.store, source.id, () => {
+        if (lanes.get(source.id) === created) lanes.delete(source.id);
+      }),
+    };
+    lanes.set(source.id, created);
+    lane = created;
   }
   const current = lane;
   current.active++;
@@ -166,7 +182,10 @@ export function invokeSource(
   current.sandboxTail = ran.catch(() => {});
   const report = ran.then((invocation) => commitInTurn(context, source, request, current, invocation));
   const release = () => {
-    if (--current.active === 0 && lanes.get(source.id) === current) lanes.delete(source.id);
+    if (--current.active > 0) return;
+    if (lanes.get(source.id) === current) lanes.delete(source.id);
+    // Run and committed: the next owner, here or on another node, reads the state afresh.
+    current.ownership.release();
   };
   report.then(release, release);
   return report;
@@ -185,7 +204,9 @@ async function runInSandbox(
     return { invocationId, result: { ok: true, emits: [], dbWrites: {}, logs: [], durationMs: 0 } };
   }
   if (lane.kv === null) {
-    // Read from the database only once what this node queued is written.
+    // Once no other node runs the source, and what this node queued is written: then the database
+    // holds what the last invocation left, wherever it ran.
+    await lane.ownership.acquired;
     await drained(lane);
     lane.kv = await readKv(context, source.id);
   }

@@ -185,7 +185,7 @@ export async function getWebhook(db: Executor, accountId: string, id: string): P
   return toWebhook(row);
 }
 
-/** Deletes the webhook with its subscriptions, deliveries and queued delivery jobs. */
+/** Deletes the webhook with its subscriptions, deliveries, queued delivery jobs and rate slots. */
 export async function deleteWebhook(db: Executor, accountId: string, id: string): Promise<void> {
   await inTransaction(db, async (tx) => {
     const result = await tx
@@ -196,6 +196,7 @@ export async function deleteWebhook(db: Executor, accountId: string, id: string)
     if (result.numDeletedRows === 0n) throw new NotFoundError("webhook", id);
     await removeSubscriptionsOf(tx, id);
     await removeDeliveriesOf(tx, id);
+    await tx.deleteFrom("rate_slots").where("key", "=", id).execute();
   });
 }
 

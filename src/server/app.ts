@@ -4,13 +4,13 @@
  * lives in the store it is given.
  */
 import swagger from "@fastify/swagger";
-import Fastify, { type FastifyInstance, LogController } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { ServerConfig } from "../config/server-config.js";
 import type { CoreContext } from "../core/context.js";
 import type { Metrics } from "../core/metrics.js";
 import type { WorkflowRunner } from "../core/workflows/run-worker.js";
-import { installRequestLine } from "./console-log.js";
+import { RequestLog } from "./console-log.js";
 import { endpointRoutes } from "./endpoints.js";
 import { installAuth } from "./plugins/auth.js";
 import { installBodylessDrain } from "./plugins/bodyless-drain.js";
@@ -47,7 +47,7 @@ export interface AppDependencies {
   readonly metrics: Metrics;
   readonly logger: Logger;
   readonly workflows: WorkflowRunner;
-  /** Log one line per request (the human console log) instead of Fastify's two records. */
+  /** Log each request as a line of text (the human console log) rather than a JSON record. */
   readonly requestLine?: boolean;
 }
 
@@ -62,7 +62,7 @@ export async function buildApp({
   const { store, secrets } = core;
   const app = Fastify({
     loggerInstance: logger,
-    ...(requestLine ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
+    logController: new RequestLog(requestLine),
     bodyLimit: config.bodyLimitBytes,
     // Idle keep-alive sockets close at shutdown; requests in flight finish first.
     forceCloseConnections: "idle",
@@ -79,7 +79,6 @@ export async function buildApp({
   }) as unknown as FastifyInstance;
 
   installRouteList(app);
-  if (requestLine) installRequestLine(app);
   const uiFallback = await installUi(app);
   installErrorHandling(app, config.bodyLimitBytes, uiFallback);
   installBodylessDrain(app, config.bodyLimitBytes);

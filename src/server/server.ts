@@ -1,7 +1,8 @@
 /**
  * Starting and stopping a Sluice server: open and migrate the store, check the master key, create
- * the first account on an empty database, listen. `close` stops accepting connections, lets the
- * requests in flight finish, then closes the database.
+ * the first account on an empty database, listen. `close` drains the node: /ready answers 503 and
+ * the workers claim no more jobs at once; after the drain delay the listener closes; once the
+ * requests and the jobs in flight are done, the sandbox and the database close.
  */
 import type { FastifyInstance } from "fastify";
 import type { ServerConfig } from "../config/server-config.js";
@@ -25,12 +26,19 @@ import { openStore, type Store } from "../store/store.js";
 import { buildApp } from "./app.js";
 import { componentNetworkPolicy, listenPort } from "./component-network.js";
 import { createServerLogger } from "./console-log.js";
+import { startDraining, stopListening } from "./drain.js";
 
 export interface RunningServer {
   /** Where the server listens, such as http://127.0.0.1:8080. */
   readonly url: string;
   readonly app: FastifyInstance;
   readonly store: Store;
+  /**
+   * Drains and stops: /ready answers 503 and no worker claims another delivery, tick or workflow
+   * run from the first moment; the listener closes after `config.drainDelayMs` (new connections
+   * are refused, SSE streams end, requests in flight finish); it resolves once the requests and
+   * the jobs in flight are done and the database is closed.
+   */
   close(): Promise<void>;
 }
 
@@ -75,6 +83,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       dataDir: config.dataDir,
       packages: packages.cache,
       maxRunners: config.maxRunners,
+      memoryBudgetMb: config.runnerMemoryMb,
       egressPolicy: () => egress.spec,
       ...(config.sandboxNetwork === "namespace" ? { networkNamespace: namespaceLauncher() } : {}),
       logger: logger.child({ component: "sandbox" }),
@@ -143,13 +152,23 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       store,
       close() {
         closing ??= (async () => {
+          startDraining(listening.server);
+          logger.info(
+            { drainDelayMs: config.drainDelayMs },
+            "draining: /ready answers 503, no new jobs are claimed",
+          );
+          // Each stop claims nothing more at once and resolves when its jobs in flight are done,
+          // meanwhile the requests in flight (which may run sources and enqueue jobs) go on.
+          const workDone = Promise.allSettled([ticking.stop(), delivering.stop(), running.stop()]);
+          if (config.drainDelayMs > 0)
+            await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
+          await stopListening(listening.server);
           await listening.close();
-          await ticking.stop();
-          await delivering.stop();
-          await running.stop();
+          const failed = (await workDone).find((outcome) => outcome.status === "rejected");
           await sending.close();
           await runners.close();
           await store.close();
+          if (failed) throw failed.reason;
         })();
         return closing;
       },

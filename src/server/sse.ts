@@ -3,7 +3,7 @@
  * lines; `/sse/p/{id}/emits` a workflow's events, each item in the REST shape with its id as the SSE id. A client that reconnects with
  * Last-Event-ID gets what it missed first. Wake-ups only say "something new"; the stream reads
  * what is new from the database, so nothing is skipped or sent twice. A comment every 15 s keeps
- * proxies from closing an idle stream.
+ * proxies from closing an idle stream. A draining node ends its streams when it stops listening.
  */
 import type { ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
@@ -14,6 +14,7 @@ import { emitsTopic, logsTopic } from "../core/invoker.js";
 import { getSource } from "../core/sources.js";
 import { getWorkflow } from "../core/workflows/workflows.js";
 import type { Executor } from "../store/schema.js";
+import { endWhenListeningStops } from "./drain.js";
 import { errorResponse, idParams } from "./schemas.js";
 
 export const KEEP_ALIVE_MS = 15_000;
@@ -131,9 +132,11 @@ export function sseRoutes(app: FastifyInstance, context: CoreContext): void {
         };
         const unsubscribe = context.store.notifier.subscribe(kind.topic(source.id), () => void pump());
         const keepAlive = setInterval(() => response.write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+        const forget = endWhenListeningStops(app.server, () => response.end());
         response.on("close", () => {
           clearInterval(keepAlive);
           unsubscribe();
+          forget();
           open.delete(response);
         });
         await pump();

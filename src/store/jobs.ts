@@ -8,10 +8,11 @@
  * SQLite has a single writer, so the claiming UPDATE is atomic by itself.
  */
 import { randomUUID } from "node:crypto";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type QueryCreator, sql } from "kysely";
 import { newId } from "../core/ids.js";
 import type { DialectCapabilities } from "./dialect.js";
 import type { Database, Executor, JobsTable } from "./schema.js";
+import type { WriteQuery } from "./write-together.js";
 
 export interface NewJob {
   readonly queue: string;
@@ -55,7 +56,27 @@ export interface ClaimOptions {
   readonly now?: number;
   /** Groups to leave out of this claim (those the claimer has enough of in flight). */
   readonly excludeGroups?: readonly string[];
+  /**
+   * At most this many jobs of one group in flight (leased) at once, across every claimer of the
+   * queue on every node: a number for every group, or a column holding each group's own cap
+   * (a group without a row there gets 1). Claims of the queue are serialized for it on
+   * PostgreSQL (an advisory lock for the claim's transaction); SQLite has one writer anyway.
+   */
+  readonly groupLimit?: number | GroupLimitColumn;
 }
+
+/** Where each group's cap is kept: `table.limitColumn` of the row whose `idColumn` is the group key. */
+export interface GroupLimitColumn {
+  readonly table: "workflows";
+  readonly idColumn: "id";
+  readonly limitColumn: "concurrency";
+}
+
+/**
+ * How many due jobs a capped claim looks at, per job it may claim: a group under its cap with a
+ * long backlog fills the window for one claim at most, since it is at its cap after it.
+ */
+const CAPPED_WINDOW_FACTOR = 4;
 
 export interface JobQueue {
   /** Adds a job inside `executor` (the caller's transaction). Returns its id, or null if `uniqueKey` exists. */
@@ -64,12 +85,38 @@ export interface JobQueue {
   enqueueMany(executor: Executor, jobs: readonly NewJob[]): Promise<void>;
   /** Claims up to `limit` due, unleased jobs of a queue, oldest due first. */
   claimDue(options: ClaimOptions): Promise<ClaimedJob[]>;
-  /** Pushes the lease out by `leaseMs` from now. False when the lease was lost (expired and re-claimed). */
-  extendLease(lease: Lease, leaseMs: number): Promise<boolean>;
+  /**
+   * Pushes many leases out by `leaseMs` from now, in one statement (a worker's heartbeat). Returns
+   * the ids whose lease still held; the others were lost (expired and claimed by another worker).
+   */
+  extendLeases(leases: readonly Lease[], leaseMs: number): Promise<Set<string>>;
   /** Removes a finished job. Pass a transaction to complete it together with the work's own writes. */
   complete(lease: Lease, executor?: Executor): Promise<boolean>;
-  /** Releases the job: due again at `retryAt`, or kept as failed for inspection when `retryAt` is null. */
-  fail(lease: Lease, outcome: { error: string; retryAt: number | null }): Promise<boolean>;
+  /**
+   * Releases the job: due again at `retryAt`, or kept as failed for inspection when `retryAt` is
+   * null. Pass a transaction to release it together with the work's own writes.
+   */
+  fail(
+    lease: Lease,
+    outcome: { error: string; retryAt: number | null },
+    executor?: Executor,
+  ): Promise<boolean>;
+  /**
+   * How many jobs of the group that come before `jobId` in the queue's order (due time, then
+   * id) are leased now, by any node: a job that was leased when it was enqueued (it skipped the
+   * claim) may start while that is below the group's cap.
+   */
+  leasedAhead(queue: string, groupKey: string, jobId: string, now?: number): Promise<number>;
+  /**
+   * The statement that `complete` (no `failure`) or `fail` runs, unexecuted, built on `creator`:
+   * for a caller that writes it with its own statements in one (on PostgreSQL, a data-modifying
+   * `WITH`, one round trip instead of a transaction's several).
+   */
+  endStatement(
+    lease: Lease,
+    failure: { error: string; retryAt: number | null } | undefined,
+    creator: QueryCreator<Database>,
+  ): WriteQuery;
   /**
    * Frees every lease at once. Only for a server that knows no other process can hold one (the
    * embedded mode at start): the claims of the process that died are taken up at once instead
@@ -81,8 +128,87 @@ export interface JobQueue {
 }
 
 export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabilities): JobQueue {
-  const held = (lease: Lease, executor: Executor = db) =>
+  const held = (lease: Lease, executor: QueryCreator<Database> = db) =>
     executor.updateTable("jobs").where("id", "=", lease.id).where("lease_token", "=", lease.leaseToken);
+  const completeStatement = (lease: Lease, creator: QueryCreator<Database>) =>
+    creator.deleteFrom("jobs").where("id", "=", lease.id).where("lease_token", "=", lease.leaseToken);
+  const failStatement = (
+    lease: Lease,
+    { error, retryAt }: { error: string; retryAt: number | null },
+    creator: QueryCreator<Database>,
+  ) =>
+    held(lease, creator).set({
+      state: retryAt === null ? "failed" : "queued",
+      run_at: retryAt ?? sql`run_at`,
+      lease_token: null,
+      locked_until: null,
+      last_error: error.slice(0, 4000),
+    });
+
+  /**
+   * A claim that keeps each group within its cap, counting the group's jobs leased by anyone:
+   * groups at their cap are left out, the first due jobs of the others are ranked within their
+   * group, and a job is taken when its rank plus its group's leased jobs is within the cap.
+   */
+  const claimCapped = async (
+    { queue, limit, leaseMs, now = Date.now(), excludeGroups = [] }: ClaimOptions,
+    groupLimit: number | GroupLimitColumn,
+  ): Promise<ClaimedJob[]> => {
+    const capOf = (alias: string) =>
+      typeof groupLimit === "number"
+        ? sql`${groupLimit}`
+        : sql`coalesce((select ${sql.ref(`limits.${groupLimit.limitColumn}`)} from ${sql.table(groupLimit.table)} as limits where ${sql.ref(`limits.${groupLimit.idColumn}`)} = ${sql.ref(`${alias}.group_key`)}), 1)`;
+    const excluded =
+      excludeGroups.length > 0
+        ? sql`and candidate.group_key not in (${sql.join([...excludeGroups])})`
+        : sql``;
+    const lockRows = capabilities.skipLocked ? sql`for update skip locked` : sql``;
+    const claim = async (executor: Executor) => {
+      const rows = await sql<JobsTable>`
+        with leased as (
+          select group_key, count(*) as held from jobs
+          where queue = ${queue} and state = 'queued' and locked_until > ${now} and group_key is not null
+          group by group_key
+        ),
+        full_groups as (
+          select leased.group_key from leased where leased.held >= ${capOf("leased")}
+        ),
+        candidates as (
+          select id, run_at, group_key from jobs as candidate
+          where queue = ${queue} and state = 'queued' and run_at <= ${now}
+            and (locked_until is null or locked_until <= ${now})
+            and (group_key is null or (group_key not in (select group_key from full_groups) ${excluded}))
+          order by run_at, id
+          limit ${limit * CAPPED_WINDOW_FACTOR}
+          ${lockRows}
+        ),
+        ranked as (
+          select candidates.id, candidates.run_at, candidates.group_key,
+            row_number() over (partition by candidates.group_key order by candidates.run_at, candidates.id) as position,
+            coalesce(leased.held, 0) as held
+          from candidates left join leased on leased.group_key = candidates.group_key
+        )
+        update jobs set lease_token = ${randomUUID()}, locked_until = ${now + leaseMs}, attempts = attempts + 1
+        where id in (
+          select ranked.id from ranked
+          where ranked.group_key is null or ranked.position + ranked.held <= ${capOf("ranked")}
+          order by ranked.run_at, ranked.id
+          limit ${limit}
+        )
+        returning *`.execute(executor);
+      return rows.rows;
+    };
+    const rows = capabilities.skipLocked
+      ? await db.transaction().execute(async (tx) => {
+          // One claimer of the queue at a time in this schema, so no two count the same free room.
+          await sql`select pg_advisory_xact_lock(hashtextextended(current_schema() || ':claim:' || ${queue}, 0))`.execute(
+            tx,
+          );
+          return claim(tx);
+        })
+      : await claim(db);
+    return rows.map(toClaimedJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
+  };
 
   return {
     async enqueue(executor, job) {
@@ -130,7 +256,9 @@ export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabi
       }
     },
 
-    async claimDue({ queue, limit, leaseMs, now = Date.now(), excludeGroups = [] }) {
+    async claimDue(options) {
+      if (options.groupLimit !== undefined) return claimCapped(options, options.groupLimit);
+      const { queue, limit, leaseMs, now = Date.now(), excludeGroups = [] } = options;
       let due = db
         .selectFrom("jobs")
         .select("id")
@@ -156,34 +284,50 @@ export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabi
       return rows.map(toClaimedJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
     },
 
-    async extendLease(lease, leaseMs) {
-      const result = await held(lease)
+    async extendLeases(leases, leaseMs) {
+      if (leases.length === 0) return new Set();
+      // A row matches only with its own current token: a lease another worker took has another one.
+      let held = db
+        .selectFrom("jobs")
+        .select("id")
+        .where(
+          "id",
+          "in",
+          leases.map((lease) => lease.id),
+        )
+        .where("lease_token", "in", [...new Set(leases.map((lease) => lease.leaseToken))]);
+      // On PostgreSQL a row another transaction has locked (a webhook being deleted, say) is left
+      // for the next beat rather than waited for: a heartbeat never waits, so it never deadlocks.
+      if (capabilities.skipLocked) held = held.forUpdate().skipLocked();
+      const rows = await db
+        .updateTable("jobs")
         .set({ locked_until: Date.now() + leaseMs })
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+        .where("id", "in", held)
+        .returning("id")
+        .execute();
+      return new Set(rows.map((row) => row.id));
     },
 
     async complete(lease, executor = db) {
-      const result = await executor
-        .deleteFrom("jobs")
-        .where("id", "=", lease.id)
-        .where("lease_token", "=", lease.leaseToken)
-        .executeTakeFirst();
+      const result = await completeStatement(lease, executor).executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
 
-    async fail(lease, { error, retryAt }) {
-      const result = await held(lease)
-        .set({
-          state: retryAt === null ? "failed" : "queued",
-          run_at: retryAt ?? sql`run_at`,
-          lease_token: null,
-          locked_until: null,
-          last_error: error.slice(0, 4000),
-        })
-        .executeTakeFirst();
+    async fail(lease, failure, executor = db) {
+      const result = await failStatement(lease, failure, executor).executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
+
+    async leasedAhead(queue, groupKey, jobId, now = Date.now()) {
+      const row = await sql<{ ahead: number | string }>`
+        select count(*) as ahead from jobs
+        where queue = ${queue} and group_key = ${groupKey} and state = 'queued' and locked_until > ${now}
+          and (run_at, id) < (select run_at, id from jobs where id = ${jobId})`.execute(db);
+      return Number(row.rows[0]?.ahead ?? 0);
+    },
+
+    endStatement: (lease, failure, creator) =>
+      failure === undefined ? completeStatement(lease, creator) : failStatement(lease, failure, creator),
 
     async releaseAllLeases() {
       const result = await db

@@ -424,11 +424,19 @@ export interface ConnectTokensTable {
   used_at: number | null;
 }
 
+/** The next free send of a rate-limited key (a webhook), for every node (core/delivery/rate-slots.ts). */
+export interface RateSlotsTable {
+  key: string;
+  /** Epoch ms; PostgreSQL returns it as a string (bigint). */
+  next_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   webhooks: WebhooksTable;
   jobs: JobsTable;
+  rate_slots: RateSlotsTable;
   meta: MetaTable;
   components: ComponentsTable;
   sources: SourcesTable;

@@ -29,6 +29,28 @@ import {
 } from "kysely";
 import type { WalFlush } from "./wal-flush.js";
 
+/**
+ * What a statement may write. An INSERT, UPDATE or DELETE that changed no row (a claim that found
+ * no due job, say) dirtied no page, so its commit appends nothing to the log and owes no flush:
+ * the idle polls of the workers cost no `fdatasync`. BEGIN, COMMIT and the like write nothing of
+ * their own: a transaction owes a flush if a statement in it changed a row.
+ */
+function statementKind(sql: string): "rows" | "control" | "other" {
+  const word = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase();
+  if (word === "insert" || word === "update" || word === "delete" || word === "replace" || word === "with")
+    return "rows";
+  if (
+    word === "begin" ||
+    word === "commit" ||
+    word === "end" ||
+    word === "rollback" ||
+    word === "savepoint" ||
+    word === "release"
+  )
+    return "control";
+  return "other";
+}
+
 /** The one connection, noting whether what it committed still needs its flush. */
 class FlushTrackingConnection implements DatabaseConnection {
   /** A statement that may write ran in the transaction (or alone) not yet ended. */
@@ -44,15 +66,23 @@ class FlushTrackingConnection implements DatabaseConnection {
   executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const { sql, parameters } = compiledQuery;
     const statement = this.database.prepare(sql);
-    if (!statement.readonly) {
+    const kind = statement.readonly ? "read" : statementKind(sql);
+    if (kind !== "read") {
       // After a failed flush, a write would commit and never be known durable: none is taken.
       const failure = this.wal.failure();
       if (failure) throw failure;
-      this.wrote = true;
+      // Schema changes and pragmas write whatever they report.
+      if (kind === "other") this.wrote = true;
     }
     try {
-      if (statement.reader) return Promise.resolve({ rows: statement.all(parameters) as R[] });
+      if (statement.reader) {
+        const rows = statement.all(parameters) as R[];
+        // An INSERT, UPDATE or DELETE … RETURNING changed as many rows as it returned.
+        if (kind === "rows" && rows.length > 0) this.wrote = true;
+        return Promise.resolve({ rows });
+      }
       const { changes, lastInsertRowid } = statement.run(parameters);
+      if (kind === "rows" && changes > 0) this.wrote = true;
       return Promise.resolve({
         numAffectedRows: BigInt(changes),
         insertId: BigInt(lastInsertRowid),

@@ -3,6 +3,7 @@
  * call. Core modules take a Store and run their queries through `db` (or a transaction of it).
  */
 import { Kysely, Migrator, sql } from "kysely";
+import { type ClusterLocks, createLocalLocks, createPostgresLocks } from "./cluster-locks.js";
 import { type DialectCapabilities, openDialect, type StoreLocation } from "./dialect.js";
 import { createJobQueue, type JobQueue } from "./jobs.js";
 import { migrations } from "./migrations/index.js";
@@ -15,6 +16,8 @@ export interface Store {
   readonly jobs: JobQueue;
   /** Post-commit wake-ups, across nodes on PostgreSQL. */
   readonly notifier: Notifier;
+  /** Locks one node of the cluster holds at a time (every lock is granted in the embedded mode). */
+  readonly locks: ClusterLocks;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -48,15 +51,21 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
           },
           onError,
         );
+  const locks =
+    location.databaseUrl === undefined
+      ? createLocalLocks()
+      : createPostgresLocks(location.databaseUrl, onError);
   return {
     db,
     capabilities: opened.capabilities,
     jobs: createJobQueue(db, opened.capabilities),
     notifier,
+    locks,
     async ping() {
       await sql`select 1`.execute(db);
     },
     async close() {
+      await locks.close();
       await notifier.close();
       await db.destroy();
       opened.release();

@@ -17,6 +17,7 @@ describe("server configuration", () => {
       allowedCidrs: [],
     });
     expect(config.maxRunners).toBeGreaterThanOrEqual(4);
+    expect(config.runnerMemoryMb).toBeGreaterThanOrEqual(64);
   });
 
   it("reads every documented variable", () => {
@@ -35,6 +36,7 @@ describe("server configuration", () => {
         SLUICE_SANDBOX_NETWORK: "namespace",
         SLUICE_RETRY_SCHEDULE: "0,1,2",
         SLUICE_MAX_RUNNERS: "12",
+        SLUICE_RUNNER_MEMORY_MB: "512",
         SLUICE_RATE_LIMIT: "30",
       },
     );
@@ -51,6 +53,7 @@ describe("server configuration", () => {
       sandboxNetwork: "namespace",
       retryScheduleSeconds: [0, 1, 2],
       maxRunners: 12,
+      runnerMemoryMb: 512,
       rateLimitPerMinute: 30,
     });
   });
@@ -65,13 +68,22 @@ describe("server configuration", () => {
     expect(config.baseUrl).toBe("http://127.0.0.1:7000");
   });
 
+  it("drains for 0 ms and gives work in flight 30 s at shutdown by default; both are read in milliseconds", () => {
+    expect(loadServerConfig({}, {})).toMatchObject({ drainDelayMs: 0, shutdownTimeoutMs: 30_000 });
+    expect(
+      loadServerConfig({}, { SLUICE_DRAIN_DELAY: "5000", SLUICE_SHUTDOWN_TIMEOUT: "60000" }),
+    ).toMatchObject({ drainDelayMs: 5000, shutdownTimeoutMs: 60_000 });
+  });
+
   it.each([
     [{ SLUICE_PORT: "http" }, /SLUICE_PORT must be an integer/],
+    [{ SLUICE_DRAIN_DELAY: "-1" }, /SLUICE_DRAIN_DELAY must be between 0 and 3600000/],
     [{ SLUICE_PORT: "70000" }, /SLUICE_PORT must be between 0 and 65535/],
     [{ SLUICE_DATABASE_URL: "mysql://x" }, /SLUICE_DATABASE_URL must be a postgres:\/\/ URL/],
     [{ SLUICE_BASE_URL: "example.com" }, /SLUICE_BASE_URL must be an absolute http\(s\) URL/],
     [{ SLUICE_RETRY_SCHEDULE: "0,soon" }, /SLUICE_RETRY_SCHEDULE must be a comma-separated list/],
     [{ SLUICE_LOG_LEVEL: "loud" }, /SLUICE_LOG_LEVEL must be one of/],
+    [{ SLUICE_RUNNER_MEMORY_MB: "10" }, /SLUICE_RUNNER_MEMORY_MB must be between 64 and/],
     [{ SLUICE_BOOTSTRAP_API_KEY: "short" }, /SLUICE_BOOTSTRAP_API_KEY must be at least 16 characters/],
     [{ SLUICE_ALLOWED_CIDRS: "10.0.0.0/8,intranet" }, /SLUICE_ALLOWED_CIDRS: 'intranet' is not a CIDR range/],
     [

@@ -8,6 +8,7 @@ import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js
 import { type RecordedRequest, type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import {
+  busiestSecond,
   DeliveryApi,
   deployEmitter,
   distinctMessageIds,
@@ -21,17 +22,6 @@ import {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The most arrivals within any 1-second window [t, t + 1 s). */
-function busiestSecond(arrivals: readonly number[]): number {
-  const sorted = [...arrivals].sort((a, b) => a - b);
-  let most = 0;
-  let start = 0;
-  for (let end = 0; end < sorted.length; end++) {
-    while ((sorted[end] as number) - (sorted[start] as number) >= 1000) start++;
-    most = Math.max(most, end - start + 1);
-  }
-  return most;
-}
-
 for (const dialect of dialects) {
   describe.skipIf(!isAvailable(dialect))(`delivery isolation on ${dialect.name}`, () => {
     let database: TestDatabase;

@@ -251,6 +251,50 @@ for (const dialect of dialects) {
         expect(logs.map((line) => line.message)).toContain("a\uFFFDb");
       });
 
+      it("a db key longer than 1,024 bytes is refused by db.set with the limit, and the rest of the run is kept", async () => {
+        // Used to fail the invocation's commit on PostgreSQL (an index entry has a bound): a 500.
+        const source = await sluice.client.deploySource({
+          component_code: `export default {
+            name: "long keys",
+            props: { http: { type: "$.interface.http" }, db: "$.service.db" },
+            async run(event) {
+              this.$emit({ before: true });
+              try {
+                this.db.set("k".repeat(event.body.length), 1);
+                this.$emit({ stored: event.body.length });
+              } catch (error) {
+                this.$emit({ refused: error.name + ": " + error.message });
+              }
+            },
+          };`,
+        });
+        for (const length of [1024, 1025, 200_000]) {
+          const response = await rawRequest(endpointOf(source), {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ length }),
+          });
+          expect(response.status, response.text).toBe(200);
+        }
+        const events = (await sluice.client.listEvents(source.id, { expand: "event" })).data.map(
+          (item) => item.event,
+        );
+        expect(events).toEqual([
+          {
+            refused:
+              "RangeError: db.set: the key is 200000 bytes long; keys are at most 1024 bytes (UTF-8). Store a long name's hash as the key instead",
+          },
+          { before: true },
+          {
+            refused:
+              "RangeError: db.set: the key is 1025 bytes long; keys are at most 1024 bytes (UTF-8). Store a long name's hash as the key instead",
+          },
+          { before: true },
+          { stored: 1024 },
+          { before: true },
+        ]);
+      });
+
       it("a form body is parsed, repeated keys becoming arrays", async () => {
         const text = "a=1&b=2&b=3&c=hello+world&d=%C3%A9t%C3%A9";
         await rawRequest(endpointOf(echo, "/form"), {

@@ -786,6 +786,42 @@ describe("the pool", () => {
       await pool.close();
     }
   });
+
+  test("with a memory budget, a runner that would not fit stops the least recently used idle one", async () => {
+    // Runners not measured yet count as 10 MB each: two do not fit in 15.
+    const pool = createSandbox({ dataDir, maxRunners: 10, memoryBudgetMb: 15 });
+    const [a, b] = [component(pidComponent), component(pidComponent)];
+    try {
+      const pidA = pidOf(await pool.invoke(a, invocation()));
+      const pidB = pidOf(await pool.invoke(b, invocation()));
+      await waitUntil(() => !isAlive(pidA));
+      expect(isAlive(pidB)).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test("an idle runner whose measured PSS grew past the memory budget is stopped", async () => {
+    const holder = component(`
+      const kept = [];
+      export default {
+        name: "holder",
+        async run() {
+          // 96 MB of pages written, so they are resident and the runner's own.
+          kept.push(Buffer.alloc(96 * 1024 * 1024, 1));
+          return { pid: process.pid };
+        },
+      };`);
+    const pool = createSandbox({ dataDir, maxRunners: 10, memoryBudgetMb: 80 });
+    try {
+      const pid = pidOf(await pool.invoke(holder, invocation()));
+      expect(isAlive(pid)).toBe(true);
+      // Measured within 5 s, then trimmed.
+      await waitUntil(() => !isAlive(pid), 15_000);
+    } finally {
+      await pool.close();
+    }
+  });
 });
 
 function isAlive(pid: number): boolean {

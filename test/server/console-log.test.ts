@@ -82,7 +82,11 @@ describe("the server's console log", () => {
     try {
       const listening = await server.waitForLog((line) => line.msg === "Sluice is listening");
       await fetch(`${String(listening.url)}/health`);
-      await server.waitForLog((line) => line.msg === "request completed");
+      // One record per request, naming it; Fastify's "incoming request" record is debug only.
+      const completed = await server.waitForLog((line) => line.msg === "request completed");
+      expect(completed).toMatchObject({ req: { method: "GET", url: "/health" }, res: { statusCode: 200 } });
+      expect(typeof completed.responseTime).toBe("number");
+      expect(server.logLines().some((line) => line.msg === "incoming request")).toBe(false);
     } finally {
       server.child.kill("SIGTERM");
       await server.exited;

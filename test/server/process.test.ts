@@ -98,7 +98,9 @@ describe("sluice server shutdown", () => {
       SLUICE_PORT: "0",
       SLUICE_HOST: "127.0.0.1",
       SLUICE_DATA_DIR: newDataDir(),
-      SLUICE_LOG_LEVEL: "info",
+      // At debug the server logs each request as it arrives, which tells this test when the
+      // headers have been read.
+      SLUICE_LOG_LEVEL: "debug",
       SLUICE_BOOTSTRAP_API_KEY: apiKey,
     });
     const port = Number(new URL(url).port);
@@ -134,7 +136,7 @@ describe("sluice server shutdown", () => {
     );
 
     server.child.kill("SIGTERM");
-    await server.waitForStderr("SIGTERM: finishing requests in flight");
+    await server.waitForStderr("SIGTERM: draining");
     expect(await connectOutcome(port)).toBe("ECONNREFUSED");
     expect(server.child.exitCode).toBeNull();
 

@@ -1,6 +1,7 @@
 /**
  * Two claimers with their own connection pools (as two server processes have) draining one queue
- * on PostgreSQL: `FOR UPDATE SKIP LOCKED` must hand each job to exactly one of them.
+ * on PostgreSQL: `FOR UPDATE SKIP LOCKED` must hand each job to exactly one of them, and a claim
+ * with a cap per group (`groupLimit`) must keep every group within its cap across both.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/store.js";
@@ -51,5 +52,102 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
     expect(all).toHaveLength(total);
     // Both claimers took part: the test really raced them.
     expect(claimedBy.every((ids) => ids.length > 0)).toBe(true);
+  });
+
+  it("claimers with a cap per group never hold more of a group than its cap together, and take each group's jobs in order", async () => {
+    const queue = "capped";
+    const groups = ["a", "b", "c"];
+    const cap = 2;
+    const perGroup = 40;
+    const [first] = stores;
+    if (!first) throw new Error("no store");
+    await first.db.transaction().execute(async (tx) => {
+      for (let n = 0; n < perGroup; n++)
+        for (const group of groups)
+          await first.jobs.enqueue(tx, { queue, payload: n, groupKey: group, runAt: n });
+    });
+
+    const inFlight = new Map<string, number>();
+    let highest = 0;
+    const started = new Map<string, number[]>();
+    await Promise.all(
+      stores.flatMap((store) =>
+        [0, 1, 2].map(async () => {
+          for (let idle = 0; idle < 50; ) {
+            const jobs = await store.jobs.claimDue({ queue, limit: 5, leaseMs: 60_000, groupLimit: cap });
+            if (jobs.length === 0) {
+              idle++;
+              await new Promise((resolve) => setTimeout(resolve, 5));
+              continue;
+            }
+            idle = 0;
+            await Promise.all(
+              jobs.map(async (job) => {
+                const group = job.groupKey ?? "";
+                const now = (inFlight.get(group) ?? 0) + 1;
+                inFlight.set(group, now);
+                highest = Math.max(highest, now);
+                started.set(group, [...(started.get(group) ?? []), job.payload as number]);
+                await new Promise((resolve) => setTimeout(resolve, 3));
+                inFlight.set(group, (inFlight.get(group) ?? 1) - 1);
+                expect(await store.jobs.complete(job)).toBe(true);
+              }),
+            );
+          }
+        }),
+      ),
+    );
+
+    expect(highest).toBe(cap);
+    for (const group of groups) {
+      const order = started.get(group) ?? [];
+      expect(order).toHaveLength(perGroup);
+      // Two at a time, in queue order: each job starts at most one place before its turn.
+      for (const [index, n] of order.entries()) expect(Math.abs(n - index)).toBeLessThan(cap);
+    }
+  });
+
+  it("with a cap of 1 kept in a column, a group's jobs run one at a time in queue order across claimers", async () => {
+    const queue = "fifo";
+    const [first] = stores;
+    if (!first) throw new Error("no store");
+    // workflows.concurrency holds the cap; a group with no row there gets 1.
+    await first.db.transaction().execute(async (tx) => {
+      for (let n = 0; n < 30; n++)
+        await first.jobs.enqueue(tx, { queue, payload: n, groupKey: "wf_none", runAt: n });
+    });
+    const order: number[] = [];
+    let running = 0;
+    let overlapped = false;
+    await Promise.all(
+      stores.flatMap((store) =>
+        [0, 1].map(async () => {
+          for (let idle = 0; idle < 50; ) {
+            const jobs = await store.jobs.claimDue({
+              queue,
+              limit: 5,
+              leaseMs: 60_000,
+              groupLimit: { table: "workflows", idColumn: "id", limitColumn: "concurrency" },
+            });
+            if (jobs.length === 0) {
+              idle++;
+              await new Promise((resolve) => setTimeout(resolve, 2));
+              continue;
+            }
+            idle = 0;
+            for (const job of jobs) {
+              running++;
+              if (running > 1) overlapped = true;
+              order.push(job.payload as number);
+              await new Promise((resolve) => setTimeout(resolve, 2));
+              running--;
+              await store.jobs.complete(job);
+            }
+          }
+        }),
+      ),
+    );
+    expect(overlapped).toBe(false);
+    expect(order).toEqual(Array.from({ length: 30 }, (_, n) => n));
   });
 });

@@ -71,7 +71,9 @@ for (const dialect of dialects) {
       await store.jobs.enqueue(store.db, { queue, payload: 1 });
       const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 50 });
       expect(job).toBeDefined();
-      expect(await store.jobs.extendLease(job as NonNullable<typeof job>, 60_000)).toBe(true);
+      expect(await store.jobs.extendLeases([job as NonNullable<typeof job>], 60_000)).toEqual(
+        new Set([job?.id]),
+      );
       await new Promise((resolve) => setTimeout(resolve, 80));
       expect(await store.jobs.claimDue({ queue, limit: 1, leaseMs: 50 })).toEqual([]);
     });
@@ -156,6 +158,28 @@ for (const dialect of dialects) {
       } finally {
         await reopened.close();
       }
+    });
+    it("leasedAhead counts the group's leased jobs queued before a job, on any claim", async () => {
+      const queue = freshQueue();
+      const now = Date.now();
+      const enqueue = (runAt: number, group: string, leased: boolean) =>
+        store.jobs.enqueue(store.db, {
+          queue,
+          payload: null,
+          runAt,
+          groupKey: group,
+          ...(leased ? { claim: { leaseToken: `token-${runAt}-${group}`, leaseMs: 60_000 } } : {}),
+        });
+      await enqueue(now - 3000, "w", true);
+      await enqueue(now - 2500, "other", true);
+      await enqueue(now - 2000, "w", false);
+      const mine = (await enqueue(now - 1000, "w", true)) as string;
+      await enqueue(now, "w", true);
+      // Ahead of mine in group w and leased: the first only (the queued one is not leased, the
+      // last comes after it, "other" is another group).
+      expect(await store.jobs.leasedAhead(queue, "w", mine)).toBe(1);
+      // Once that lease has expired it holds nothing.
+      expect(await store.jobs.leasedAhead(queue, "w", mine, now + 120_000)).toBe(0);
     });
   });
 }

@@ -62,6 +62,7 @@ export async function startFlappingReceiver(
         headers: request.headers,
         body: Buffer.concat(chunks).toString("utf8"),
         at: Date.now(),
+        remotePort: request.socket.remotePort ?? 0,
       });
       response.writeHead(200, { "content-type": "text/plain" }).end("ok");
     });

@@ -8,6 +8,8 @@ export interface RecordedRequest {
   headers: http.IncomingHttpHeaders;
   body: string;
   at: number;
+  /** The sender's TCP port: with test/support/process-sockets.ts, which process sent it. */
+  remotePort: number;
 }
 
 /** How the recorder answers a request. */
@@ -44,6 +46,7 @@ export async function startRecorder(answer: AnswerFunction = () => ({ status: 20
         headers: request.headers,
         body: Buffer.concat(chunks).toString("utf8"),
         at: Date.now(),
+        remotePort: request.socket.remotePort ?? 0,
       };
       requests.push(recorded);
       for (const wake of waiters.splice(0)) wake();

@@ -235,3 +235,15 @@ export function metricValue(page: string, name: string, labels: Record<string, s
   if (!found) throw new Error(`no sample of ${name} ${JSON.stringify(labels)} in the metrics page`);
   return total;
 }
+
+/** The most arrivals (epoch ms) in any window of one second. */
+export function busiestSecond(arrivals: readonly number[]): number {
+  const sorted = [...arrivals].sort((a, b) => a - b);
+  let most = 0;
+  let start = 0;
+  for (let end = 0; end < sorted.length; end++) {
+    while ((sorted[end] as number) - (sorted[start] as number) >= 1000) start++;
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
+}

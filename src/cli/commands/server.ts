@@ -1,4 +1,8 @@
-/** `sluice server`: run the server in the foreground until SIGTERM or SIGINT. */
+/**
+ * `sluice server`: run the server in the foreground until SIGTERM or SIGINT, which drain it (see
+ * RunningServer.close): it exits 0 once its work in flight is done, or 1 if that takes longer than
+ * the drain delay plus SLUICE_SHUTDOWN_TIMEOUT. A second signal stops it at once.
+ */
 import type { Command } from "commander";
 import { loadServerConfig, type ServerFlags } from "../../config/server-config.js";
 import type { RunningServer } from "../../server/server.js";
@@ -20,15 +24,25 @@ export function registerServer(program: Command): void {
       const { startServer } = await import("../../server/server.js");
       // Signals are watched from the start, so one that arrives while starting still stops cleanly.
       let stopRequested: string | undefined;
+      let draining = false;
       let server: RunningServer | undefined;
       const stop = (signal: string) => {
+        if (draining) {
+          process.stderr.write(`${signal} again: exiting now, without waiting for the work in flight\n`);
+          process.exit(1);
+        }
         stopRequested = signal;
         if (!server) return;
-        process.stderr.write(`${signal}: finishing requests in flight, then stopping\n`);
+        draining = true;
+        process.stderr.write(
+          `${signal}: draining (/ready answers 503, no new jobs are claimed); finishing requests and jobs in flight, then stopping\n`,
+        );
+        // The drain delay is time the node goes on serving; the time-out is for what is then in flight.
+        const limitMs = config.drainDelayMs + config.shutdownTimeoutMs;
         const timer = setTimeout(() => {
-          process.stderr.write(`still busy after ${config.shutdownTimeoutMs} ms; exiting\n`);
+          process.stderr.write(`still busy after ${limitMs} ms; exiting\n`);
           process.exit(1);
-        }, config.shutdownTimeoutMs);
+        }, limitMs);
         timer.unref();
         server.close().then(
           () => process.exit(0),
@@ -38,8 +52,8 @@ export function registerServer(program: Command): void {
           },
         );
       };
-      process.once("SIGTERM", () => stop("SIGTERM"));
-      process.once("SIGINT", () => stop("SIGINT"));
+      process.on("SIGTERM", () => stop("SIGTERM"));
+      process.on("SIGINT", () => stop("SIGINT"));
       try {
         server = await startServer(config, { humanLog: process.stdout.isTTY === true });
       } catch (error) {

@@ -1,6 +1,7 @@
 /**
  * The timer worker: sleeps until the next tick is due (or until told that one was scheduled),
- * claims the due ticks, runs each source, then schedules its next tick in the same transaction
+ * claims the due ticks (workers/claim-loop.ts: the claim is renewed while the run lasts, however
+ * long its time-out), runs each source, then schedules its next tick in the same transaction
  * that completes this one. A run never overlaps the next tick of its source: the next tick is
  * scheduled only when the run is over, on the first free slot, and the slots it skipped are
  * logged. After downtime a source runs once to catch up, and logs the ticks it missed.
@@ -11,8 +12,7 @@ import { inSharedTransaction } from "../../store/shared-transaction.js";
 import type { CoreContext } from "../context.js";
 import { invokeSource } from "../invoker.js";
 import { runnableById } from "../runnable-cache.js";
-import { createStrandedJobs } from "../workers/stranded-jobs.js";
-import { createWakeableSleep } from "../workers/wakeable-sleep.js";
+import { createClaimLoop } from "../workers/claim-loop.js";
 import { nextAfterRun, tickEvent } from "./schedule.js";
 import { enqueueTick, scheduleOf, TIMER_QUEUE, TIMERS_TOPIC, type TickPayload } from "./timers.js";
 
@@ -30,22 +30,11 @@ export interface TimerWorkerOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** How long past its invocation time-out a claim is held before another node may take the tick. */
-const LEASE_MARGIN_MS = 30_000;
-
 export function createTimerWorker(context: CoreContext, options: TimerWorkerOptions = {}): TimerWorker {
   const { store } = context;
   const concurrency = options.concurrency ?? 32;
   const pollMs = options.pollMs ?? 1000;
   const onError = options.onError ?? (() => {});
-  const inFlight = new Set<Promise<void>>();
-  const stranded = createStrandedJobs(store.jobs);
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let unsubscribe: (() => void) | undefined;
-
-  const { sleep, wake } = createWakeableSleep();
-
   const fire = async (job: ClaimedJob): Promise<void> => {
     const payload = job.payload as TickPayload;
     const source = await runnableById(context, payload.sourceId);
@@ -54,9 +43,6 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
       await store.jobs.complete(job); // deleted, deactivated or no longer a timer source
       return;
     }
-    // The claim's lease covers most runs; only a longer time-out needs it pushed out (a write).
-    const leaseNeeded = source.timeoutSeconds * 1000 + LEASE_MARGIN_MS;
-    if (job.lockedUntil < Date.now() + leaseNeeded) await store.jobs.extendLease(job, leaseNeeded);
     const firedAt = Date.now();
     const notes: LogLine[] = [];
     const downtime = nextAfterRun(schedule, job.runAt, firedAt).skipped;
@@ -89,55 +75,17 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
     });
   };
 
-  const run = async () => {
-    while (running) {
-      try {
-        await stranded.release();
-        const free = concurrency - inFlight.size;
-        if (free > 0) {
-          const jobs = await store.jobs.claimDue({
-            queue: TIMER_QUEUE,
-            limit: free,
-            leaseMs: 60_000 + LEASE_MARGIN_MS,
-          });
-          for (const job of jobs) {
-            const task = fire(job)
-              .catch((error: unknown) => {
-                stranded.keepIfStranded(job, error);
-                onError(error);
-              })
-              .finally(() => {
-                inFlight.delete(task);
-                wake();
-              });
-            inFlight.add(task);
-          }
-          if (jobs.length === free) continue;
-        }
-        const next = await store.jobs.nextRunAt(TIMER_QUEUE);
-        const delay = next === null ? pollMs : Math.max(0, Math.min(pollMs, next - Date.now()));
-        if (delay > 0 || inFlight.size >= concurrency) await sleep(Math.max(delay, 1));
-      } catch (error) {
-        onError(error);
-        await sleep(pollMs);
-      }
-    }
-  };
+  const loop = createClaimLoop(
+    { store, queue: TIMER_QUEUE, topic: TIMERS_TOPIC, concurrency, pollMs, onError },
+    {
+      claimed(jobs) {
+        for (const job of jobs) void loop.run(job, () => fire(job));
+      },
+    },
+  );
 
   return {
-    start() {
-      if (running) return;
-      running = true;
-      unsubscribe = store.notifier.subscribe(TIMERS_TOPIC, () => wake());
-      loop = run();
-    },
-    async stop() {
-      running = false;
-      unsubscribe?.();
-      wake();
-      await loop;
-      await Promise.allSettled([...inFlight]);
-      await stranded.release().catch(onError);
-    },
+    start: () => loop.start(),
+    stop: () => loop.stop(),
   };
 }

@@ -4,17 +4,20 @@
  * go back to the queue, due at once, as soon as the database answers again.
  */
 import { databaseFailure } from "../../store/database-errors.js";
-import type { ClaimedJob, JobQueue } from "../../store/jobs.js";
+import type { JobQueue, Lease } from "../../store/jobs.js";
+
+/** A held job: its lease, and when it was due (it goes back due then; now when unknown). */
+type HeldJob = Lease & { readonly runAt?: number };
 
 export interface StrandedJobs {
   /** Keeps the job if `error` is a database failure; says whether it did. */
-  keepIfStranded(job: ClaimedJob, error: unknown): boolean;
+  keepIfStranded(job: HeldJob, error: unknown): boolean;
   /** Puts the kept jobs back in the queue; throws (keeping the rest) while the database is still away. */
   release(): Promise<void>;
 }
 
 export function createStrandedJobs(jobs: JobQueue): StrandedJobs {
-  const stranded: ClaimedJob[] = [];
+  const stranded: HeldJob[] = [];
   return {
     keepIfStranded(job, error) {
       if (databaseFailure(error) === undefined) return false;
@@ -23,8 +26,8 @@ export function createStrandedJobs(jobs: JobQueue): StrandedJobs {
     },
     async release() {
       while (stranded.length > 0) {
-        const job = stranded[0] as ClaimedJob;
-        await jobs.fail(job, { error: "the database was unavailable", retryAt: job.runAt });
+        const job = stranded[0] as HeldJob;
+        await jobs.fail(job, { error: "the database was unavailable", retryAt: job.runAt ?? Date.now() });
         stranded.shift();
       }
     },

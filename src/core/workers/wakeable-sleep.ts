@@ -1,17 +1,28 @@
 /**
  * The pause of a worker loop: sleep until a time-out, or until woken early (a job finished, or a
- * wake-up was announced). Waking while not asleep does nothing.
+ * wake-up was announced). A wake while the loop is awake is kept, and ends its next sleep at
+ * once: what announced it may have come after the loop last looked. `forget` drops a kept wake
+ * (the loop is about to look anyway).
  */
 export interface WakeableSleep {
   sleep(ms: number): Promise<void>;
   wake(): void;
+  forget(): void;
+  /** A wake is kept: the next sleep ends at once. */
+  readonly woken: boolean;
 }
 
 export function createWakeableSleep(): WakeableSleep {
   let wakeSleeper: (() => void) | undefined;
+  let pending = false;
   return {
     sleep: (ms) =>
       new Promise<void>((resolve) => {
+        if (pending) {
+          pending = false;
+          resolve();
+          return;
+        }
         const timer = setTimeout(done, ms);
         function done() {
           clearTimeout(timer);
@@ -20,6 +31,15 @@ export function createWakeableSleep(): WakeableSleep {
         }
         wakeSleeper = done;
       }),
-    wake: () => wakeSleeper?.(),
+    wake: () => {
+      if (wakeSleeper) wakeSleeper();
+      else pending = true;
+    },
+    forget: () => {
+      pending = false;
+    },
+    get woken() {
+      return pending;
+    },
   };
 }

@@ -1,18 +1,24 @@
 /**
  * The workflow run worker: claims queued runs (jobs of the `workflow_run` queue, grouped by
- * workflow) and runs them, at most `concurrency` at once per workflow on this node, in the order
- * they were queued. An HTTP-triggered run that waits for its response skips the queue: its job is
- * enqueued already claimed and run here at once, through the same per-workflow slots. Claims are
- * leases renewed while a run goes on; a node that dies lets them expire and another takes over.
+ * workflow) and runs them, at most `concurrency` at once per workflow across every node (the
+ * claim counts the workflow's leased runs), in the order they were queued. An HTTP-triggered run
+ * that waits for its response skips the claim: its job is enqueued already leased to this node,
+ * and it runs here once fewer than `concurrency` runs queued before it are leased on any node
+ * (and a slot of this node is free). It counts against the cap of the runs other nodes claim
+ * from the moment it is queued, so it never waits behind runs queued after it; it may go before
+ * runs queued earlier that no node has claimed yet (a replay, say). Claims are leases renewed
+ * while a run goes on; a node that dies lets them expire and another takes over.
  */
-import type { ClaimedJob, Lease } from "../../store/jobs.js";
+import type { Lease } from "../../store/jobs.js";
 import type { CoreContext } from "../context.js";
-import { createWakeableSleep } from "../workers/wakeable-sleep.js";
+import { createClaimLoop, LEASE_MS } from "../workers/claim-loop.js";
 import { type AttemptOptions, type AttemptOutcome, type RunHooks, runAttempt } from "./run-executor.js";
 import { type RunJob, WORKFLOW_RUN_QUEUE, WORKFLOW_RUNS_TOPIC } from "./run-queue.js";
 
-export const RUN_LEASE_MS = 60_000;
-const HEARTBEAT_MS = 20_000;
+/** A run's claim (renewed while it runs: workers/claim-loop.ts). */
+export const RUN_LEASE_MS = LEASE_MS;
+/** How often a run that skipped the claim looks whether the runs ahead of it on other nodes are done. */
+const TURN_POLL_MS = 100;
 
 export interface WorkflowRunner {
   start(): void;
@@ -40,12 +46,6 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
   const pollMs = options.pollMs ?? 1000;
   const onError = options.onError ?? (() => {});
   const slots = createSlots();
-  const inFlight = new Set<Promise<unknown>>();
-  const { sleep, wake } = createWakeableSleep();
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let unsubscribe: (() => void) | undefined;
-
   /** The concurrency of each workflow, read in one query. */
   const limitsOf = async (workflowIds: readonly string[]): Promise<Map<string, number>> => {
     if (workflowIds.length === 0) return new Map();
@@ -62,84 +62,70 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
    * is asked for before anything is awaited, so runs take their turns in the order they came.
    */
   const execute = async (lease: Lease, runId: string, workflowId: string, limit: number, hooks: RunHooks) => {
-    const waiting = slots.acquire(workflowId, limit);
-    const heartbeat = setInterval(() => {
-      store.jobs.extendLease(lease, RUN_LEASE_MS).catch(onError);
-    }, HEARTBEAT_MS);
+    const slot = await slots.acquire(workflowId, limit);
     try {
-      const slot = await waiting;
-      try {
-        return await runAttempt(context, lease, runId, { ...options, slot: slot.index }, hooks);
-      } finally {
-        slot.release();
-      }
+      return await runAttempt(context, lease, runId, { ...options, slot: slot.index }, hooks);
     } finally {
-      clearInterval(heartbeat);
+      slot.release();
     }
   };
 
-  const track = <T>(task: Promise<T>): Promise<T> => {
-    inFlight.add(task);
-    const done = () => {
-      inFlight.delete(task);
-      wake();
-    };
-    task.then(done, done);
-    return task;
+  /**
+   * Waits until fewer than `limit` runs of the workflow queued before this one are leased on any
+   * node. One node alone (the embedded SQLite) needs no look: its slots are the whole cluster's.
+   */
+  const awaitTurn = async (lease: Lease, workflowId: string, limit: number) => {
+    if (store.capabilities.singleProcess) return;
+    while ((await store.jobs.leasedAhead(WORKFLOW_RUN_QUEUE, workflowId, lease.id)) >= limit) {
+      await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS));
+    }
   };
 
-  const claimed = (job: ClaimedJob, limits: Map<string, number>) => {
-    const { runId } = job.payload as RunJob;
-    const workflowId = job.groupKey ?? "";
-    track(execute(job, runId, workflowId, limits.get(workflowId) ?? 1, {}).catch(onError));
-  };
-
-  const run = async () => {
-    while (running) {
-      try {
-        const free = concurrency - inFlight.size;
-        let claimedNone = false;
-        if (free > 0) {
-          const jobs = await store.jobs.claimDue({
-            queue: WORKFLOW_RUN_QUEUE,
-            limit: free,
-            leaseMs: RUN_LEASE_MS,
-            excludeGroups: slots.full(),
-          });
-          const limits = await limitsOf(jobs.map((job) => job.groupKey ?? ""));
-          for (const job of jobs) claimed(job, limits);
-          if (jobs.length === free) continue;
-          claimedNone = jobs.length === 0;
+  const loop = createClaimLoop(
+    {
+      store,
+      queue: WORKFLOW_RUN_QUEUE,
+      topic: WORKFLOW_RUNS_TOPIC,
+      concurrency,
+      // A workflow's `concurrency` holds across nodes: a claim counts its runs leased anywhere.
+      // At 1, runs start one after another in the order they were queued (FIFO).
+      groupLimit: { table: "workflows", idColumn: "id", limitColumn: "concurrency" },
+      pollMs,
+      onError,
+    },
+    {
+      // Workflows with no free slot here.
+      excludeGroups: () => slots.full(),
+      async claimed(jobs) {
+        const limits = await limitsOf(jobs.map((job) => job.groupKey ?? ""));
+        for (const job of jobs) {
+          const { runId } = job.payload as RunJob;
+          const workflowId = job.groupKey ?? "";
+          void loop.run(job, () => execute(job, runId, workflowId, limits.get(workflowId) ?? 1, {}));
         }
-        const next = await store.jobs.nextRunAt(WORKFLOW_RUN_QUEUE);
-        let delay = next === null ? pollMs : Math.max(0, Math.min(pollMs, next - Date.now()));
-        // Due, yet not claimed: runs of workflows at their limit here. A finished run wakes the loop.
-        if (delay === 0 && claimedNone) delay = pollMs;
-        if (delay > 0 || inFlight.size >= concurrency) await sleep(Math.max(delay, 1));
-      } catch (error) {
-        onError(error);
-        await sleep(pollMs);
-      }
-    }
-  };
+      },
+    },
+  );
 
   return {
-    start() {
-      if (running) return;
-      running = true;
-      unsubscribe = store.notifier.subscribe(WORKFLOW_RUNS_TOPIC, () => wake());
-      loop = run();
-    },
-    async stop() {
-      running = false;
-      unsubscribe?.();
-      wake();
-      await loop;
-      await Promise.allSettled([...inFlight]);
-    },
+    start: () => loop.start(),
+    stop: () => loop.stop(),
     async runClaimed(lease, runId, workflowId, hooks) {
       const limits = await limitsOf([workflowId]);
-      return track(execute(lease, runId, workflowId, limits.get(workflowId) ?? 1, hooks));
+      const limit = limits.get(workflowId) ?? 1;
+      let outcome: AttemptOutcome | null = null;
+      let failure: { error: unknown } | undefined;
+      await loop.run(lease, async () => {
+        try {
+          await awaitTurn(lease, workflowId, limit);
+          outcome = await execute(lease, runId, workflowId, limit, hooks);
+        } catch (error) {
+          failure = { error };
+          throw error;
+        }
+      });
+      if (failure) throw failure.error;
+      return outcome;
     },
   };
 }

@@ -6,6 +6,9 @@
  */
 import { toStrictJson } from "./json-value.js";
 
+/** The longest key `db.set` takes, in UTF-8 bytes (PostgreSQL indexes keys; an index entry has a bound). */
+export const MAX_DB_KEY_BYTES = 1024;
+
 export interface KeyValueStore {
   /** The stored value, or undefined when the key does not exist. Each call returns a fresh copy. */
   get(key: string): unknown;
@@ -27,7 +30,13 @@ export function createKeyValueStore(
       return typeof value === "object" && value !== null ? structuredClone(value) : value;
     },
     set(key: string, value: unknown): void {
-      const json = toStrictJson(value, `db.set(${JSON.stringify(checkKey(key, "set"))})`);
+      const bytes = Buffer.byteLength(checkKey(key, "set"), "utf8");
+      if (bytes > MAX_DB_KEY_BYTES) {
+        throw new RangeError(
+          `db.set: the key is ${bytes} bytes long; keys are at most ${MAX_DB_KEY_BYTES} bytes (UTF-8). Store a long name's hash as the key instead`,
+        );
+      }
+      const json = toStrictJson(value, `db.set(${JSON.stringify(key)})`);
       written.set(key, json);
       reportSet(key, json);
     },

@@ -5,6 +5,7 @@
  * is assembled when the invocation ends. Messages come from a process running untrusted code, so
  * each field is checked before use.
  */
+import { MAX_DB_KEY_BYTES } from "../api/key-value-store.js";
 import type {
   EmittedEvent,
   HttpResponse,
@@ -59,7 +60,10 @@ export class InvocationCollector {
   }
 
   set(key: unknown, json: unknown): void {
-    if (typeof key === "string" && typeof json === "string") this.writes.set(key, json);
+    // The runner's db.set refuses longer keys; a runner that sends one anyway is not believed.
+    if (typeof key !== "string" || typeof json !== "string") return;
+    if (Buffer.byteLength(key, "utf8") > MAX_DB_KEY_BYTES) return;
+    this.writes.set(key, json);
   }
 
   /** Passes the component's response on, once. */

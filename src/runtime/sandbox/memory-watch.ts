@@ -50,3 +50,18 @@ export function watchMemory(
   };
   return stop;
 }
+
+/**
+ * Proportional set size in MB: resident memory with each shared page (Node's code, the runner's
+ * modules) split between the processes that share it, so the sizes of many runners add up to
+ * what they cost the machine. Undefined when it cannot be read (not Linux, or the process is gone).
+ */
+export async function proportionalMb(pid: number): Promise<number | undefined> {
+  try {
+    const rollup = await fs.readFile(`/proc/${pid}/smaps_rollup`, "utf8");
+    const kb = /^Pss:\s+(\d+) kB/m.exec(rollup)?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}

@@ -18,6 +18,7 @@ import { createEgressPolicy, type EgressPolicySpec } from "./egress/egress-polic
 import { openTunnel } from "./egress/egress-tunnel.js";
 import type { NamespaceLauncher } from "./egress/network-namespace.js";
 import { failedResult, type SandboxLogger } from "./invocation-collector.js";
+import { proportionalMb } from "./memory-watch.js";
 import { locateRunnerEntry, type RunnerEntry } from "./runner-entry.js";
 import { RunnerProcess, type RunnerProcessOptions } from "./runner-process.js";
 import type { Invocation, InvocationResult, RunnerSpec, Sandbox } from "./sandbox.js";
@@ -29,6 +30,12 @@ export interface SandboxOptions {
   readonly dataDir: string;
   /** Warm runners kept at most (more run briefly when that many are busy at once). */
   readonly maxRunners: number;
+  /**
+   * Memory the warm runners may take together, in MB of proportional set size (PSS: shared pages
+   * split between the processes sharing them), measured from /proc every few seconds. Past it,
+   * the least recently used idle runners are stopped. Unbounded when not given.
+   */
+  readonly memoryBudgetMb?: number;
   /**
    * The network policy of component code, read at each runner's start (the server's own listen
    * port is known only once it listens). Default: the public internet only, nothing allowed again.
@@ -59,6 +66,11 @@ export const DESCRIBE_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_INSTANCES_PER_RUNNER = 1000;
 /** A shared runner that dropped this many module instances is replaced once idle (ES modules are never freed). */
 const MAX_FORGOTTEN_INSTANCES = 200;
+/** How often the runners' memory is measured against the budget, and how many at a time at most. */
+const MEASURE_EVERY_MS = 5_000;
+const MEASURED_PER_ROUND = 64;
+/** What a runner not measured yet is assumed to take: an idle runner with one component (bench/RESULTS.md, "Density"). */
+const ASSUMED_RUNNER_PSS_MB = 10;
 
 /** One runner key's place in the pool: its queue and its runner, if it has one. */
 interface ComponentSlot {
@@ -100,6 +112,10 @@ class RunnerPool implements Sandbox {
   private readonly logger: SandboxLogger | undefined;
   private readonly egressPolicy: () => EgressPolicySpec;
   private readonly networkNamespace: NamespaceLauncher | undefined;
+  private readonly memoryBudgetMb: number | undefined;
+  /** Each warm runner's last measured PSS in MB, and when it was measured. */
+  private readonly measured = new WeakMap<RunnerProcess, { readonly mb: number; readonly at: number }>();
+  private measuring: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(options: SandboxOptions) {
@@ -118,6 +134,11 @@ class RunnerPool implements Sandbox {
     this.logger = options.logger;
     this.egressPolicy = options.egressPolicy ?? (() => ({ allowedCidrs: [], protectedEndpoints: [] }));
     this.networkNamespace = options.networkNamespace;
+    this.memoryBudgetMb = options.memoryBudgetMb;
+    if (this.memoryBudgetMb !== undefined) {
+      this.measuring = setInterval(() => void this.measure(), MEASURE_EVERY_MS);
+      this.measuring.unref();
+    }
   }
 
   async describe(spec: RunnerSpec): Promise<ComponentDefinition> {
@@ -196,6 +217,7 @@ class RunnerPool implements Sandbox {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.measuring);
     const runners = [...this.describers];
     for (const slot of this.slots.values()) if (slot.runner) runners.push(slot.runner);
     this.slots.clear();
@@ -349,27 +371,69 @@ class RunnerPool implements Sandbox {
     if (slot.pending === 0 && (slot.runner?.forgotten ?? 0) >= MAX_FORGOTTEN_INSTANCES) this.retire(slot);
   }
 
-  /** Before starting a runner for `starting`: stops least recently used idle runners to stay under the bound. */
+  /**
+   * Before starting a runner for `starting`: stops least recently used idle runners until one
+   * more fits under the bound on runners and under the memory budget.
+   */
   private makeRoom(starting: ComponentSlot): void {
-    let live = this.liveRunners();
+    let { live, pssMb } = this.usage();
+    const next = live > 0 ? pssMb / live : ASSUMED_RUNNER_PSS_MB;
     for (const slot of this.slots.values()) {
-      if (live < this.maxRunners) return;
+      if (live < this.maxRunners && !this.overBudget(pssMb + next)) return;
       if (slot === starting || slot.pending > 0 || !slot.runner) continue;
+      pssMb -= this.pssOf(slot.runner);
       this.retire(slot);
       live--;
     }
   }
 
-  /** After a burst of concurrent components took the pool over its bound: back under it. */
+  /** After a burst took the pool over its bound, or its runners grew past the budget: back under. */
   private trim(): void {
-    let live = this.liveRunners();
-    if (live <= this.maxRunners) return;
+    let { live, pssMb } = this.usage();
     for (const slot of this.slots.values()) {
-      if (live <= this.maxRunners) return;
+      if (live <= this.maxRunners && !this.overBudget(pssMb)) return;
       if (slot.pending > 0 || !slot.runner) continue;
+      pssMb -= this.pssOf(slot.runner);
       this.retire(slot);
       live--;
     }
+  }
+
+  private overBudget(pssMb: number): boolean {
+    return this.memoryBudgetMb !== undefined && pssMb > this.memoryBudgetMb;
+  }
+
+  /** A runner's last measured PSS, or what an idle runner is assumed to take before its first measurement. */
+  private pssOf(runner: RunnerProcess): number {
+    return this.measured.get(runner)?.mb ?? ASSUMED_RUNNER_PSS_MB;
+  }
+
+  /** Warm runners, and their PSS in MB together. */
+  private usage(): { live: number; pssMb: number } {
+    let live = 0;
+    let pssMb = 0;
+    for (const slot of this.slots.values()) {
+      if (!slot.runner) continue;
+      live++;
+      pssMb += this.pssOf(slot.runner);
+    }
+    return { live, pssMb };
+  }
+
+  /**
+   * Measures the PSS of the runners measured longest ago (at most MEASURED_PER_ROUND a round, so a
+   * pool of thousands costs a bounded read of /proc), then trims the pool to its budget.
+   */
+  private async measure(): Promise<void> {
+    const runners: RunnerProcess[] = [];
+    for (const slot of this.slots.values()) if (slot.runner) runners.push(slot.runner);
+    const lastMeasured = (runner: RunnerProcess) => this.measured.get(runner)?.at ?? 0;
+    runners.sort((a, b) => lastMeasured(a) - lastMeasured(b));
+    for (const runner of runners.slice(0, MEASURED_PER_ROUND)) {
+      const mb = runner.pid === undefined ? undefined : await proportionalMb(runner.pid);
+      if (mb !== undefined) this.measured.set(runner, { mb, at: Date.now() });
+    }
+    if (!this.closed) this.trim();
   }
 
   private retire(slot: ComponentSlot): void {
@@ -383,11 +447,5 @@ class RunnerPool implements Sandbox {
     if (slot.pending === 0 && !slot.runner && this.slots.get(slot.componentId) === slot) {
       this.slots.delete(slot.componentId);
     }
-  }
-
-  private liveRunners(): number {
-    let live = 0;
-    for (const slot of this.slots.values()) if (slot.runner) live++;
-    return live;
   }
 }

@@ -1,5 +1,10 @@
-/** Liveness (/health: the process answers) and readiness (/ready: its database answers too). */
+/**
+ * Liveness (/health: the process answers) and readiness (/ready: its database answers too, and the
+ * node is not draining). A node drains from SIGTERM until it exits: /ready answers 503 `draining`
+ * from the first moment, so a load balancer that polls it sends new traffic elsewhere.
+ */
 import type { FastifyInstance } from "fastify";
+import { isDraining } from "../drain.js";
 import { sendError } from "../plugins/errors.js";
 import { errorResponse } from "../schemas.js";
 
@@ -27,12 +32,19 @@ export function healthRoutes(app: FastifyInstance, ping: () => Promise<void>): v
       config,
       schema: {
         operationId: "checkReadiness",
-        summary: "Readiness: the process and its database answer",
+        summary: "Readiness: the process and its database answer, and the node is not shutting down",
         tags: ["health"],
         response: { 200: statusSchema, 503: errorResponse },
       },
     },
     async (request, reply) => {
+      if (isDraining(app.server))
+        return sendError(
+          reply,
+          503,
+          "draining",
+          "This node is shutting down (SIGTERM): it finishes its work in flight and takes no more",
+        );
       try {
         await ping();
         return { status: "ready" };

@@ -14,6 +14,7 @@ import * as oauthConnections from "./0014-oauth-connections.js";
 import * as registryImports from "./0015-registry-imports.js";
 import * as connect from "./0016-connect.js";
 import * as connectOAuth from "./0017-connect-oauth.js";
+import * as clusterLimits from "./0018-cluster-limits.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "0015-registry-imports": registryImports,
   "0016-connect": connect,
   "0017-connect-oauth": connectOAuth,
+  "0018-cluster-limits": clusterLimits,
 };

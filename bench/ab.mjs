@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+/**
+ * `node bench/ab.mjs --a DIR [--b DIR] [--rounds N] [--env K=V ...] [--postgres URL]`: the ingest
+ * request of two built Sluice checkouts, A and B (B defaults to this one), in rotation
+ * (A B B A, repeated), from one bench process, so that neither build meets the load generator
+ * colder or the machine busier than the other. Each run: a fresh server, one HTTP source that
+ * emits its body, autocannon at 50 connections for 3 s after a 1 s warm-up. Prints each run and
+ * the medians: requests/s, p99, and the CPU time per request of the server and of its runner,
+ * which a busy machine changes far less than it changes throughput. Writes nothing.
+ *
+ * `--env-a`/`--env-b` and `--postgres-a`/`--postgres-b` apply to one side only: the same build
+ * at two log levels, say, or on SQLite against PostgreSQL (`--a . --postgres-b URL`).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { hammer } from "./lib/load.mjs";
+import { treeCpuMs } from "./lib/proc.mjs";
+import { ROOT, startSluice } from "./lib/sluice.mjs";
+import { percentile, round } from "./lib/stats.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    a: { type: "string" },
+    b: { type: "string", default: ROOT },
+    rounds: { type: "string", default: "2" },
+    env: { type: "string", multiple: true, default: [] },
+    "env-a": { type: "string", multiple: true, default: [] },
+    "env-b": { type: "string", multiple: true, default: [] },
+    postgres: { type: "string" },
+    "postgres-a": { type: "string" },
+    "postgres-b": { type: "string" },
+    seconds: { type: "string", default: "3" },
+  },
+});
+if (!args.a) {
+  console.error(
+    "usage: node bench/ab.mjs --a DIR [--b DIR] [--rounds N] [--env K=V] [--env-a K=V] [--env-b K=V]",
+  );
+  process.exit(2);
+}
+const pairs = (list) =>
+  Object.fromEntries(
+    list.map((item) => [item.slice(0, item.indexOf("=")), item.slice(item.indexOf("=") + 1)]),
+  );
+const builds = {
+  A: {
+    root: path.resolve(args.a),
+    env: { ...pairs(args.env), ...pairs(args["env-a"]) },
+    postgres: args["postgres-a"] ?? args.postgres,
+  },
+  B: {
+    root: path.resolve(args.b),
+    env: { ...pairs(args.env), ...pairs(args["env-b"]) },
+    postgres: args["postgres-b"] ?? args.postgres,
+  },
+};
+const CODE = `export default {
+  name: "ingest",
+  props: { http: { type: "$.interface.http" } },
+  async run(event) {
+    this.$emit(event.body);
+  },
+};`;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-ab-"));
+const results = { A: [], B: [] };
+
+async function measure(name) {
+  const build = builds[name];
+  const server = await startSluice({
+    tmp,
+    postgres: args.postgres,
+    sluiceRoot: build.root,
+    env: build.env,
+    label: name,
+  });
+  try {
+    const source = await server.deploy(CODE);
+    let before;
+    let after;
+    const run = await hammer(
+      source.endpoint_url,
+      { connections: 50, seconds: Number(args.seconds) },
+      {
+        beforeMeasured: () => (before = treeCpuMs(server.pid)),
+        afterMeasured: () => (after = treeCpuMs(server.pid)),
+      },
+    );
+    const row = {
+      rps: run.requests_per_s,
+      p99: run.latency_ms.p99,
+      server: round((after.server - before.server) / run.total, 3),
+      runner: round((after.children - before.children) / run.total, 3),
+      load: os.loadavg()[0].toFixed(1),
+    };
+    results[name].push(row);
+    console.log(
+      `${name}: ${row.rps} req/s, p99 ${row.p99} ms, CPU/request server ${row.server} ms, runner ${row.runner} ms (load ${row.load})`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+try {
+  for (let round = 0; round < Number(args.rounds); round++) {
+    for (const name of ["A", "B", "B", "A"]) await measure(name);
+  }
+  const median = (rows, key) =>
+    percentile(
+      rows.map((row) => row[key]),
+      50,
+    );
+  for (const name of ["A", "B"]) {
+    const rows = results[name];
+    console.log(
+      `${name} median (${rows.length} runs, ${builds[name].root}): ${median(rows, "rps")} req/s, p99 ${median(rows, "p99")} ms, CPU/request server ${median(rows, "server")} ms, runner ${median(rows, "runner")} ms`,
+    );
+  }
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}

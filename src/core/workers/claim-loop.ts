@@ -1,0 +1,185 @@
+/**
+ * The loop every queue worker runs (deliveries, timer ticks, workflow runs): claim the due jobs
+ * of one queue under a lease, hand them to the worker, sleep until the next is due or until woken
+ * (a job finished, or the notifier announced new ones), again. What differs between the workers
+ * comes in as hooks and options: groups to leave out of a claim (a webhook at its cap, a workflow
+ * with no free slot here), a cap per group held across nodes (the claim counts the group's
+ * leased jobs), a time at which to look again although nothing is due (a rate gate reopening).
+ *
+ * Leases are short and renewed by a heartbeat: every job the worker holds (running, or waiting in
+ * memory for its turn) has its lease pushed out every quarter of LEASE_MS in one statement, so a node that dies frees
+ * its jobs within LEASE_MS, while a slow run on a living node keeps its own. Jobs whose work
+ * failed on the database (it went away) are put back in the queue once it answers again.
+ */
+import type { ClaimedJob, GroupLimitColumn, Lease } from "../../store/jobs.js";
+import type { Store } from "../../store/store.js";
+import { createStrandedJobs } from "./stranded-jobs.js";
+import { createWakeableSleep } from "./wakeable-sleep.js";
+
+/** How long a claim holds a job without a heartbeat: a dead node's jobs are free again after it. */
+export const LEASE_MS = 6_000;
+/** Jobs claimed in one statement at most. */
+const MAX_CLAIM = 100;
+
+export interface ClaimLoopHooks {
+  /** Groups to leave out of the claim about to be made. */
+  readonly excludeGroups?: (now: number) => readonly string[];
+  /** The jobs of one claim (held, their leases renewed), for the worker to start (`loop.run`) or keep. */
+  readonly claimed: (jobs: readonly ClaimedJob[], claimedAt: number) => Promise<void> | void;
+  /** Epoch ms at which to look again even if nothing is due (a rate-limited group may go again). */
+  readonly nextChange?: (claimedAt: number) => number;
+}
+
+export interface ClaimLoopOptions {
+  readonly store: Store;
+  readonly queue: string;
+  /** The notifier topic announcing new jobs of the queue (on this node and the others). */
+  readonly topic: string;
+  /** Jobs held at once (running and kept) beyond which nothing more is claimed. */
+  readonly concurrency: number;
+  /** Jobs of one group in flight at once on every node together (store/jobs.ts `groupLimit`). */
+  readonly groupLimit?: number | GroupLimitColumn;
+  /** The longest sleep between looks at the queue. */
+  readonly pollMs?: number;
+  /** How long a claim holds without renewal (LEASE_MS); renewed every quarter of it. */
+  readonly leaseMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface ClaimLoop {
+  start(): void;
+  /** Stops claiming, then waits for the runs in flight to end. */
+  stop(): Promise<void>;
+  /** True until stop is called. */
+  readonly running: boolean;
+  /**
+   * Runs the work of a held job: its lease is renewed until the work ends. A failure on the
+   * database puts the job back in the queue once it answers; any failure goes to `onError`.
+   */
+  run(job: Lease & { readonly runAt?: number }, work: () => Promise<unknown>): Promise<void>;
+  /** The end of the job's lease as last renewed (epoch ms), or undefined once it is not held. */
+  heldUntil(job: Lease): number | undefined;
+}
+
+export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks): ClaimLoop {
+  const { store, queue } = options;
+  const pollMs = options.pollMs ?? 1000;
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const onError = options.onError ?? (() => {});
+  const stranded = createStrandedJobs(store.jobs);
+  const pause = createWakeableSleep();
+  const { sleep, wake, forget } = pause;
+  /** Every job held, with its lease's end as last renewed. */
+  const held = new Map<string, { lease: Lease; until: number }>();
+  const tasks = new Set<Promise<void>>();
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
+
+  const hold = (job: Lease) => {
+    held.set(job.id, { lease: job, until: Date.now() + leaseMs });
+  };
+
+  const renew = async () => {
+    if (held.size === 0) return;
+    const leases = [...held.values()].map((entry) => entry.lease);
+    const until = Date.now() + leaseMs;
+    const kept = await store.jobs.extendLeases(leases, leaseMs);
+    for (const lease of leases) {
+      const entry = held.get(lease.id);
+      if (entry?.lease === lease && kept.has(lease.id)) entry.until = until;
+    }
+  };
+
+  const claimOnce = async (): Promise<void> => {
+    // What woke the loop before this look is seen by it; a wake from now on ends the next sleep.
+    forget();
+    await stranded.release();
+    const free = options.concurrency - tasks.size;
+    const claimedAt = Date.now();
+    const excluded = hooks.excludeGroups?.(claimedAt) ?? [];
+    if (free > 0) {
+      const limit = Math.min(free, MAX_CLAIM);
+      const jobs = await store.jobs.claimDue({
+        queue,
+        limit,
+        leaseMs,
+        excludeGroups: excluded,
+        ...(options.groupLimit === undefined ? {} : { groupLimit: options.groupLimit }),
+      });
+      for (const job of jobs) hold(job);
+      await hooks.claimed(jobs, claimedAt);
+      if (jobs.length === limit) return;
+    }
+    // Woken while it claimed (new jobs announced, a job ended): look again at once, without
+    // asking when the next job is due. Under load that is most looks, and it saves a query each.
+    if (pause.woken) return;
+    // Sleep until the next job is due, a job ends (a slot frees), the worker's next change, or new
+    // jobs are announced (also while this loop was awake: the sleep then ends at once). A job due
+    // already at the claim was held back (its group at its cap here or on another node, left out,
+    // or locked by another claimer): a job ending or the poll brings it. One that became due
+    // since is claimed now. (A job another node holds counts as due when its lease ends.)
+    const now = Date.now();
+    const next = await store.jobs.nextRunAt(queue);
+    const untilDue = next === null ? pollMs : next > now ? next - now : next > claimedAt ? 0 : pollMs;
+    // Measured from the claim: a group held back then may have reopened since.
+    const untilChange = hooks.nextChange ? hooks.nextChange(claimedAt) - now : pollMs;
+    await sleep(Math.max(1, Math.min(pollMs, untilDue, untilChange)));
+  };
+
+  const cycle = async () => {
+    while (running) {
+      try {
+        await claimOnce();
+      } catch (error) {
+        onError(error);
+        await sleep(pollMs);
+      }
+    }
+  };
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      unsubscribe = store.notifier.subscribe(options.topic, () => wake());
+      heartbeat = setInterval(() => void renew().catch(onError), leaseMs / 4);
+      heartbeat.unref();
+      loop = cycle();
+    },
+    async stop() {
+      running = false;
+      unsubscribe?.();
+      wake();
+      await loop;
+      await Promise.allSettled([...tasks]);
+      clearInterval(heartbeat);
+      await stranded.release().catch(onError);
+    },
+    get running() {
+      return running;
+    },
+    run(job, work) {
+      if (!held.has(job.id)) hold(job);
+      const task: Promise<void> = work()
+        .then(
+          () => {},
+          (error: unknown) => {
+            stranded.keepIfStranded(job, error);
+            onError(error);
+          },
+        )
+        .finally(() => {
+          held.delete(job.id);
+          tasks.delete(task);
+          wake();
+        });
+      tasks.add(task);
+      return task;
+    },
+    heldUntil(job) {
+      return held.get(job.id)?.until;
+    },
+  };
+}
