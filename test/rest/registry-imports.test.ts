@@ -123,6 +123,15 @@ for (const dialect of dialects) {
         sluice.client.startImport({ files: { "../actions/x/x.mjs": action("imports-outside") } }),
       );
       expect(outside.status).toBe(400);
+      const tooLong = await failure(sluice.client.startImport({ files: { ["z".repeat(300)]: "0" } }));
+      expect([tooLong.status, tooLong.code]).toEqual([400, "invalid_file_path"]);
+      expect(tooLong.message).toContain("longer than 255 bytes");
+      const clash = await failure(
+        sluice.client.startImport({
+          files: { "actions/x": "a file", "actions/x/x.mjs": action("imports-clash") },
+        }),
+      );
+      expect([clash.status, clash.code]).toEqual([400, "invalid_file_path"]);
       const listed = await someone.client.request<{ data: ImportJob[] }>("GET", "/v1/registry/imports");
       expect(listed.data).toEqual([]);
     });

@@ -133,12 +133,35 @@ async function unpack(context: CoreContext, input: ImportInput, root: string): P
           `files['${name}'] must be the text of a file inside the package (a relative path)`,
         );
       }
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.writeFile(target, content);
+      await writePackageFile(name, target, content);
     }
     return "files";
   }
   throw new InvalidInputError("Pass npm (npm:<package>@<version>) or files (a folder's files, path → text)");
+}
+
+/**
+ * Writes one file sent by the client. A path the file system cannot hold (a name over 255 bytes,
+ * a file where another path needs a folder) is the client's to fix, so it is refused by name.
+ */
+async function writePackageFile(name: string, target: string, content: string): Promise<void> {
+  try {
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.writeFile(target, content);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENAMETOOLONG" || code === "ENOTDIR" || code === "EISDIR" || code === "EEXIST") {
+      throw new InvalidInputError(
+        `files['${name.length > 80 ? `${name.slice(0, 80)}…` : name}'] cannot be written: ${
+          code === "ENAMETOOLONG"
+            ? "a name in its path is longer than 255 bytes"
+            : "its path clashes with another file's (a file where a folder is needed)"
+        }`,
+        "invalid_file_path",
+      );
+    }
+    throw error;
+  }
 }
 
 /** `sources/<name>/<name>.<ext>` and `actions/<name>/<name>.<ext>`, sorted; `common` folders are shared code. */
