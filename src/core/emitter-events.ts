@@ -5,11 +5,13 @@
  */
 import type { JobQueue } from "../store/jobs.js";
 import type { Executor } from "../store/schema.js";
-import { enqueueDeliveries } from "./delivery/enqueue.js";
+import type { Store } from "../store/store.js";
+import { type Write, writeIn } from "../store/write-together.js";
+import { deliveryWrites, type WebhookSubscription } from "./delivery/enqueue.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
 import { atOrBefore, idAtRank, type SequencedTable } from "./sequenced-rows.js";
 import { storableText } from "./storable-text.js";
-import { enqueueTriggeredRuns } from "./workflows/run-queue.js";
+import { triggeredRunWrites } from "./workflows/run-queue.js";
 
 const INSERT_CHUNK = 200;
 
@@ -45,15 +47,70 @@ export interface AppendOutcome {
   readonly runs: number;
 }
 
-/** Stores `items` after `last` (the emitter's last id, read under its row lock) and fans them out. */
-export async function appendEvents(
-  tx: Executor,
+/** What listens to an emitter: its subscribed webhooks (deliveries) and linked workflows (runs). */
+export interface Listeners {
+  readonly webhooks: readonly WebhookSubscription[];
+  readonly workflows: readonly { readonly workflowId: string; readonly eventName: string }[];
+}
+
+/** One subscription, joined to its listener: a webhook or a workflow, whichever it is. */
+export interface ListenerRow {
+  readonly listener_id: string | null;
+  readonly event_name: string | null;
+  readonly webhook_active: number | null;
+  readonly workflow_active: number | null;
+}
+
+/** The listeners of subscription rows (from `readListeners`, or joined to the emitter's row). */
+export function listenersOf(rows: readonly ListenerRow[]): Listeners {
+  const webhooks: WebhookSubscription[] = [];
+  const workflows: { workflowId: string; eventName: string }[] = [];
+  for (const row of rows) {
+    if (row.listener_id === null || row.event_name === null) continue;
+    if (row.webhook_active !== null) {
+      webhooks.push({ event_name: row.event_name, webhook_id: row.listener_id, active: row.webhook_active });
+    } else if (row.workflow_active === 1) {
+      workflows.push({ workflowId: row.listener_id, eventName: row.event_name });
+    }
+  }
+  return { webhooks, workflows };
+}
+
+/** Who listens to `emitterId`, in one query. */
+export async function readListeners(tx: Executor, emitterId: string): Promise<Listeners> {
+  const rows = await tx
+    .selectFrom("subscriptions")
+    .leftJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
+    .leftJoin("workflows", "workflows.id", "subscriptions.listener_id")
+    .select([
+      "subscriptions.listener_id",
+      "subscriptions.event_name",
+      "webhooks.active as webhook_active",
+      "workflows.active as workflow_active",
+    ])
+    .where("subscriptions.emitter_id", "=", emitterId)
+    .execute();
+  return listenersOf(rows);
+}
+
+/** An append worked out before it is written: the events with their ids, and the writes that store and fan them out. */
+export interface PlannedAppend extends AppendOutcome {
+  readonly writes: readonly Write[];
+}
+
+/**
+ * Works out the append of `items` after `last` (the emitter's last id, read under its row lock)
+ * and its fan-out to `listeners`: the events' rows, a delivery per subscribed webhook and a run
+ * per linked workflow, as writes for the caller's transaction.
+ */
+export function planAppend(
   jobs: JobQueue,
   emitter: Emitter,
   last: SequenceId,
   items: readonly NewEvent[],
   now: number,
-): Promise<AppendOutcome> {
+  listeners: Listeners,
+): PlannedAppend {
   let cursor = last;
   const events: StoredEvent[] = items.map((item) => {
     cursor = nextSequenceId(cursor, now);
@@ -67,48 +124,41 @@ export async function appendEvents(
       payload: item.payload,
     };
   });
+  if (events.length === 0) return { events, last: cursor, deliveries: 0, runs: 0, writes: [] };
+  const writes: Write[] = [];
   for (let start = 0; start < events.length; start += INSERT_CHUNK) {
-    await tx
-      .insertInto("events")
-      .values(
-        events.slice(start, start + INSERT_CHUNK).map((event) => ({
-          emitter_id: emitter.id,
-          ms: event.ms,
-          seq: event.seq,
-          account_id: emitter.accountId,
-          channel: event.channel,
-          event_key: event.eventKey,
-          summary: event.summary,
-          payload: JSON.stringify(event.payload),
-        })),
-      )
-      .execute();
+    const rows = events.slice(start, start + INSERT_CHUNK).map((event) => ({
+      emitter_id: emitter.id,
+      ms: event.ms,
+      seq: event.seq,
+      account_id: emitter.accountId,
+      channel: event.channel,
+      event_key: event.eventKey,
+      summary: event.summary,
+      payload: JSON.stringify(event.payload),
+    }));
+    writes.push((creator) => creator.insertInto("events").values(rows));
   }
-  if (events.length === 0) return { events, last: cursor, deliveries: 0, runs: 0 };
-  // Who listens, in one query: webhooks (deliveries) and workflows (runs).
-  const listeners = await tx
-    .selectFrom("subscriptions")
-    .leftJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
-    .leftJoin("workflows", "workflows.id", "subscriptions.listener_id")
-    .select([
-      "subscriptions.listener_id",
-      "subscriptions.event_name",
-      "webhooks.active as webhook_active",
-      "workflows.active as workflow_active",
-    ])
-    .where("subscriptions.emitter_id", "=", emitter.id)
-    .execute();
-  const webhooks = listeners.flatMap((row) =>
-    row.webhook_active === null
-      ? []
-      : [{ event_name: row.event_name, webhook_id: row.listener_id, active: row.webhook_active }],
-  );
-  const workflows = listeners.flatMap((row) =>
-    row.workflow_active === 1 ? [{ workflowId: row.listener_id, eventName: row.event_name }] : [],
-  );
-  const deliveries = await enqueueDeliveries(tx, jobs, emitter, events, webhooks);
-  const runs = await enqueueTriggeredRuns(tx, jobs, emitter, events, workflows);
-  return { events, last: cursor, deliveries, runs };
+  const deliveries = deliveryWrites(jobs, emitter, events, listeners.webhooks);
+  const runs = triggeredRunWrites(jobs, emitter, events, listeners.workflows);
+  writes.push(...deliveries.writes, ...runs.writes);
+  return { events, last: cursor, deliveries: deliveries.count, runs: runs.count, writes };
+}
+
+/** Stores `items` after `last` (the emitter's last id, read under its row lock) and fans them out. */
+export async function appendEvents(
+  tx: Executor,
+  store: Pick<Store, "jobs" | "capabilities">,
+  emitter: Emitter,
+  last: SequenceId,
+  items: readonly NewEvent[],
+  now: number,
+): Promise<AppendOutcome> {
+  const listeners =
+    items.length === 0 ? { webhooks: [], workflows: [] } : await readListeners(tx, emitter.id);
+  const { writes, ...outcome } = planAppend(store.jobs, emitter, last, items, now, listeners);
+  await writeIn(tx, store.capabilities, writes);
+  return outcome;
 }
 
 /** Keeps the newest `keep` rows of an emitter in an id-ordered table. */

@@ -6,15 +6,18 @@
  *
  * Invocations of one source that queued up while earlier ones were being written are committed
  * together, in invocation order, with one statement of each kind for all of them: one read of the
- * source's row, one insert of their events, one of their log lines, one upsert of their key-value
- * writes, one update of the row. The outcome is the same as committing them one after another.
+ * source's row (with what listens to it), one insert of their events, one of their log lines, one
+ * upsert of their key-value writes, one update of the row. The outcome is the same as committing
+ * them one after another. On PostgreSQL the writes go as one statement (store/write-together.ts),
+ * so a commit is four round trips: BEGIN, the locked read, the writes, COMMIT.
  */
 import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import type { Executor } from "../store/schema.js";
 import { inSharedTransaction } from "../store/shared-transaction.js";
 import type { Store } from "../store/store.js";
+import { type Write, writeIn } from "../store/write-together.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
-import { appendEvents, type NewEvent, type StoredEvent, trimRows } from "./emitter-events.js";
+import { listenersOf, type NewEvent, planAppend, type StoredEvent, trimRows } from "./emitter-events.js";
 import { nextSequenceId, type SequenceId } from "./event-ids.js";
 import { storableText } from "./storable-text.js";
 
@@ -106,21 +109,30 @@ async function commitBatch(
     throw new Error("a commit batch holds invocations of one source");
   }
   const emitterId = first.emitterId;
+  // The source's row, locked, and what listens to it, in one round trip: a row per subscription.
   let query = tx
     .selectFrom("sources")
+    .leftJoin("subscriptions", "subscriptions.emitter_id", "sources.id")
+    .leftJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
+    .leftJoin("workflows", "workflows.id", "subscriptions.listener_id")
     .select([
-      "dedupe_state",
-      "last_event_ms",
-      "last_event_seq",
-      "last_log_ms",
-      "last_log_seq",
-      "max_events",
-      "event_count",
-      "log_count",
+      "sources.dedupe_state",
+      "sources.last_event_ms",
+      "sources.last_event_seq",
+      "sources.last_log_ms",
+      "sources.last_log_seq",
+      "sources.max_events",
+      "sources.event_count",
+      "sources.log_count",
+      "subscriptions.listener_id",
+      "subscriptions.event_name",
+      "webhooks.active as webhook_active",
+      "workflows.active as workflow_active",
     ])
-    .where("id", "=", emitterId);
-  if (store.capabilities.skipLocked) query = query.forUpdate();
-  const emitter = await query.executeTakeFirst();
+    .where("sources.id", "=", emitterId);
+  if (store.capabilities.skipLocked) query = query.forUpdate(["sources"]);
+  const rows = await query.execute();
+  const emitter = rows[0];
   // Deleted while they ran: nothing of them is kept.
   if (!emitter) return requests.map(() => ({ events: [], logLines: 0, deliveries: 0, runs: 0 }));
 
@@ -158,14 +170,15 @@ async function commitBatch(
     return { accepted, logLines };
   });
 
-  const appended = await appendEvents(
-    tx,
+  const appended = planAppend(
     store.jobs,
     { id: emitterId, accountId: first.accountId },
     { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
     plans.flatMap((plan) => plan.accepted),
     now,
+    listenersOf(rows),
   );
+  const writes: Write[] = [...appended.writes];
 
   // Key-value writes in invocation order: a later write of a key replaces an earlier one.
   const kv = new Map<string, string>();
@@ -178,13 +191,15 @@ async function commitBatch(
   }
   const kvRows = [...kv].map(([key, value]) => ({ emitter_id: emitterId, key, value }));
   for (let start = 0; start < kvRows.length; start += INSERT_CHUNK) {
-    await tx
-      .insertInto("kv")
-      .values(kvRows.slice(start, start + INSERT_CHUNK))
-      .onConflict((conflict) =>
-        conflict.columns(["emitter_id", "key"]).doUpdateSet((eb) => ({ value: eb.ref("excluded.value") })),
-      )
-      .execute();
+    const chunk = kvRows.slice(start, start + INSERT_CHUNK);
+    writes.push((creator) =>
+      creator
+        .insertInto("kv")
+        .values(chunk)
+        .onConflict((conflict) =>
+          conflict.columns(["emitter_id", "key"]).doUpdateSet((eb) => ({ value: eb.ref("excluded.value") })),
+        ),
+    );
   }
 
   let lastLog: SequenceId = { ms: Number(emitter.last_log_ms), seq: emitter.last_log_seq };
@@ -202,28 +217,30 @@ async function commitBatch(
     }),
   );
   for (let start = 0; start < logRows.length; start += INSERT_CHUNK) {
-    await tx
-      .insertInto("emitter_logs")
-      .values(logRows.slice(start, start + INSERT_CHUNK))
-      .execute();
+    const chunk = logRows.slice(start, start + INSERT_CHUNK);
+    writes.push((creator) => creator.insertInto("emitter_logs").values(chunk));
   }
 
   // Retention: trim only once over the limit, so a commit normally pays nothing for it.
   const eventCount = emitter.event_count + appended.events.length;
   const logCount = emitter.log_count + logRows.length;
-  await tx
-    .updateTable("sources")
-    .set({
-      event_count: Math.min(eventCount, emitter.max_events),
-      log_count: Math.min(logCount, MAX_LOG_LINES),
-      dedupe_state: dedupeState === null ? null : JSON.stringify(dedupeState),
-      last_event_ms: appended.last.ms,
-      last_event_seq: appended.last.seq,
-      last_log_ms: lastLog.ms,
-      last_log_seq: lastLog.seq,
-    })
-    .where("id", "=", emitterId)
-    .execute();
+  writes.push((creator) =>
+    creator
+      .updateTable("sources")
+      .set({
+        event_count: Math.min(eventCount, emitter.max_events),
+        log_count: Math.min(logCount, MAX_LOG_LINES),
+        dedupe_state: dedupeState === null ? null : JSON.stringify(dedupeState),
+        last_event_ms: appended.last.ms,
+        last_event_seq: appended.last.seq,
+        last_log_ms: lastLog.ms,
+        last_log_seq: lastLog.seq,
+      })
+      .where("id", "=", emitterId),
+  );
+  // Everything above in one statement on PostgreSQL: the events, their deliveries and runs, the
+  // key-value writes, the log lines and the source's row.
+  await writeIn(tx, store.capabilities, writes);
   if (eventCount > emitter.max_events) await trimRows(tx, "events", emitterId, emitter.max_events);
   if (logCount > MAX_LOG_LINES) await trimRows(tx, "emitter_logs", emitterId, MAX_LOG_LINES);
 

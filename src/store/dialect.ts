@@ -10,6 +10,7 @@ import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.js";
 import { EmbeddedSqliteDialect } from "./sqlite-dialect.js";
 import { sqliteDriver } from "./sqlite-driver.js";
+import { createStatementBatch, type StatementBatch } from "./statement-batch.js";
 import { walFlush } from "./wal-flush.js";
 
 export interface StoreLocation {
@@ -31,6 +32,8 @@ export interface OpenedDialect {
   readonly capabilities: DialectCapabilities;
   /** Listens for connections that fail while idle in the pool. */
   readonly onPoolError: (listener: (error: Error) => void) => void;
+  /** Several statements in one round trip (PostgreSQL; store/statement-batch.ts). */
+  readonly batch?: StatementBatch;
   /** Releases what the dialect holds outside Kysely (the data directory lock); called after destroy. */
   readonly release: () => void;
 }
@@ -116,6 +119,7 @@ function openPostgres(connectionString: string): OpenedDialect {
   return {
     dialect: new PostgresDialect({ pool }),
     capabilities: { name: "postgres", skipLocked: true, singleProcess: false },
+    batch: createStatementBatch(pool),
     // An idle client losing its connection (a database restart) must not crash the process.
     onPoolError: (listener) => pool.on("error", listener),
     release: () => {},

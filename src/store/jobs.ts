@@ -12,7 +12,8 @@ import { type Kysely, type QueryCreator, sql } from "kysely";
 import { newId } from "../core/ids.js";
 import type { DialectCapabilities } from "./dialect.js";
 import type { Database, Executor, JobsTable } from "./schema.js";
-import type { WriteQuery } from "./write-together.js";
+import type { StatementBatch } from "./statement-batch.js";
+import type { Write, WriteQuery } from "./write-together.js";
 
 export interface NewJob {
   readonly queue: string;
@@ -81,8 +82,10 @@ const CAPPED_WINDOW_FACTOR = 4;
 export interface JobQueue {
   /** Adds a job inside `executor` (the caller's transaction). Returns its id, or null if `uniqueKey` exists. */
   enqueue(executor: Executor, job: NewJob): Promise<string | null>;
-  /** Adds many jobs (without unique keys) in one statement inside `executor`. */
+  /** Adds many jobs (without unique keys or claims) inside `executor`, 500 to a statement. */
   enqueueMany(executor: Executor, jobs: readonly NewJob[]): Promise<void>;
+  /** The writes that add `jobs` (without unique keys or claims), for a caller that writes them with its own. */
+  enqueueWrites(jobs: readonly NewJob[]): Write[];
   /** Claims up to `limit` due, unleased jobs of a queue, oldest due first. */
   claimDue(options: ClaimOptions): Promise<ClaimedJob[]>;
   /**
@@ -127,7 +130,15 @@ export interface JobQueue {
   nextRunAt(queue: string): Promise<number | null>;
 }
 
-export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabilities): JobQueue {
+/**
+ * The queue on `db`. `batch` (PostgreSQL) sends several statements in one round trip; a capped
+ * claim needs it there, to hold its lock across its two statements.
+ */
+export function createJobQueue(
+  db: Kysely<Database>,
+  capabilities: DialectCapabilities,
+  batch?: StatementBatch,
+): JobQueue {
   const held = (lease: Lease, executor: QueryCreator<Database> = db) =>
     executor.updateTable("jobs").where("id", "=", lease.id).where("lease_token", "=", lease.leaseToken);
   const completeStatement = (lease: Lease, creator: QueryCreator<Database>) =>
@@ -163,8 +174,7 @@ export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabi
         ? sql`and candidate.group_key not in (${sql.join([...excludeGroups])})`
         : sql``;
     const lockRows = capabilities.skipLocked ? sql`for update skip locked` : sql``;
-    const claim = async (executor: Executor) => {
-      const rows = await sql<JobsTable>`
+    const claim = sql<JobsTable>`
         with leased as (
           select group_key, count(*) as held from jobs
           where queue = ${queue} and state = 'queued' and locked_until > ${now} and group_key is not null
@@ -195,19 +205,35 @@ export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabi
           order by ranked.run_at, ranked.id
           limit ${limit}
         )
-        returning *`.execute(executor);
-      return rows.rows;
-    };
-    const rows = capabilities.skipLocked
-      ? await db.transaction().execute(async (tx) => {
-          // One claimer of the queue at a time in this schema, so no two count the same free room.
-          await sql`select pg_advisory_xact_lock(hashtextextended(current_schema() || ':claim:' || ${queue}, 0))`.execute(
-            tx,
-          );
-          return claim(tx);
-        })
-      : await claim(db);
+        returning *`;
+    // One claimer of the queue at a time in this schema, so no two count the same free room: the
+    // lock and the claim go as one script, one round trip, and the lock ends with it.
+    const lock = sql`select pg_advisory_xact_lock(hashtextextended(current_schema() || ':claim:' || ${queue}, 0))`;
+    const rows = batch
+      ? ((await batch([lock.compile(db), claim.compile(db)]))[1] as JobsTable[])
+      : (await claim.execute(db)).rows;
     return rows.map(toClaimedJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
+  };
+
+  const enqueueWrites = (jobs: readonly NewJob[]): Write[] => {
+    const now = Date.now();
+    const rows = jobs.map((job) => ({
+      id: newId("job"),
+      queue: job.queue,
+      unique_key: null,
+      group_key: job.groupKey ?? null,
+      payload: JSON.stringify(job.payload ?? null),
+      state: "queued" as const,
+      run_at: job.runAt ?? now,
+      attempts: 0,
+      created_at: now,
+    }));
+    const writes: Write[] = [];
+    for (let start = 0; start < rows.length; start += 500) {
+      const chunk = rows.slice(start, start + 500);
+      writes.push((creator) => creator.insertInto("jobs").values(chunk));
+    }
+    return writes;
   };
 
   return {
@@ -235,26 +261,10 @@ export function createJobQueue(db: Kysely<Database>, capabilities: DialectCapabi
     },
 
     async enqueueMany(executor, jobs) {
-      const now = Date.now();
-      for (let start = 0; start < jobs.length; start += 500) {
-        await executor
-          .insertInto("jobs")
-          .values(
-            jobs.slice(start, start + 500).map((job) => ({
-              id: newId("job"),
-              queue: job.queue,
-              unique_key: null,
-              group_key: job.groupKey ?? null,
-              payload: JSON.stringify(job.payload ?? null),
-              state: "queued" as const,
-              run_at: job.runAt ?? now,
-              attempts: 0,
-              created_at: now,
-            })),
-          )
-          .execute();
-      }
+      for (const write of enqueueWrites(jobs)) await write(executor).execute();
     },
+
+    enqueueWrites,
 
     async claimDue(options) {
       if (options.groupLimit !== undefined) return claimCapped(options, options.groupLimit);

@@ -17,6 +17,8 @@ export interface Notifier {
 }
 
 const CHANNEL = "sluice_wakeups";
+/** NOTIFY payloads are limited to 8,000 bytes; topics are ASCII. */
+const MAX_PAYLOAD = 7900;
 
 export function createLocalNotifier(): Notifier & { wakeAll(): void } {
   const emitter = new EventEmitter();
@@ -61,8 +63,9 @@ export function createPostgresNotifier(
     if (closed) return;
     const next = new pg.Client({ connectionString });
     next.on("notification", (message) => {
-      const [from, topic] = splitPayload(message.payload ?? "");
-      if (from !== node && topic) local.publish(topic);
+      const [from, ...topics] = (message.payload ?? "").split(" ");
+      if (from === node) return;
+      for (const topic of topics) if (topic !== "") local.publish(topic);
     });
     next.on("error", (error) => {
       onError(error);
@@ -101,10 +104,27 @@ export function createPostgresNotifier(
   };
   void connect();
 
+  // Topics published in one turn of the event loop go to the other nodes in one NOTIFY: under
+  // load a commit publishes two or three, and each NOTIFY is a round trip to PostgreSQL.
+  const pending = new Set<string>();
+  const flush = () => {
+    let payload = node;
+    for (const topic of pending) {
+      if (payload.length + topic.length + 1 > MAX_PAYLOAD) {
+        notify(CHANNEL, payload).catch(onError);
+        payload = node;
+      }
+      payload += ` ${topic}`;
+    }
+    pending.clear();
+    notify(CHANNEL, payload).catch(onError);
+  };
+
   return {
     publish(topic) {
       local.publish(topic);
-      notify(CHANNEL, `${node} ${topic}`).catch(onError);
+      if (pending.size === 0) setImmediate(flush);
+      pending.add(topic);
     },
     subscribe: local.subscribe,
     async close() {
@@ -114,9 +134,4 @@ export function createPostgresNotifier(
       await local.close();
     },
   };
-}
-
-function splitPayload(payload: string): [string, string] {
-  const space = payload.indexOf(" ");
-  return space < 0 ? [payload, ""] : [payload.slice(0, space), payload.slice(space + 1)];
 }

@@ -58,7 +58,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
   return {
     db,
     capabilities: opened.capabilities,
-    jobs: createJobQueue(db, opened.capabilities),
+    jobs: createJobQueue(db, opened.capabilities, opened.batch),
     notifier,
     locks,
     async ping() {

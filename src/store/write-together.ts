@@ -2,12 +2,13 @@
  * Several writes committed together, in as few round trips as the database allows. On PostgreSQL
  * they go as one statement, each a data-modifying `WITH` of a `SELECT 1`: one round trip, where a
  * transaction costs one per statement plus its BEGIN and COMMIT (and each round trip is a write
- * and a read on a socket, for both processes). On SQLite, in process, they run in a transaction.
+ * and a read on a socket, for both processes). On SQLite, in process, they run one after another.
  *
  * The writes must be independent: PostgreSQL runs a statement's `WITH` parts on one snapshot and
  * in no set order, so none may read what another writes, and no two may change the same row.
  */
 import {
+  type CompiledQuery,
   type DeleteQueryBuilder,
   type DeleteResult,
   type InsertQueryBuilder,
@@ -17,7 +18,8 @@ import {
   type UpdateQueryBuilder,
   type UpdateResult,
 } from "kysely";
-import type { Database } from "./schema.js";
+import type { DialectCapabilities } from "./dialect.js";
+import type { Database, Executor } from "./schema.js";
 import type { Store } from "./store.js";
 
 /** An INSERT, UPDATE or DELETE of one table, without RETURNING. */
@@ -30,16 +32,54 @@ export type WriteQuery = {
 /** One write, built on the creator it is given (the store, a transaction, or a `WITH`). */
 export type Write = (creator: QueryCreator<Database>) => WriteQuery;
 
+/**
+ * Parameters one statement may carry: PostgreSQL's protocol counts them in 16 bits (65,535).
+ * Writes that need more go as several statements.
+ */
+const MAX_PARAMETERS = 60_000;
+
+/** Commits `writes` all or none: one statement on PostgreSQL when they fit in one, else a transaction. */
 export async function writeTogether(store: Store, writes: readonly Write[]): Promise<void> {
-  if (store.capabilities.name !== "postgres") {
-    await store.db.transaction().execute(async (tx) => {
-      for (const write of writes) await write(tx).execute();
-    });
+  const statement = store.capabilities.name === "postgres" ? oneStatement(store.db, writes) : undefined;
+  if (statement) {
+    await store.db.executeQuery(statement);
     return;
   }
-  let query: QueryCreator<Database> = store.db;
+  await store.db.transaction().execute((tx) => writeIn(tx, store.capabilities, writes));
+}
+
+/**
+ * Runs `writes` on `executor`, the caller's transaction: on PostgreSQL as one statement (or as
+ * few as the parameter limit allows), on SQLite one after another.
+ */
+export async function writeIn(
+  executor: Executor,
+  capabilities: DialectCapabilities,
+  writes: readonly Write[],
+): Promise<void> {
+  if (writes.length === 0) return;
+  const statement = capabilities.name === "postgres" ? oneStatement(executor, writes) : undefined;
+  if (statement) {
+    await executor.executeQuery(statement);
+  } else if (capabilities.name === "postgres" && writes.length > 1) {
+    const half = Math.ceil(writes.length / 2);
+    await writeIn(executor, capabilities, writes.slice(0, half));
+    await writeIn(executor, capabilities, writes.slice(half));
+  } else {
+    for (const write of writes) await write(executor).execute();
+  }
+}
+
+/** The writes as one statement, or undefined if they are too many parameters for one. */
+function oneStatement(executor: Executor, writes: readonly Write[]): CompiledQuery | undefined {
+  if (writes.length === 1) {
+    const only = (writes[0] as Write)(executor).compile();
+    return only.parameters.length <= MAX_PARAMETERS ? only : undefined;
+  }
+  let query: QueryCreator<Database> = executor;
   for (const [index, write] of writes.entries()) {
     query = query.with(`write_${index}`, (creator) => write(creator)) as unknown as QueryCreator<Database>;
   }
-  await query.selectNoFrom(sql<number>`1`.as("written")).execute();
+  const compiled = query.selectNoFrom(sql<number>`1`.as("written")).compile();
+  return compiled.parameters.length <= MAX_PARAMETERS ? compiled : undefined;
 }

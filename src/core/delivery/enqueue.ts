@@ -4,8 +4,10 @@
  * deliveries commit together, so a crash can lose neither.
  */
 
-import type { JobQueue } from "../../store/jobs.js";
-import type { Executor } from "../../store/schema.js";
+import type { Insertable } from "kysely";
+import type { JobQueue, NewJob } from "../../store/jobs.js";
+import type { DeliveriesTable, Executor } from "../../store/schema.js";
+import type { Write } from "../../store/write-together.js";
 import type { StoredEvent } from "../emitter-events.js";
 import { newId } from "../ids.js";
 
@@ -27,7 +29,7 @@ export interface WebhookSubscription {
   readonly active: number;
 }
 
-/** Creates the deliveries of `events` to the subscribed webhooks; returns how many. */
+/** Creates the deliveries of `events` to the subscribed webhooks inside `tx`; returns how many. */
 export async function enqueueDeliveries(
   tx: Executor,
   jobs: JobQueue,
@@ -35,11 +37,26 @@ export async function enqueueDeliveries(
   events: readonly StoredEvent[],
   subscriptions: readonly WebhookSubscription[],
 ): Promise<number> {
-  if (events.length === 0 || subscriptions.length === 0) return 0;
+  const planned = deliveryWrites(jobs, emitter, events, subscriptions);
+  for (const write of planned.writes) await write(tx).execute();
+  return planned.count;
+}
+
+/**
+ * The writes that create the deliveries of `events` to the subscribed webhooks (their rows and
+ * the jobs of the active ones), for a caller that writes them with the events; and how many.
+ */
+export function deliveryWrites(
+  jobs: JobQueue,
+  emitter: { readonly id: string; readonly accountId: string },
+  events: readonly StoredEvent[],
+  subscriptions: readonly WebhookSubscription[],
+): { readonly writes: Write[]; readonly count: number } {
+  if (events.length === 0 || subscriptions.length === 0) return { writes: [], count: 0 };
 
   const now = Date.now();
-  const rows = [];
-  const queued = [];
+  const rows: Insertable<DeliveriesTable>[] = [];
+  const queued: NewJob[] = [];
   for (const event of events) {
     const webhooks = new Map<string, boolean>();
     for (const subscription of subscriptions) {
@@ -48,28 +65,7 @@ export async function enqueueDeliveries(
     }
     for (const [webhookId, active] of webhooks) {
       const id = newId("dlv");
-      // A disabled webhook's deliveries are kept as failed, so recovering it after re-enabling
-      // sends what it missed; only an active webhook's are queued.
-      if (!active) {
-        rows.push({
-          id,
-          account_id: emitter.accountId,
-          webhook_id: webhookId,
-          emitter_id: emitter.id,
-          event_id: event.id,
-          channel: event.channel,
-          payload: JSON.stringify(event.payload),
-          status: "failed" as const,
-          attempts: 0,
-          last_error:
-            "the webhook was disabled when the event was emitted; re-enable it and recover its deliveries",
-          next_attempt_at: null,
-          created_at: now,
-          updated_at: now,
-        });
-        continue;
-      }
-      rows.push({
+      const row = {
         id,
         account_id: emitter.accountId,
         webhook_id: webhookId,
@@ -77,13 +73,23 @@ export async function enqueueDeliveries(
         event_id: event.id,
         channel: event.channel,
         payload: JSON.stringify(event.payload),
-        status: "pending" as const,
         attempts: 0,
-        last_error: null,
-        next_attempt_at: now,
         created_at: now,
         updated_at: now,
-      });
+      };
+      // A disabled webhook's deliveries are kept as failed, so recovering it after re-enabling
+      // sends what it missed; only an active webhook's are queued.
+      if (!active) {
+        rows.push({
+          ...row,
+          status: "failed",
+          last_error:
+            "the webhook was disabled when the event was emitted; re-enable it and recover its deliveries",
+          next_attempt_at: null,
+        });
+        continue;
+      }
+      rows.push({ ...row, status: "pending", last_error: null, next_attempt_at: now });
       queued.push({
         queue: DELIVERY_QUEUE,
         payload: { deliveryId: id } satisfies DeliveryJob,
@@ -92,14 +98,13 @@ export async function enqueueDeliveries(
       });
     }
   }
+  const writes: Write[] = [];
   for (let start = 0; start < rows.length; start += 200) {
-    await tx
-      .insertInto("deliveries")
-      .values(rows.slice(start, start + 200))
-      .execute();
+    const chunk = rows.slice(start, start + 200);
+    writes.push((creator) => creator.insertInto("deliveries").values(chunk));
   }
-  await jobs.enqueueMany(tx, queued);
-  return rows.length;
+  writes.push(...jobs.enqueueWrites(queued));
+  return { writes, count: rows.length };
 }
 
 /**

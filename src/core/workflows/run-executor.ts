@@ -151,7 +151,7 @@ export async function runAttempt(
           const now = Date.now();
           const appended = await appendEvents(
             tx,
-            store.jobs,
+            store,
             { id: workflow.id, accountId: workflow.accountId },
             { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
             events,

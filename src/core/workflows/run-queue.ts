@@ -4,8 +4,10 @@
  * source event that triggered it, the HTTP request, the manual run or the replay. So a trigger
  * that committed always has its run, across crashes.
  */
-import type { JobQueue } from "../../store/jobs.js";
-import type { Executor } from "../../store/schema.js";
+import type { Insertable } from "kysely";
+import type { JobQueue, NewJob } from "../../store/jobs.js";
+import type { Executor, WorkflowRunsTable } from "../../store/schema.js";
+import type { Write } from "../../store/write-together.js";
 import type { StoredEvent } from "../emitter-events.js";
 import { newId } from "../ids.js";
 
@@ -31,6 +33,32 @@ export interface NewRun {
   readonly claim?: { readonly leaseToken: string; readonly leaseMs: number };
 }
 
+/** A run's row of workflow_runs, queued now. */
+function runRow(runId: string, run: NewRun, now: number): Insertable<WorkflowRunsTable> {
+  return {
+    id: runId,
+    workflow_id: run.workflowId,
+    account_id: run.accountId,
+    status: "queued",
+    trigger: JSON.stringify({
+      event: run.trigger.event ?? null,
+      context: {
+        ...run.trigger.context,
+        id: runId,
+        workflow_id: run.workflowId,
+        ts: new Date(now).toISOString(),
+      },
+    }),
+    steps: "[]",
+    error: null,
+    exit: null,
+    replay_of: run.replayOf ?? null,
+    created_at: now,
+    started_at: null,
+    finished_at: null,
+  };
+}
+
 /** Records a queued run and its job; returns the run id and the job id. */
 export async function queueRun(
   tx: Executor,
@@ -38,31 +66,9 @@ export async function queueRun(
   run: NewRun,
 ): Promise<{ runId: string; jobId: string }> {
   const runId = newId("wr");
-  const now = Date.now();
   await tx
     .insertInto("workflow_runs")
-    .values({
-      id: runId,
-      workflow_id: run.workflowId,
-      account_id: run.accountId,
-      status: "queued",
-      trigger: JSON.stringify({
-        event: run.trigger.event ?? null,
-        context: {
-          ...run.trigger.context,
-          id: runId,
-          workflow_id: run.workflowId,
-          ts: new Date(now).toISOString(),
-        },
-      }),
-      steps: "[]",
-      error: null,
-      exit: null,
-      replay_of: run.replayOf ?? null,
-      created_at: now,
-      started_at: null,
-      finished_at: null,
-    })
+    .values(runRow(runId, run, Date.now()))
     .execute();
   const jobId = await jobs.enqueue(tx, {
     queue: WORKFLOW_RUN_QUEUE,
@@ -73,28 +79,50 @@ export async function queueRun(
   return { runId, jobId: jobId ?? "" };
 }
 
-/** Inside a source's commit: one run per event and active workflow linked to the source. */
-export async function enqueueTriggeredRuns(
-  tx: Executor,
+/**
+ * Inside a source's commit: the writes that queue one run per event and active workflow linked
+ * to the source (their rows and jobs), and how many.
+ */
+export function triggeredRunWrites(
   jobs: JobQueue,
   source: { readonly id: string; readonly accountId: string },
   events: readonly StoredEvent[],
   links: readonly { readonly workflowId: string; readonly eventName: string }[],
-): Promise<number> {
-  let runs = 0;
+): { readonly writes: Write[]; readonly count: number } {
+  const now = Date.now();
+  const rows: Insertable<WorkflowRunsTable>[] = [];
+  const queued: NewJob[] = [];
   for (const event of events) {
     for (const link of links) {
       if (link.eventName !== "" && link.eventName !== event.channel) continue;
-      await queueRun(tx, jobs, {
-        workflowId: link.workflowId,
-        accountId: source.accountId,
-        trigger: {
-          event: event.payload,
-          context: { emitter_id: source.id, event_id: event.id, channel: event.channel },
-        },
+      const runId = newId("wr");
+      rows.push(
+        runRow(
+          runId,
+          {
+            workflowId: link.workflowId,
+            accountId: source.accountId,
+            trigger: {
+              event: event.payload,
+              context: { emitter_id: source.id, event_id: event.id, channel: event.channel },
+            },
+          },
+          now,
+        ),
+      );
+      queued.push({
+        queue: WORKFLOW_RUN_QUEUE,
+        payload: { runId } satisfies RunJob,
+        groupKey: link.workflowId,
+        runAt: now,
       });
-      runs++;
     }
   }
-  return runs;
+  const writes: Write[] = [];
+  for (let start = 0; start < rows.length; start += 200) {
+    const chunk = rows.slice(start, start + 200);
+    writes.push((creator) => creator.insertInto("workflow_runs").values(chunk));
+  }
+  writes.push(...jobs.enqueueWrites(queued));
+  return { writes, count: rows.length };
 }
