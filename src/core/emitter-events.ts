@@ -6,7 +6,7 @@
 import type { JobQueue } from "../store/jobs.js";
 import type { Executor } from "../store/schema.js";
 import type { Store } from "../store/store.js";
-import { type Write, writeIn } from "../store/write-together.js";
+import { insertWrites, type Write, writeIn } from "../store/write-together.js";
 import { deliveryWrites, type WebhookSubscription } from "./delivery/enqueue.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
 import { atOrBefore, idAtRank, type SequencedTable } from "./sequenced-rows.js";
@@ -125,23 +125,19 @@ export function planAppend(
     };
   });
   if (events.length === 0) return { events, last: cursor, deliveries: 0, runs: 0, writes: [] };
-  const writes: Write[] = [];
-  for (let start = 0; start < events.length; start += INSERT_CHUNK) {
-    const rows = events.slice(start, start + INSERT_CHUNK).map((event) => ({
-      emitter_id: emitter.id,
-      ms: event.ms,
-      seq: event.seq,
-      account_id: emitter.accountId,
-      channel: event.channel,
-      event_key: event.eventKey,
-      summary: event.summary,
-      payload: JSON.stringify(event.payload),
-    }));
-    writes.push((creator) => creator.insertInto("events").values(rows));
-  }
+  const rows = events.map((event) => ({
+    emitter_id: emitter.id,
+    ms: event.ms,
+    seq: event.seq,
+    account_id: emitter.accountId,
+    channel: event.channel,
+    event_key: event.eventKey,
+    summary: event.summary,
+    payload: JSON.stringify(event.payload),
+  }));
   const deliveries = deliveryWrites(jobs, emitter, events, listeners.webhooks);
   const runs = triggeredRunWrites(jobs, emitter, events, listeners.workflows);
-  writes.push(...deliveries.writes, ...runs.writes);
+  const writes = [...insertWrites("events", rows, INSERT_CHUNK), ...deliveries.writes, ...runs.writes];
   return { events, last: cursor, deliveries: deliveries.count, runs: runs.count, writes };
 }
 

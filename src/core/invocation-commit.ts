@@ -15,7 +15,7 @@ import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import type { Executor } from "../store/schema.js";
 import { inSharedTransaction } from "../store/shared-transaction.js";
 import type { Store } from "../store/store.js";
-import { type Write, writeIn } from "../store/write-together.js";
+import { insertWrites, type Write, writeIn } from "../store/write-together.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
 import { listenersOf, type NewEvent, planAppend, type StoredEvent, trimRows } from "./emitter-events.js";
 import { nextSequenceId, type SequenceId } from "./event-ids.js";
@@ -216,10 +216,7 @@ async function commitBatch(
       };
     }),
   );
-  for (let start = 0; start < logRows.length; start += INSERT_CHUNK) {
-    const chunk = logRows.slice(start, start + INSERT_CHUNK);
-    writes.push((creator) => creator.insertInto("emitter_logs").values(chunk));
-  }
+  writes.push(...insertWrites("emitter_logs", logRows, INSERT_CHUNK));
 
   // Retention: trim only once over the limit, so a commit normally pays nothing for it.
   const eventCount = emitter.event_count + appended.events.length;

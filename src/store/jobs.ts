@@ -13,7 +13,7 @@ import { newId } from "../core/ids.js";
 import type { DialectCapabilities } from "./dialect.js";
 import type { Database, Executor, JobsTable } from "./schema.js";
 import type { StatementBatch } from "./statement-batch.js";
-import type { Write, WriteQuery } from "./write-together.js";
+import { insertWrites, type Write, type WriteQuery } from "./write-together.js";
 
 export interface NewJob {
   readonly queue: string;
@@ -228,12 +228,7 @@ export function createJobQueue(
       attempts: 0,
       created_at: now,
     }));
-    const writes: Write[] = [];
-    for (let start = 0; start < rows.length; start += 500) {
-      const chunk = rows.slice(start, start + 500);
-      writes.push((creator) => creator.insertInto("jobs").values(chunk));
-    }
-    return writes;
+    return insertWrites("jobs", rows, 500);
   };
 
   return {

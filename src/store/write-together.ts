@@ -11,6 +11,7 @@ import {
   type CompiledQuery,
   type DeleteQueryBuilder,
   type DeleteResult,
+  type Insertable,
   type InsertQueryBuilder,
   type InsertResult,
   type QueryCreator,
@@ -31,6 +32,20 @@ export type WriteQuery = {
 }[keyof Database];
 /** One write, built on the creator it is given (the store, a transaction, or a `WITH`). */
 export type Write = (creator: QueryCreator<Database>) => WriteQuery;
+
+/** Inserts of `rows` into `table`, `perStatement` rows to a statement, as writes. */
+export function insertWrites<T extends keyof Database>(
+  table: T,
+  rows: readonly Insertable<Database[T]>[],
+  perStatement = 200,
+): Write[] {
+  const writes: Write[] = [];
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const chunk = rows.slice(start, start + perStatement);
+    writes.push((creator) => creator.insertInto(table).values(chunk) as unknown as WriteQuery);
+  }
+  return writes;
+}
 
 /**
  * Parameters one statement may carry: PostgreSQL's protocol counts them in 16 bits (65,535).

@@ -7,7 +7,7 @@
 import type { Insertable } from "kysely";
 import type { JobQueue, NewJob } from "../../store/jobs.js";
 import type { Executor, WorkflowRunsTable } from "../../store/schema.js";
-import type { Write } from "../../store/write-together.js";
+import { insertWrites, type Write } from "../../store/write-together.js";
 import type { StoredEvent } from "../emitter-events.js";
 import { newId } from "../ids.js";
 
@@ -118,11 +118,8 @@ export function triggeredRunWrites(
       });
     }
   }
-  const writes: Write[] = [];
-  for (let start = 0; start < rows.length; start += 200) {
-    const chunk = rows.slice(start, start + 200);
-    writes.push((creator) => creator.insertInto("workflow_runs").values(chunk));
-  }
-  writes.push(...jobs.enqueueWrites(queued));
-  return { writes, count: rows.length };
+  return {
+    writes: [...insertWrites("workflow_runs", rows), ...jobs.enqueueWrites(queued)],
+    count: rows.length,
+  };
 }
