@@ -8,7 +8,7 @@
  * SQLite has a single writer, so the claiming UPDATE is atomic by itself.
  */
 import { randomUUID } from "node:crypto";
-import { type Kysely, type QueryCreator, sql } from "kysely";
+import { type Compilable, type Expression, type Kysely, type QueryCreator, type SqlBool, sql } from "kysely";
 import { newId } from "../core/ids.js";
 import type { DialectCapabilities } from "./dialect.js";
 import type { Database, Executor, JobsTable } from "./schema.js";
@@ -121,6 +121,19 @@ export interface JobQueue {
     creator: QueryCreator<Database>,
   ): WriteQuery;
   /**
+   * The statement that leases the next due job of `lease`'s group (oldest first, skipping one
+   * another claimer holds), unexecuted, built on `creator`: for a worker that hands the place its
+   * finished job held in the group to the group's next job, written together with the finished
+   * job's end. The group's jobs in flight stay as many as before, so no claim is needed and no
+   * cap is crossed. Its row, if any, becomes a ClaimedJob with `toClaimedJob`.
+   */
+  takeNextStatement(
+    lease: ClaimedJob,
+    leaseMs: number,
+    creator: QueryCreator<Database>,
+    now?: number,
+  ): Compilable<JobsTable> & { execute(): Promise<JobsTable[]> };
+  /**
    * Frees every lease at once. Only for a server that knows no other process can hold one (the
    * embedded mode at start): the claims of the process that died are taken up at once instead
    * of when their leases expire. Returns how many were freed.
@@ -157,9 +170,20 @@ export function createJobQueue(
     });
 
   /**
+   * `id` is one of the ids `subquery` selects. On PostgreSQL as `= any(array(…))`: the planner
+   * then looks each id up by the primary key, where `in (…)` had it hash-join the subquery with
+   * a scan of the whole jobs table, every claim paying for the length of the backlog.
+   */
+  const idIn = (subquery: Expression<unknown>) =>
+    capabilities.name === "postgres"
+      ? sql<SqlBool>`id = any(array(${subquery}))`
+      : sql<SqlBool>`id in (${subquery})`;
+
+  /**
    * A claim that keeps each group within its cap, counting the group's jobs leased by anyone:
    * groups at their cap are left out, the first due jobs of the others are ranked within their
    * group, and a job is taken when its rank plus its group's leased jobs is within the cap.
+   * Only the jobs taken are locked (skipping any another writer holds), not the whole window.
    */
   const claimCapped = async (
     { queue, limit, leaseMs, now = Date.now(), excludeGroups = [] }: ClaimOptions,
@@ -190,21 +214,25 @@ export function createJobQueue(
             and (group_key is null or (group_key not in (select group_key from full_groups) ${excluded}))
           order by run_at, id
           limit ${limit * CAPPED_WINDOW_FACTOR}
-          ${lockRows}
         ),
         ranked as (
           select candidates.id, candidates.run_at, candidates.group_key,
             row_number() over (partition by candidates.group_key order by candidates.run_at, candidates.id) as position,
             coalesce(leased.held, 0) as held
           from candidates left join leased on leased.group_key = candidates.group_key
+        ),
+        chosen as (
+          select id from jobs
+          where ${idIn(sql`
+            select ranked.id from ranked
+            where ranked.group_key is null or ranked.position + ranked.held <= ${capOf("ranked")}
+            order by ranked.run_at, ranked.id
+            limit ${limit}`)}
+            and state = 'queued' and (locked_until is null or locked_until <= ${now})
+          ${lockRows}
         )
         update jobs set lease_token = ${randomUUID()}, locked_until = ${now + leaseMs}, attempts = attempts + 1
-        where id in (
-          select ranked.id from ranked
-          where ranked.group_key is null or ranked.position + ranked.held <= ${capOf("ranked")}
-          order by ranked.run_at, ranked.id
-          limit ${limit}
-        )
+        where ${idIn(sql`select id from chosen`)}
         returning *`;
     // One claimer of the queue at a time in this schema, so no two count the same free room: the
     // lock and the claim go as one script, one round trip, and the lock ends with it.
@@ -283,7 +311,7 @@ export function createJobQueue(
       const rows = await db
         .updateTable("jobs")
         .set({ lease_token: randomUUID(), locked_until: now + leaseMs, attempts: sql`attempts + 1` })
-        .where("id", "in", due)
+        .where(idIn(due))
         .returningAll()
         .execute();
       return rows.map(toClaimedJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
@@ -307,7 +335,7 @@ export function createJobQueue(
       const rows = await db
         .updateTable("jobs")
         .set({ locked_until: Date.now() + leaseMs })
-        .where("id", "in", held)
+        .where(idIn(held))
         .returning("id")
         .execute();
       return new Set(rows.map((row) => row.id));
@@ -331,6 +359,27 @@ export function createJobQueue(
       return Number(row.rows[0]?.ahead ?? 0);
     },
 
+    takeNextStatement(lease, leaseMs, creator, now = Date.now()) {
+      let next = creator
+        .selectFrom("jobs")
+        .select("id")
+        .where("queue", "=", lease.queue)
+        .where("group_key", "=", lease.groupKey)
+        .where("state", "=", "queued")
+        .where("run_at", "<=", now)
+        .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now)]))
+        .where("id", "!=", lease.id)
+        .orderBy("run_at")
+        .orderBy("id")
+        .limit(1);
+      if (capabilities.skipLocked) next = next.forUpdate().skipLocked();
+      return creator
+        .updateTable("jobs")
+        .set({ lease_token: randomUUID(), locked_until: now + leaseMs, attempts: sql`attempts + 1` })
+        .where(idIn(next))
+        .returningAll() as unknown as Compilable<JobsTable> & { execute(): Promise<JobsTable[]> };
+    },
+
     endStatement: (lease, failure, creator) =>
       failure === undefined ? completeStatement(lease, creator) : failStatement(lease, failure, creator),
 
@@ -345,14 +394,29 @@ export function createJobQueue(
 
     async nextRunAt(queue) {
       // A leased job is due again only when its lease expires, so it counts at its lease's end.
+      // Two subqueries, each the first entry of an index (jobs_due, jobs_leased), so that asking
+      // costs the same with a backlog of a million as with none.
       const row = await db
-        .selectFrom("jobs")
-        .select((eb) => [
-          eb.fn.min("run_at").filterWhere("locked_until", "is", null).as("free"),
-          eb.fn.min("locked_until").filterWhere("locked_until", "is not", null).as("leased"),
+        .selectNoFrom((eb) => [
+          eb
+            .selectFrom("jobs")
+            .select("run_at")
+            .where("queue", "=", queue)
+            .where("state", "=", "queued")
+            .where("locked_until", "is", null)
+            .orderBy("run_at")
+            .limit(1)
+            .as("free"),
+          eb
+            .selectFrom("jobs")
+            .select("locked_until")
+            .where("queue", "=", queue)
+            .where("locked_until", "is not", null)
+            .where("state", "=", "queued")
+            .orderBy("locked_until")
+            .limit(1)
+            .as("leased"),
         ])
-        .where("queue", "=", queue)
-        .where("state", "=", "queued")
         .executeTakeFirst();
       const times = [row?.free, row?.leased]
         .filter((time) => time !== null && time !== undefined)
@@ -362,7 +426,8 @@ export function createJobQueue(
   };
 }
 
-function toClaimedJob(row: JobsTable): ClaimedJob {
+/** A job row as its claimer holds it. */
+export function toClaimedJob(row: JobsTable): ClaimedJob {
   return {
     id: row.id,
     leaseToken: row.lease_token ?? "",

@@ -8,6 +8,7 @@
  * in no set order, so none may read what another writes, and no two may change the same row.
  */
 import {
+  type Compilable,
   type CompiledQuery,
   type DeleteQueryBuilder,
   type DeleteResult,
@@ -32,6 +33,14 @@ export type WriteQuery = {
 }[keyof Database];
 /** One write, built on the creator it is given (the store, a transaction, or a `WITH`). */
 export type Write = (creator: QueryCreator<Database>) => WriteQuery;
+
+/**
+ * A statement that writes and returns rows (an UPDATE … RETURNING), built on the creator it is
+ * given, to be committed with other writes (`writeTogetherReturning`).
+ */
+export type ReturningWrite<R> = (creator: QueryCreator<Database>) => Compilable<R> & {
+  execute(): Promise<R[]>;
+};
 
 /** Inserts of `rows` into `table`, `perStatement` rows to a statement, as writes. */
 export function insertWrites<T extends keyof Database>(
@@ -61,6 +70,39 @@ export async function writeTogether(store: Store, writes: readonly Write[]): Pro
     return;
   }
   await store.db.transaction().execute((tx) => writeIn(tx, store.capabilities, writes));
+}
+
+/**
+ * Commits `writes` and `last` all or none, and returns the rows `last` returns: on PostgreSQL as
+ * one statement (`last` a data-modifying `WITH` like the others, its rows the statement's), on
+ * SQLite in one transaction, `last` after the others. The same rule holds as for `writeTogether`:
+ * no part may read what another writes, or change the same row.
+ */
+export async function writeTogetherReturning<R>(
+  store: Store,
+  writes: readonly Write[],
+  last: ReturningWrite<R>,
+): Promise<R[]> {
+  if (store.capabilities.name === "postgres") {
+    let query: QueryCreator<Database> = store.db;
+    for (const [index, write] of writes.entries()) {
+      query = query.with(`write_${index}`, (creator) => write(creator)) as unknown as QueryCreator<Database>;
+    }
+    const compiled = (
+      query.with("returned", (creator) => last(creator) as never) as unknown as QueryCreator<Database>
+    )
+      // biome-ignore lint/suspicious/noExplicitAny: the CTE's name is not in Database's types.
+      .selectFrom("returned" as any)
+      .selectAll()
+      .compile();
+    if (compiled.parameters.length <= MAX_PARAMETERS) {
+      return (await store.db.executeQuery(compiled)).rows as R[];
+    }
+  }
+  return store.db.transaction().execute(async (tx) => {
+    await writeIn(tx, store.capabilities, writes);
+    return last(tx).execute();
+  });
 }
 
 /**

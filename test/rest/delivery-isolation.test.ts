@@ -127,6 +127,37 @@ for (const dialect of dialects) {
       await hanging.close();
     }, 70_000);
 
+    it("a slow endpoint with a backlog of 120 has at most 8 deliveries in flight at once, and gets each once, in order", async () => {
+      // Each answer takes 25 ms, so the backlog drains through the cap: each finished delivery
+      // hands its place to the webhook's next (delivery-worker.ts), and the cap must still hold.
+      let inFlight = 0;
+      let peak = 0;
+      const slow = await startRecorder(async () => {
+        inFlight += 1;
+        peak = Math.max(peak, inFlight);
+        await sleep(25);
+        inFlight -= 1;
+        return { status: 200 };
+      });
+      recorders.push(slow);
+      const source = await deployEmitter(sluice.client);
+      const webhook = await api.createWebhook({ url: `${slow.url}/slow`, name: "slow" });
+      await api.subscribe(source.id, webhook.id);
+      await emit(source, { count: 120, tag: "backlog" });
+      await slow.waitFor(120, 30_000);
+      await sleep(200);
+      expect(slow.requests).toHaveLength(120);
+      expect(distinctMessageIds(slow.requests).size).toBe(120);
+      expect(peak).toBeGreaterThan(1);
+      expect(peak).toBeLessThanOrEqual(8);
+      // Started oldest first: with 8 in flight, no event starts more than 7 places early.
+      const order = slow.requests.map((request) => verifyDelivery(request, webhook.signing_secret).n);
+      for (const [position, index] of order.entries())
+        expect(Math.abs(position - index)).toBeLessThanOrEqual(7);
+      const pending = await api.listDeliveries(webhook.id, "pending");
+      expect(pending).toEqual([]);
+    });
+
     it("a rate_limit of 20/s holds a burst of 200 events to at most 21 per second at the receiver, and drops nothing", async () => {
       const receiver = await startRecorder();
       recorders.push(receiver);

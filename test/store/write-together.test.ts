@@ -1,10 +1,12 @@
 /**
  * Writes committed together (store/write-together.ts; one statement on PostgreSQL, a transaction
- * on SQLite), and the jobs table's end statements written with them, on every dialect.
+ * on SQLite), and the jobs table's end statements written with them, on every dialect: also the
+ * hand-off, a finished job's end written with the lease of its group's next job.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toClaimedJob } from "../../src/store/jobs.js";
 import { openStore, type Store } from "../../src/store/store.js";
-import { writeTogether } from "../../src/store/write-together.js";
+import { writeTogether, writeTogetherReturning } from "../../src/store/write-together.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 
 for (const dialect of dialects) {
@@ -82,6 +84,99 @@ for (const dialect of dialects) {
       expect(await store.db.selectFrom("jobs").select("id").where("id", "=", job.id).execute()).toHaveLength(
         1,
       );
+    });
+
+    /** Jobs of `queue` in groups, due a second apart in the order given; returns their ids. */
+    const enqueueGroups = async (queue: string, groups: string[]) => {
+      const start = Date.now() - 60_000;
+      const ids: string[] = [];
+      for (const [index, group] of groups.entries()) {
+        const id = await store.jobs.enqueue(store.db, {
+          queue,
+          payload: index,
+          groupKey: group,
+          runAt: start + index * 1000,
+        });
+        ids.push(id as string);
+      }
+      return ids;
+    };
+    const leaseOf = async (id: string) =>
+      (await store.db.selectFrom("jobs").select("lease_token").where("id", "=", id).executeTakeFirst())
+        ?.lease_token;
+
+    it("hands a finished job's place to its group's next due job, oldest first, with its end", async () => {
+      const queue = "together-hand-off";
+      // w: held, leased by another claimer, next, later; x: older than w's next, another group.
+      const [held, leasedElsewhere, x, next, later] = await enqueueGroups(queue, ["w", "w", "x", "w", "w"]);
+      const claimed = await store.jobs.claimDue({ queue, limit: 2, leaseMs: 60_000 });
+      expect(claimed.map((job) => job.id)).toEqual([held, leasedElsewhere]);
+      const job = claimed[0] as NonNullable<(typeof claimed)[0]>;
+      const rows = await writeTogetherReturning(
+        store,
+        [
+          (db) => db.insertInto("rate_slots").values({ key: "e", next_at: 6 }),
+          (db) => store.jobs.endStatement(job, undefined, db),
+        ],
+        (db) => store.jobs.takeNextStatement(job, 30_000, db),
+      );
+      expect(rows).toHaveLength(1);
+      const taken = toClaimedJob(rows[0] as NonNullable<(typeof rows)[0]>);
+      expect(taken).toMatchObject({ id: next, groupKey: "w", payload: 3, attempts: 1 });
+      expect(taken.lockedUntil).toBeGreaterThan(Date.now() + 20_000);
+      expect(await leaseOf(next as string)).toBe(taken.leaseToken);
+      // The finished job is gone, the slot written; x (another group) and the later one wait.
+      expect(await store.db.selectFrom("jobs").select("id").where("id", "=", job.id).execute()).toEqual([]);
+      expect(await slots("e")).toEqual([{ key: "e", next_at: 6 }]);
+      expect(await leaseOf(x as string)).toBeNull();
+      expect(await leaseOf(later as string)).toBeNull();
+    });
+
+    it("takes nothing when the group has no other due job, and nothing at all when a write fails", async () => {
+      const queue = "together-hand-off-none";
+      const [only, otherGroup] = await enqueueGroups(queue, ["y", "z"]);
+      await store.jobs.enqueue(store.db, {
+        queue,
+        payload: "future",
+        groupKey: "y",
+        runAt: Date.now() + 60_000,
+      });
+      const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 60_000 });
+      expect(job?.id).toBe(only);
+      if (!job) return;
+      const end = (db: Parameters<Parameters<typeof writeTogetherReturning>[2]>[0]) =>
+        store.jobs.endStatement(job, undefined, db);
+      // z's job is another group's; y's other job is not due yet.
+      expect(
+        await writeTogetherReturning(store, [end], (db) => store.jobs.takeNextStatement(job, 30_000, db)),
+      ).toEqual([]);
+      expect(await leaseOf(otherGroup as string)).toBeNull();
+
+      const [again] = await enqueueGroups(queue, ["y", "y"]);
+      const [second] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 60_000, excludeGroups: ["z"] });
+      expect(second?.id).toBe(again);
+      if (!second) return;
+      await expect(
+        writeTogetherReturning(
+          store,
+          [
+            (db) => store.jobs.endStatement(second, undefined, db),
+            // "a" exists: the primary key refuses it.
+            (db) => db.insertInto("rate_slots").values({ key: "a", next_at: 7 }),
+          ],
+          (db) => store.jobs.takeNextStatement(second, 30_000, db),
+        ),
+      ).rejects.toThrow();
+      // Neither the end nor the lease of y's next job happened.
+      expect(await leaseOf(second.id)).toBe(second.leaseToken);
+      const waiting = await store.db
+        .selectFrom("jobs")
+        .select(["id", "lease_token"])
+        .where("queue", "=", queue)
+        .where("group_key", "=", "y")
+        .where("id", "!=", second.id)
+        .execute();
+      expect(waiting.filter((row) => row.lease_token !== null)).toEqual([]);
     });
   });
 }

@@ -10,13 +10,13 @@
  * claimed again: delivery is at-least-once.
  */
 import type { Dispatcher } from "undici";
-import type { ClaimedJob } from "../../store/jobs.js";
+import { type ClaimedJob, toClaimedJob } from "../../store/jobs.js";
 import type { Store } from "../../store/store.js";
-import { type Write, writeTogether } from "../../store/write-together.js";
+import { type Write, writeTogether, writeTogetherReturning } from "../../store/write-together.js";
 import type { Metrics } from "../metrics.js";
 import type { AddressPolicy } from "../outbound/ssrf-guard.js";
 import type { SecretBox } from "../secret-box.js";
-import { createClaimLoop } from "../workers/claim-loop.js";
+import { createClaimLoop, LEASE_MS } from "../workers/claim-loop.js";
 import { retryWhileDatabaseRecovers } from "../workers/database-retry.js";
 import { DELIVERIES_TOPIC, DELIVERY_QUEUE, type DeliveryJob } from "./enqueue.js";
 import { awaitTurn, createRateSlots } from "./rate-slots.js";
@@ -61,7 +61,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const gate = createRateSlots(store);
   const busy = new Map<string, number>();
 
-  const deliver = async (job: ClaimedJob): Promise<void> => {
+  /** Sends the job's delivery and records it; resolves to the webhook's next job if it took it. */
+  const deliver = async (job: ClaimedJob): Promise<ClaimedJob | undefined> => {
     const { deliveryId, manual } = job.payload as DeliveryJob;
     const row = await store.db
       .selectFrom("deliveries")
@@ -87,14 +88,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       .executeTakeFirst();
     if (row?.status !== "pending") {
       await store.jobs.complete(job);
-      return;
+      return undefined;
     }
     if (row.active !== 1) {
       await finish(job, row.id, {
         status: "failed",
         error: "the webhook is disabled; re-enable it and recover its deliveries",
       });
-      return;
+      return undefined;
     }
     if (row.rate_limit !== null) {
       // Books its turn (across every node on PostgreSQL) and waits for it in memory, so a burst
@@ -103,7 +104,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       if (later) {
         // Not this one's turn yet: back in the queue, not an attempt.
         await store.jobs.fail(job, { error: "rate limited", retryAt: later.retryAt });
-        return;
+        return undefined;
       }
     }
 
@@ -126,16 +127,22 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       options.dispatcher,
       options.policy,
     );
-    await record(job, row, attempt, outcome, manual === true);
+    return record(job, row, attempt, outcome, manual === true);
   };
 
+  /**
+   * Records the attempt and ends the job. While this node has room for more deliveries, the
+   * webhook's next due job is taken in the same statement (`jobs.takeNextStatement`) and returned:
+   * the place this job held under the webhook's cap passes to it, without a claim. A full node
+   * takes none, so that the claim, oldest first across webhooks, decides what runs next.
+   */
   const record = async (
     job: ClaimedJob,
-    row: { id: string; webhook_id: string; failing_since: number | null },
+    row: { id: string; webhook_id: string; failing_since: number | null; rate_limit: number | null },
     attempt: number,
     outcome: DeliveryOutcome,
     manual: boolean,
-  ): Promise<void> => {
+  ): Promise<ClaimedJob | undefined> => {
     const now = Date.now();
     const gone = outcome.statusCode === 410;
     const failingSince = outcome.ok ? null : row.failing_since === null ? now : Number(row.failing_since);
@@ -233,9 +240,24 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           db,
         ),
     ];
-    // The attempt happened: its record is kept trying while the database recovers.
-    const written = () => writeTogether(store, writes);
-    await retryWhileDatabaseRecovers(written, {
+    // A rate-limited webhook's next job waits for its turn in a claim instead (its group is
+    // left out of claims while held back).
+    let takeNext =
+      job.groupKey !== null && row.rate_limit === null && !disable && loop.running && loop.hasRoom;
+    // The attempt happened: its record is kept trying while the database recovers. A retry takes
+    // no next job: the failed try may have committed, and taken one already (its lease expires).
+    const written = async (): Promise<ClaimedJob | undefined> => {
+      if (!takeNext) {
+        await writeTogether(store, writes);
+        return undefined;
+      }
+      takeNext = false;
+      const [next] = await writeTogetherReturning(store, writes, (db) =>
+        store.jobs.takeNextStatement(job, LEASE_MS, db, now),
+      );
+      return next ? toClaimedJob(next) : undefined;
+    };
+    return retryWhileDatabaseRecovers(written, {
       until: (loop.heldUntil(job) ?? job.lockedUntil) - RECORD_MARGIN_MS,
       keepTrying: () => loop.running,
       onFirstFailure: (error) => onError(error),
@@ -258,16 +280,19 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     ]);
   };
 
-  const launch = (job: ClaimedJob): void => {
+  /** Runs the job's delivery; `from` is the job whose place it takes, if it was handed on. */
+  const launch = (job: ClaimedJob, from?: ClaimedJob): void => {
     const group = job.groupKey ?? "";
     busy.set(group, (busy.get(group) ?? 0) + 1);
-    void loop.run(job, () =>
-      deliver(job).finally(() => {
+    const work = async () => {
+      const next = await deliver(job).finally(() => {
         const left = (busy.get(group) ?? 1) - 1;
         if (left > 0) busy.set(group, left);
         else busy.delete(group);
-      }),
-    );
+      });
+      if (next) launch(next, job);
+    };
+    void (from ? loop.pass(from, job, work) : loop.run(job, work));
   };
 
   const loop = createClaimLoop(

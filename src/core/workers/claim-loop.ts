@@ -57,6 +57,13 @@ export interface ClaimLoop {
    * database puts the job back in the queue once it answers; any failure goes to `onError`.
    */
   run(job: Lease & { readonly runAt?: number }, work: () => Promise<unknown>): Promise<void>;
+  /**
+   * Runs `next` (already leased: a worker took it with `from`'s end) in the place `from` held,
+   * from within `from`'s work: the end of `from` then wakes no claim, since no place was freed.
+   */
+  pass(from: Lease, next: Lease & { readonly runAt?: number }, work: () => Promise<unknown>): Promise<void>;
+  /** True while the loop holds fewer jobs than its concurrency: a freed place would be claimed. */
+  readonly hasRoom: boolean;
   /** The end of the job's lease as last renewed (epoch ms), or undefined once it is not held. */
   heldUntil(job: Lease): number | undefined;
 }
@@ -72,6 +79,8 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
   /** Every job held, with its lease's end as last renewed. */
   const held = new Map<string, { lease: Lease; until: number }>();
   const tasks = new Set<Promise<void>>();
+  /** Jobs whose place went to a job they took (`pass`): their end frees nothing to claim. */
+  const passed = new Set<string>();
   let running = false;
   let loop: Promise<void> | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
@@ -139,6 +148,25 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
     }
   };
 
+  const run = (job: Lease, work: () => Promise<unknown>): Promise<void> => {
+    if (!held.has(job.id)) hold(job);
+    const task: Promise<void> = work()
+      .then(
+        () => {},
+        (error: unknown) => {
+          stranded.keepIfStranded(job, error);
+          onError(error);
+        },
+      )
+      .finally(() => {
+        held.delete(job.id);
+        tasks.delete(task);
+        if (!passed.delete(job.id)) wake();
+      });
+    tasks.add(task);
+    return task;
+  };
+
   return {
     start() {
       if (running) return;
@@ -153,7 +181,8 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
       unsubscribe?.();
       wake();
       await loop;
-      await Promise.allSettled([...tasks]);
+      // A job's work may have passed its place to another (`pass`) before it ended: wait for that one too.
+      while (tasks.size > 0) await Promise.allSettled([...tasks]);
       clearInterval(heartbeat);
       await stranded.release().catch(onError);
     },
@@ -161,22 +190,14 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
       return running;
     },
     run(job, work) {
-      if (!held.has(job.id)) hold(job);
-      const task: Promise<void> = work()
-        .then(
-          () => {},
-          (error: unknown) => {
-            stranded.keepIfStranded(job, error);
-            onError(error);
-          },
-        )
-        .finally(() => {
-          held.delete(job.id);
-          tasks.delete(task);
-          wake();
-        });
-      tasks.add(task);
-      return task;
+      return run(job, work);
+    },
+    pass(from, next, work) {
+      passed.add(from.id);
+      return run(next, work);
+    },
+    get hasRoom() {
+      return tasks.size < options.concurrency;
     },
     heldUntil(job) {
       return held.get(job.id)?.until;

@@ -16,15 +16,14 @@ export interface DatabaseRetryOptions {
   readonly intervalMs?: number;
 }
 
-export async function retryWhileDatabaseRecovers(
-  write: () => Promise<void>,
+export async function retryWhileDatabaseRecovers<T>(
+  write: () => Promise<T>,
   options: DatabaseRetryOptions,
-): Promise<void> {
+): Promise<T> {
   const intervalMs = options.intervalMs ?? 500;
   for (let failures = 0; ; failures++) {
     try {
-      await write();
-      return;
+      return await write();
     } catch (error) {
       const retry =
         databaseFailure(error) !== undefined &&

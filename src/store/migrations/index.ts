@@ -15,6 +15,7 @@ import * as registryImports from "./0015-registry-imports.js";
 import * as connect from "./0016-connect.js";
 import * as connectOAuth from "./0017-connect-oauth.js";
 import * as clusterLimits from "./0018-cluster-limits.js";
+import * as jobsByGroup from "./0019-jobs-by-group.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "0016-connect": connect,
   "0017-connect-oauth": connectOAuth,
   "0018-cluster-limits": clusterLimits,
+  "0019-jobs-by-group": jobsByGroup,
 };

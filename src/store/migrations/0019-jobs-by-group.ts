@@ -1,0 +1,32 @@
+/**
+ * The jobs indexes in the order claims read them: due time, then id (store/jobs.ts). With the id
+ * in the index, the first jobs in order are its first entries whatever the planner estimates; the
+ * index it replaces (without the id) let a planner with stale statistics (a table that was empty
+ * when last analyzed, as a queue often is) read and sort a whole backlog to take one job.
+ *
+ * And an index of each group's due jobs in the same order, for handing a finished job's place in
+ * its group to the group's next job (`takeNextStatement`) without reading other groups' backlogs.
+ */
+import type { Kysely } from "kysely";
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createIndex("jobs_due_in_order")
+    .on("jobs")
+    .columns(["queue", "state", "run_at", "id"])
+    .execute();
+  await db.schema.dropIndex("jobs_due").execute();
+  await db.schema
+    .createIndex("jobs_group_due")
+    .on("jobs")
+    .columns(["queue", "group_key", "state", "run_at", "id"])
+    .execute();
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see up().
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex("jobs_group_due").execute();
+  await db.schema.createIndex("jobs_due").on("jobs").columns(["queue", "state", "run_at"]).execute();
+  await db.schema.dropIndex("jobs_due_in_order").execute();
+}
