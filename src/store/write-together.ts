@@ -84,18 +84,17 @@ export async function writeTogetherReturning<R>(
   last: ReturningWrite<R>,
 ): Promise<R[]> {
   if (store.capabilities.name === "postgres") {
-    let query: QueryCreator<Database> = store.db;
-    for (const [index, write] of writes.entries()) {
-      query = query.with(`write_${index}`, (creator) => write(creator)) as unknown as QueryCreator<Database>;
-    }
     const compiled = (
-      query.with("returned", (creator) => last(creator) as never) as unknown as QueryCreator<Database>
+      withWrites(store.db, writes).with(
+        "returned",
+        (creator) => last(creator) as never,
+      ) as unknown as QueryCreator<Database>
     )
       // biome-ignore lint/suspicious/noExplicitAny: the CTE's name is not in Database's types.
       .selectFrom("returned" as any)
       .selectAll()
       .compile();
-    if (compiled.parameters.length <= MAX_PARAMETERS) {
+    if (fitsOneStatement(compiled)) {
       return (await store.db.executeQuery(compiled)).rows as R[];
     }
   }
@@ -131,12 +130,28 @@ export async function writeIn(
 function oneStatement(executor: Executor, writes: readonly Write[]): CompiledQuery | undefined {
   if (writes.length === 1) {
     const only = (writes[0] as Write)(executor).compile();
-    return only.parameters.length <= MAX_PARAMETERS ? only : undefined;
+    return fitsOneStatement(only) ? only : undefined;
   }
-  let query: QueryCreator<Database> = executor;
+  const compiled = withWrites(executor, writes).selectNoFrom(sql<number>`1`.as("written")).compile();
+  return fitsOneStatement(compiled) ? compiled : undefined;
+}
+
+/**
+ * `creator` with `writes` as data-modifying `WITH`s (PostgreSQL), for a statement that selects
+ * something after them: one round trip for the writes and the read.
+ */
+export function withWrites(
+  creator: QueryCreator<Database>,
+  writes: readonly Write[],
+): QueryCreator<Database> {
+  let query = creator;
   for (const [index, write] of writes.entries()) {
-    query = query.with(`write_${index}`, (creator) => write(creator)) as unknown as QueryCreator<Database>;
+    query = query.with(`write_${index}`, (inner) => write(inner)) as unknown as QueryCreator<Database>;
   }
-  const compiled = query.selectNoFrom(sql<number>`1`.as("written")).compile();
-  return compiled.parameters.length <= MAX_PARAMETERS ? compiled : undefined;
+  return query;
+}
+
+/** Whether a statement's parameters fit in one statement (PostgreSQL's protocol limit). */
+export function fitsOneStatement(compiled: CompiledQuery): boolean {
+  return compiled.parameters.length <= MAX_PARAMETERS;
 }

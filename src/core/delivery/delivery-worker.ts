@@ -10,15 +10,16 @@
  * claimed again: delivery is at-least-once.
  */
 import type { Dispatcher } from "undici";
-import { type ClaimedJob, toClaimedJob } from "../../store/jobs.js";
+import type { ClaimedJob } from "../../store/jobs.js";
 import type { Store } from "../../store/store.js";
-import { type Write, writeTogether, writeTogetherReturning } from "../../store/write-together.js";
+import { type Write, writeTogether } from "../../store/write-together.js";
 import type { Metrics } from "../metrics.js";
 import type { AddressPolicy } from "../outbound/ssrf-guard.js";
 import type { SecretBox } from "../secret-box.js";
 import { createClaimLoop, LEASE_MS } from "../workers/claim-loop.js";
 import { retryWhileDatabaseRecovers } from "../workers/database-retry.js";
 import { DELIVERIES_TOPIC, DELIVERY_QUEUE, type DeliveryJob } from "./enqueue.js";
+import { type DeliveryRow, deliveryRows, type TakenNext, writeAndTakeNext } from "./hand-off.js";
 import { awaitTurn, createRateSlots } from "./rate-slots.js";
 import { nextRetryDelayMs, parseRetryAfter } from "./retry-policy.js";
 import { type DeliveryOutcome, sendDelivery } from "./send.js";
@@ -61,31 +62,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const gate = createRateSlots(store);
   const busy = new Map<string, number>();
 
-  /** Sends the job's delivery and records it; resolves to the webhook's next job if it took it. */
-  const deliver = async (job: ClaimedJob): Promise<ClaimedJob | undefined> => {
+  /**
+   * Sends the job's delivery and records it; resolves to the webhook's next job if it took it.
+   * `known` is the delivery's row when it was read with the job (a hand-off on PostgreSQL).
+   */
+  const deliver = async (job: ClaimedJob, known?: DeliveryRow): Promise<TakenNext | undefined> => {
     const { deliveryId, manual } = job.payload as DeliveryJob;
-    const row = await store.db
-      .selectFrom("deliveries")
-      .innerJoin("webhooks", "webhooks.id", "deliveries.webhook_id")
-      .select([
-        "deliveries.id",
-        "deliveries.webhook_id",
-        "deliveries.emitter_id",
-        "deliveries.event_id",
-        "deliveries.channel",
-        "deliveries.payload",
-        "deliveries.status",
-        "deliveries.attempts",
-        "webhooks.url",
-        "webhooks.active",
-        "webhooks.signing_secret",
-        "webhooks.previous_secret",
-        "webhooks.previous_secret_expires_at",
-        "webhooks.rate_limit",
-        "webhooks.failing_since",
-      ])
-      .where("deliveries.id", "=", deliveryId)
-      .executeTakeFirst();
+    const row =
+      known ?? (await deliveryRows(store.db).where("deliveries.id", "=", deliveryId).executeTakeFirst());
     if (row?.status !== "pending") {
       await store.jobs.complete(job);
       return undefined;
@@ -142,7 +126,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     attempt: number,
     outcome: DeliveryOutcome,
     manual: boolean,
-  ): Promise<ClaimedJob | undefined> => {
+  ): Promise<TakenNext | undefined> => {
     const now = Date.now();
     const gone = outcome.statusCode === 410;
     const failingSince = outcome.ok ? null : row.failing_since === null ? now : Number(row.failing_since);
@@ -246,16 +230,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       job.groupKey !== null && row.rate_limit === null && !disable && loop.running && loop.hasRoom;
     // The attempt happened: its record is kept trying while the database recovers. A retry takes
     // no next job: the failed try may have committed, and taken one already (its lease expires).
-    const written = async (): Promise<ClaimedJob | undefined> => {
+    const written = async (): Promise<TakenNext | undefined> => {
       if (!takeNext) {
         await writeTogether(store, writes);
         return undefined;
       }
       takeNext = false;
-      const [next] = await writeTogetherReturning(store, writes, (db) =>
-        store.jobs.takeNextStatement(job, LEASE_MS, db, now),
-      );
-      return next ? toClaimedJob(next) : undefined;
+      return writeAndTakeNext(store, writes, job, LEASE_MS, now);
     };
     return retryWhileDatabaseRecovers(written, {
       until: (loop.heldUntil(job) ?? job.lockedUntil) - RECORD_MARGIN_MS,
@@ -280,17 +261,20 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     ]);
   };
 
-  /** Runs the job's delivery; `from` is the job whose place it takes, if it was handed on. */
-  const launch = (job: ClaimedJob, from?: ClaimedJob): void => {
+  /**
+   * Runs the job's delivery. `from` is the job whose place it takes when it was handed on, and
+   * `row` its delivery's row when that was read with it.
+   */
+  const launch = (job: ClaimedJob, from?: ClaimedJob, row?: DeliveryRow): void => {
     const group = job.groupKey ?? "";
     busy.set(group, (busy.get(group) ?? 0) + 1);
     const work = async () => {
-      const next = await deliver(job).finally(() => {
+      const next = await deliver(job, row).finally(() => {
         const left = (busy.get(group) ?? 1) - 1;
         if (left > 0) busy.set(group, left);
         else busy.delete(group);
       });
-      if (next) launch(next, job);
+      if (next) launch(next.job, job, next.row);
     };
     void (from ? loop.pass(from, job, work) : loop.run(job, work));
   };
