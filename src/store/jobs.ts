@@ -8,12 +8,12 @@
  * SQLite has a single writer, so the claiming UPDATE is atomic by itself.
  */
 import { randomUUID } from "node:crypto";
-import { type Compilable, type Expression, type Kysely, type QueryCreator, type SqlBool, sql } from "kysely";
+import { type Expression, type Kysely, type QueryCreator, type SqlBool, sql } from "kysely";
 import { newId } from "../core/ids.js";
 import type { DialectCapabilities } from "./dialect.js";
 import type { Database, Executor, JobsTable } from "./schema.js";
 import type { StatementBatch } from "./statement-batch.js";
-import { insertWrites, type Write, type WriteQuery } from "./write-together.js";
+import { insertWrites, type ReturningWrite, type Write, type WriteQuery } from "./write-together.js";
 
 export interface NewJob {
   readonly queue: string;
@@ -132,7 +132,7 @@ export interface JobQueue {
     leaseMs: number,
     creator: QueryCreator<Database>,
     now?: number,
-  ): Compilable<JobsTable> & { execute(): Promise<JobsTable[]> };
+  ): ReturnType<ReturningWrite<JobsTable>>;
   /**
    * Frees every lease at once. Only for a server that knows no other process can hold one (the
    * embedded mode at start): the claims of the process that died are taken up at once instead
@@ -377,7 +377,7 @@ export function createJobQueue(
         .updateTable("jobs")
         .set({ lease_token: randomUUID(), locked_until: now + leaseMs, attempts: sql`attempts + 1` })
         .where(idIn(next))
-        .returningAll() as unknown as Compilable<JobsTable> & { execute(): Promise<JobsTable[]> };
+        .returningAll() as unknown as ReturnType<ReturningWrite<JobsTable>>;
     },
 
     endStatement: (lease, failure, creator) =>
@@ -394,7 +394,7 @@ export function createJobQueue(
 
     async nextRunAt(queue) {
       // A leased job is due again only when its lease expires, so it counts at its lease's end.
-      // Two subqueries, each the first entry of an index (jobs_due, jobs_leased), so that asking
+      // Two subqueries, each the first entry of an index (jobs_due_in_order, jobs_leased), so that asking
       // costs the same with a backlog of a million as with none.
       const row = await db
         .selectNoFrom((eb) => [

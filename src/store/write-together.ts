@@ -73,31 +73,15 @@ export async function writeTogether(store: Store, writes: readonly Write[]): Pro
 }
 
 /**
- * Commits `writes` and `last` all or none, and returns the rows `last` returns: on PostgreSQL as
- * one statement (`last` a data-modifying `WITH` like the others, its rows the statement's), on
- * SQLite in one transaction, `last` after the others. The same rule holds as for `writeTogether`:
- * no part may read what another writes, or change the same row.
+ * Commits `writes` and `last` all or none, in one transaction, `last` after the others, and
+ * returns the rows `last` returns. (A caller that wants them in one statement on PostgreSQL
+ * composes it with `withWrites`, as core/delivery/hand-off.ts does.)
  */
 export async function writeTogetherReturning<R>(
   store: Store,
   writes: readonly Write[],
   last: ReturningWrite<R>,
 ): Promise<R[]> {
-  if (store.capabilities.name === "postgres") {
-    const compiled = (
-      withWrites(store.db, writes).with(
-        "returned",
-        (creator) => last(creator) as never,
-      ) as unknown as QueryCreator<Database>
-    )
-      // biome-ignore lint/suspicious/noExplicitAny: the CTE's name is not in Database's types.
-      .selectFrom("returned" as any)
-      .selectAll()
-      .compile();
-    if (fitsOneStatement(compiled)) {
-      return (await store.db.executeQuery(compiled)).rows as R[];
-    }
-  }
   return store.db.transaction().execute(async (tx) => {
     await writeIn(tx, store.capabilities, writes);
     return last(tx).execute();
