@@ -26,9 +26,10 @@ export interface DialectCapabilities {
   /** One server process uses the database (embedded mode holds the data directory's lock). */
   readonly singleProcess: boolean;
   /**
-   * Each statement is a round trip to a database server, so a worker gains by folding its next
-   * read into its last write (a delivery's hand-off to its webhook's next job). In process
-   * (SQLite) there is no round trip to save, and the hand-off measured slower there.
+   * Each statement is a round trip to a database server, so one complex statement beats several
+   * plain ones (a capped claim, a delivery's outcome with its webhook's next job). In process
+   * (SQLite) there is no round trip to save, and a few plain statements cost less than the one
+   * complex statement (store/sqlite-capped-claim.ts).
    */
   readonly roundTrips: boolean;
 }

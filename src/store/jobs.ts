@@ -12,6 +12,7 @@ import { type Expression, type Kysely, type QueryCreator, type SqlBool, sql } fr
 import { newId } from "../core/ids.js";
 import type { DialectCapabilities } from "./dialect.js";
 import type { Database, Executor, JobsTable } from "./schema.js";
+import { claimCappedOnSqlite } from "./sqlite-capped-claim.js";
 import type { StatementBatch } from "./statement-batch.js";
 import { insertWrites, type ReturningWrite, type Write, type WriteQuery } from "./write-together.js";
 
@@ -184,11 +185,17 @@ export function createJobQueue(
    * groups at their cap are left out, the first due jobs of the others are ranked within their
    * group, and a job is taken when its rank plus its group's leased jobs is within the cap.
    * Only the jobs taken are locked (skipping any another writer holds), not the whole window.
+   * That is one statement, one round trip, for a database server; SQLite, in process, runs a few
+   * plain statements instead (sqlite-capped-claim.ts).
    */
   const claimCapped = async (
     { queue, limit, leaseMs, now = Date.now(), excludeGroups = [] }: ClaimOptions,
     groupLimit: number | GroupLimitColumn,
   ): Promise<ClaimedJob[]> => {
+    if (!capabilities.roundTrips) {
+      const rows = await claimCappedOnSqlite(db, { queue, limit, leaseMs, now, excludeGroups }, groupLimit);
+      return rows.map(toClaimedJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
+    }
     const capOf = (alias: string) =>
       typeof groupLimit === "number"
         ? sql`${groupLimit}`

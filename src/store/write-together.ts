@@ -22,6 +22,7 @@ import {
 } from "kysely";
 import type { DialectCapabilities } from "./dialect.js";
 import type { Database, Executor } from "./schema.js";
+import { inSharedTransaction } from "./shared-transaction.js";
 import type { Store } from "./store.js";
 
 /** An INSERT, UPDATE or DELETE of one table, without RETURNING. */
@@ -62,19 +63,23 @@ export function insertWrites<T extends keyof Database>(
  */
 const MAX_PARAMETERS = 60_000;
 
-/** Commits `writes` all or none: one statement on PostgreSQL when they fit in one, else a transaction. */
+/**
+ * Commits `writes` all or none: one statement on PostgreSQL when they fit in one, else a
+ * transaction. On SQLite the transaction is shared with the writes that queue meanwhile (group
+ * commit, store/shared-transaction.ts): one flush for many.
+ */
 export async function writeTogether(store: Store, writes: readonly Write[]): Promise<void> {
   const statement = store.capabilities.name === "postgres" ? oneStatement(store.db, writes) : undefined;
   if (statement) {
     await store.db.executeQuery(statement);
     return;
   }
-  await store.db.transaction().execute((tx) => writeIn(tx, store.capabilities, writes));
+  await inSharedTransaction(store, (tx) => writeIn(tx, store.capabilities, writes));
 }
 
 /**
- * Commits `writes` and `last` all or none, in one transaction, `last` after the others, and
- * returns the rows `last` returns. (A caller that wants them in one statement on PostgreSQL
+ * Commits `writes` and `last` all or none, in one transaction (shared on SQLite, as in
+ * `writeTogether`), `last` after the others, and returns the rows `last` returns. (A caller that wants them in one statement on PostgreSQL
  * composes it with `withWrites`, as core/delivery/hand-off.ts does.)
  */
 export async function writeTogetherReturning<R>(
@@ -82,7 +87,7 @@ export async function writeTogetherReturning<R>(
   writes: readonly Write[],
   last: ReturningWrite<R>,
 ): Promise<R[]> {
-  return store.db.transaction().execute(async (tx) => {
+  return inSharedTransaction(store, async (tx) => {
     await writeIn(tx, store.capabilities, writes);
     return last(tx).execute();
   });

@@ -136,6 +136,65 @@ for (const dialect of dialects) {
       expect(new Set([...first, ...second].map((job) => job.payload))).toEqual(new Set([0, 1, 2, 3, 4]));
     });
 
+    it("a capped claim takes the oldest due jobs within each group's cap, past a full group's backlog", async () => {
+      const queue = freshQueue();
+      const now = Date.now();
+      const enqueue = (runAt: number, group: string | undefined, payload: string) =>
+        store.jobs.enqueue(store.db, { queue, payload, runAt, ...(group ? { groupKey: group } : {}) });
+      // "full" holds its cap (2) and has the oldest backlog; "left-out" is excluded by the claimer.
+      for (let n = 0; n < 2; n++)
+        await store.jobs.enqueue(store.db, {
+          queue,
+          payload: `full-leased-${n}`,
+          runAt: now - 100_000 + n,
+          groupKey: "full",
+          claim: { leaseToken: `token-${n}`, leaseMs: 60_000 },
+        });
+      for (let n = 0; n < 30; n++) await enqueue(now - 90_000 + n, "full", `full-${n}`);
+      await enqueue(now - 50_000, "left-out", "left-out-0");
+      for (let n = 0; n < 3; n++) await enqueue(now - 40_000 + n, "open", `open-${n}`);
+      await enqueue(now - 30_000, undefined, "ungrouped");
+      await enqueue(now + 60_000, "later", "not-due");
+
+      const claimed = await store.jobs.claimDue({
+        queue,
+        limit: 10,
+        leaseMs: 60_000,
+        groupLimit: 2,
+        excludeGroups: ["left-out"],
+      });
+      expect(claimed.map((job) => job.payload)).toEqual(["open-0", "open-1", "ungrouped"]);
+    });
+
+    it("a capped claim reads on past a group that fills up among the jobs it read", async () => {
+      const queue = freshQueue();
+      const now = Date.now();
+      // 12 of "busy" first: more than a claim of 5 takes, fewer than PostgreSQL's window of 4 × 5.
+      for (let n = 0; n < 12; n++)
+        await store.jobs.enqueue(store.db, {
+          queue,
+          payload: `busy-${n}`,
+          runAt: now - 20_000 + n,
+          groupKey: "busy",
+        });
+      for (let n = 0; n < 5; n++)
+        await store.jobs.enqueue(store.db, {
+          queue,
+          payload: `quiet-${n}`,
+          runAt: now - 10_000 + n,
+          groupKey: "quiet",
+        });
+      const first = await store.jobs.claimDue({ queue, limit: 5, leaseMs: 60_000, groupLimit: 3 });
+      expect(first.map((job) => job.payload)).toEqual(["busy-0", "busy-1", "busy-2", "quiet-0", "quiet-1"]);
+      // Both groups are now short of their cap by 0 and 1: one more of "quiet", none of "busy".
+      const second = await store.jobs.claimDue({ queue, limit: 5, leaseMs: 60_000, groupLimit: 3 });
+      expect(second.map((job) => job.payload)).toEqual(["quiet-2"]);
+      // An ended job frees its place: the group's oldest due job takes it.
+      expect(await store.jobs.complete(first[0] as NonNullable<(typeof first)[0]>)).toBe(true);
+      const third = await store.jobs.claimDue({ queue, limit: 5, leaseMs: 60_000, groupLimit: 3 });
+      expect(third.map((job) => job.payload)).toEqual(["busy-3"]);
+    });
+
     it("releasing every lease makes claimed jobs claimable at once, and the old claims lose them", async () => {
       const queue = freshQueue();
       await store.jobs.enqueue(store.db, { queue, payload: "held" });

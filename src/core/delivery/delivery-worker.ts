@@ -115,12 +115,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   };
 
   /**
-   * Records the attempt and ends the job. On a database server (`roundTrips`), while this node has
-   * room for more deliveries, the webhook's next due job is taken in the same statement
-   * (hand-off.ts) and returned: the place this job held under the webhook's cap passes to it,
+   * Records the attempt and ends the job. While this node has room for more deliveries, the
+   * webhook's next due job is taken in the same transaction (on PostgreSQL the same statement:
+   * hand-off.ts) and returned: the place this job held under the webhook's cap passes to it,
    * without a claim. A full node takes none, so that the claim, oldest first across webhooks,
-   * decides what runs next. On SQLite the claim takes every next job: there the hand-off kept
-   * the same deliveries a second but let a steady 500 a second fall behind (bench/RESULTS.md).
+   * decides what runs next.
    */
   const record = async (
     job: ClaimedJob,
@@ -229,12 +228,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     // A rate-limited webhook's next job waits for its turn in a claim instead (its group is
     // left out of claims while held back).
     let takeNext =
-      store.capabilities.roundTrips &&
-      job.groupKey !== null &&
-      row.rate_limit === null &&
-      !disable &&
-      loop.running &&
-      loop.hasRoom;
+      job.groupKey !== null && row.rate_limit === null && !disable && loop.running && loop.hasRoom;
     // The attempt happened: its record is kept trying while the database recovers. A retry takes
     // no next job: the failed try may have committed, and taken one already (its lease expires).
     const written = async (): Promise<TakenNext | undefined> => {
