@@ -79,8 +79,9 @@ export async function writeTogether(store: Store, writes: readonly Write[]): Pro
 
 /**
  * Commits `writes` and `last` all or none, in one transaction (shared on SQLite, as in
- * `writeTogether`), `last` after the others, and returns the rows `last` returns. (A caller that wants them in one statement on PostgreSQL
- * composes it with `withWrites`, as core/delivery/hand-off.ts does.)
+ * `writeTogether`), `last` after the others, and returns the rows `last` returns. (A caller
+ * that wants them in one statement on PostgreSQL composes it with `withWrites`, as
+ * core/delivery/hand-off.ts does.)
  */
 export async function writeTogetherReturning<R>(
   store: Store,
