@@ -87,7 +87,13 @@ async function migrate(db: Kysely<Database>, capabilities: DialectCapabilities):
     provider: { getMigrations: async () => migrations },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely reads every schema's tables to find its own bookkeeping table; another schema dropped
+  // meanwhile on the same server (another deployment's, a test run's) fails that read with
+  // "relation … does not exist" or "schema … does not exist". Nothing was migrated then: again.
+  for (let attempt = 1; attempt < 5 && error && otherSchemaVanished(error, schema); attempt++) {
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((result) => result.status === "Error")?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);
@@ -96,4 +102,11 @@ async function migrate(db: Kysely<Database>, capabilities: DialectCapabilities):
       { cause: error },
     );
   }
+}
+
+/** PostgreSQL's error for a relation or schema (not `ours`) that vanished while it was read. */
+function otherSchemaVanished(error: unknown, ours: string | undefined): boolean {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if ((code !== "42P01" && code !== "3F000") || typeof message !== "string") return false;
+  return ours === undefined || !(message.includes(`"${ours}"`) || message.includes(`"${ours}.`));
 }
