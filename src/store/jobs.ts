@@ -181,6 +181,14 @@ export function createJobQueue(
       : sql<SqlBool>`id in (${subquery})`;
 
   /**
+   * `id` is the one id `subquery` selects (it has `limit 1`). On SQLite as `id = (…)`: `in (…)`
+   * builds a temporary table for the one id, which made the whole UPDATE about twice as slow
+   * (bench/RESULTS.md).
+   */
+  const idIsFirst = (subquery: Expression<unknown>) =>
+    capabilities.name === "postgres" ? idIn(subquery) : sql<SqlBool>`id = (${subquery})`;
+
+  /**
    * A claim that keeps each group within its cap, counting the group's jobs leased by anyone:
    * groups at their cap are left out, the first due jobs of the others are ranked within their
    * group, and a job is taken when its rank plus its group's leased jobs is within the cap.
@@ -383,7 +391,7 @@ export function createJobQueue(
       return creator
         .updateTable("jobs")
         .set({ lease_token: randomUUID(), locked_until: now + leaseMs, attempts: sql`attempts + 1` })
-        .where(idIn(next))
+        .where(idIsFirst(next))
         .returningAll() as unknown as ReturnType<ReturningWrite<JobsTable>>;
     },
 

@@ -63,10 +63,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const busy = new Map<string, number>();
 
   /**
-   * Sends the job's delivery and records it; resolves to the webhook's next job if it took it.
+   * Sends the job's delivery and records it; resolves to the webhook's next job if it took it,
+   * null if it looked for one and the webhook had none due, undefined if it did not look.
    * `known` is the delivery's row when it was read with the job (a hand-off on PostgreSQL).
    */
-  const deliver = async (job: ClaimedJob, known?: DeliveryRow): Promise<TakenNext | undefined> => {
+  const deliver = async (job: ClaimedJob, known?: DeliveryRow): Promise<TakenNext | null | undefined> => {
     const { deliveryId, manual } = job.payload as DeliveryJob;
     const row =
       known ?? (await deliveryRows(store.db).where("deliveries.id", "=", deliveryId).executeTakeFirst());
@@ -127,7 +128,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     attempt: number,
     outcome: DeliveryOutcome,
     manual: boolean,
-  ): Promise<TakenNext | undefined> => {
+  ): Promise<TakenNext | null | undefined> => {
     const now = Date.now();
     const gone = outcome.statusCode === 410;
     const failingSince = outcome.ok ? null : row.failing_since === null ? now : Number(row.failing_since);
@@ -231,13 +232,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       job.groupKey !== null && row.rate_limit === null && !disable && loop.running && loop.hasRoom;
     // The attempt happened: its record is kept trying while the database recovers. A retry takes
     // no next job: the failed try may have committed, and taken one already (its lease expires).
-    const written = async (): Promise<TakenNext | undefined> => {
+    const written = async (): Promise<TakenNext | null | undefined> => {
       if (!takeNext) {
         await writeTogether(store, writes);
         return undefined;
       }
       takeNext = false;
-      return writeAndTakeNext(store, writes, job, LEASE_MS, now);
+      return (await writeAndTakeNext(store, writes, job, LEASE_MS, now)) ?? null;
     };
     return retryWhileDatabaseRecovers(written, {
       until: (loop.heldUntil(job) ?? job.lockedUntil) - RECORD_MARGIN_MS,
@@ -270,12 +271,19 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const group = job.groupKey ?? "";
     busy.set(group, (busy.get(group) ?? 0) + 1);
     const work = async () => {
+      let underCap = false;
       const next = await deliver(job, row).finally(() => {
-        const left = (busy.get(group) ?? 1) - 1;
-        if (left > 0) busy.set(group, left);
+        const count = busy.get(group) ?? 1;
+        underCap = count < perWebhook;
+        if (count > 1) busy.set(group, count - 1);
         else busy.delete(group);
       });
       if (next) launch(next.job, job, next.row);
+      // The webhook had no due job left when this one ended (its last statement looked), and it
+      // was under its cap even with this one, so no claim left a job of it out meanwhile: this
+      // end wakes no claim (claim-loop.ts `noneWaiting`). Only where this node holds every lease
+      // (SQLite): on a cluster another node's leases may have filled the webhook's cap.
+      else if (next === null && underCap && store.capabilities.singleProcess) loop.noneWaiting(job);
     };
     void (from ? loop.pass(from, job, work) : loop.run(job, work));
   };

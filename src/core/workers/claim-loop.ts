@@ -62,6 +62,13 @@ export interface ClaimLoop {
    * from within `from`'s work: the end of `from` then wakes no claim, since no place was freed.
    */
   pass(from: Lease, next: Lease & { readonly runAt?: number }, work: () => Promise<unknown>): Promise<void>;
+  /**
+   * Says, from within a held job's work, that no due job waits for the place it frees: its
+   * group had none left when it ended (the worker looked, in the job's last statement). Its end
+   * then wakes no claim, unless the loop was full, when due jobs of other groups may be waiting
+   * for room. A job enqueued later announces itself (the notifier), so none is left behind.
+   */
+  noneWaiting(job: Lease): void;
   /** True while the loop holds fewer jobs than its concurrency: a freed place would be claimed. */
   readonly hasRoom: boolean;
   /** The end of the job's lease as last renewed (epoch ms), or undefined once it is not held. */
@@ -81,6 +88,8 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
   const tasks = new Set<Promise<void>>();
   /** Jobs whose place went to a job they took (`pass`): their end frees nothing to claim. */
   const passed = new Set<string>();
+  /** Jobs whose end frees a place no due job waits for (`noneWaiting`). */
+  const unwanted = new Set<string>();
   let running = false;
   let loop: Promise<void> | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
@@ -159,9 +168,12 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
         },
       )
       .finally(() => {
+        const full = tasks.size >= options.concurrency;
         held.delete(job.id);
         tasks.delete(task);
-        if (!passed.delete(job.id)) wake();
+        const wasPassed = passed.delete(job.id);
+        const wasUnwanted = unwanted.delete(job.id);
+        if (!wasPassed && (!wasUnwanted || full)) wake();
       });
     tasks.add(task);
     return task;
@@ -195,6 +207,9 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
     pass(from, next, work) {
       passed.add(from.id);
       return run(next, work);
+    },
+    noneWaiting(job) {
+      if (held.has(job.id)) unwanted.add(job.id);
     },
     get hasRoom() {
       return tasks.size < options.concurrency;

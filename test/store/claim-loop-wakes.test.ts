@@ -1,0 +1,94 @@
+/**
+ * When a job's end wakes the claim loop (SQLite, one store): an end wakes a claim, since it frees
+ * a place; an end whose worker said no due job waits for it (`noneWaiting`) does not, unless the
+ * loop was full. The polls are an hour apart, so every claim after the first is a wake's.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type ClaimLoop, createClaimLoop } from "../../src/core/workers/claim-loop.js";
+import type { ClaimedJob } from "../../src/store/jobs.js";
+import { openStore, type Store } from "../../src/store/store.js";
+import { dialects, type TestDatabase } from "../support/dialects.js";
+import { waitUntil } from "../support/webhook-delivery.js";
+
+const sqlite = dialects.find((dialect) => dialect.name === "sqlite") as NonNullable<(typeof dialects)[0]>;
+
+describe("the claim loop's wake-ups when a job ends", () => {
+  let database: TestDatabase;
+  let store: Store;
+  const loops: ClaimLoop[] = [];
+  let queueCount = 0;
+
+  beforeAll(async () => {
+    database = await sqlite.create();
+    store = await openStore(database);
+  });
+  afterEach(async () => {
+    await Promise.all(loops.splice(0).map((loop) => loop.stop()));
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.cleanup();
+  });
+
+  /**
+   * A loop of `concurrency` on a fresh queue whose claims are counted; each claimed job runs
+   * `work` and is completed. Resolves once its first claim (at start) is done.
+   */
+  const startLoop = async (
+    concurrency: number,
+    work: (loop: ClaimLoop, job: ClaimedJob) => Promise<void>,
+  ) => {
+    const queue = `wakes-${++queueCount}`;
+    const counted: Store = {
+      ...store,
+      jobs: {
+        ...store.jobs,
+        claimDue: (options) => {
+          claims.count++;
+          return store.jobs.claimDue(options);
+        },
+      },
+    };
+    const claims = { count: 0 };
+    const ended: string[] = [];
+    const loop: ClaimLoop = createClaimLoop(
+      { store: counted, queue, topic: `${queue}:new`, concurrency, pollMs: 3_600_000 },
+      {
+        claimed(jobs) {
+          for (const job of jobs)
+            void loop.run(job, async () => {
+              await work(loop, job);
+              await store.jobs.complete(job);
+              ended.push(job.payload as string);
+            });
+        },
+      },
+    );
+    for (const payload of ["a", "b"].slice(0, concurrency === 1 ? 1 : 2))
+      await store.jobs.enqueue(store.db, { queue, payload });
+    loop.start();
+    loops.push(loop);
+    await waitUntil("the first claim", () => claims.count >= 1);
+    return { claims, ended };
+  };
+
+  it("an end wakes a claim; an end that no due job waits for does not", async () => {
+    const { claims, ended } = await startLoop(4, async (loop, job) => {
+      if (job.payload === "a") loop.noneWaiting(job);
+      else await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await waitUntil("job a to end", () => ended.includes("a"));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(claims.count).toBe(1);
+    await waitUntil("job b to end", () => ended.includes("b"));
+    await waitUntil("a second claim", () => claims.count === 2);
+  });
+
+  it("an end that no due job waits for still wakes a claim when the loop was full", async () => {
+    const { claims, ended } = await startLoop(1, async (loop, job) => {
+      loop.noneWaiting(job);
+    });
+    await waitUntil("job a to end", () => ended.includes("a"));
+    await waitUntil("a second claim", () => claims.count === 2);
+  });
+});
