@@ -202,7 +202,7 @@ export function createJobQueue(
   ): Promise<ClaimedJob[]> => {
     if (!capabilities.roundTrips) {
       const rows = await claimCappedOnSqlite(db, { queue, limit, leaseMs, now, excludeGroups }, groupLimit);
-      return rows.map(toClaimedJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
+      return claimedInOrder(rows);
     }
     const capOf = (alias: string) =>
       typeof groupLimit === "number"
@@ -255,7 +255,7 @@ export function createJobQueue(
     const rows = batch
       ? ((await batch([lock.compile(db), claim.compile(db)]))[1] as JobsTable[])
       : (await claim.execute(db)).rows;
-    return rows.map(toClaimedJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
+    return claimedInOrder(rows);
   };
 
   const enqueueWrites = (jobs: readonly NewJob[]): Write[] => {
@@ -329,7 +329,7 @@ export function createJobQueue(
         .where(idIn(due))
         .returningAll()
         .execute();
-      return rows.map(toClaimedJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
+      return claimedInOrder(rows);
     },
 
     async extendLeases(leases, leaseMs) {
@@ -439,6 +439,11 @@ export function createJobQueue(
       return times.length === 0 ? null : Math.min(...times);
     },
   };
+}
+
+/** Claimed rows as their claimer holds them, oldest due first (the order claims take them). */
+function claimedInOrder(rows: readonly JobsTable[]): ClaimedJob[] {
+  return rows.map(toClaimedJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
 }
 
 /** A job row as its claimer holds it. */

@@ -169,21 +169,19 @@ for (const dialect of dialects) {
     it("a capped claim reads on past a group that fills up among the jobs it read", async () => {
       const queue = freshQueue();
       const now = Date.now();
+      /** `count` jobs of `group`, named after it, due one ms apart from `since` ms ago. */
+      const enqueueGroup = async (group: string, count: number, since: number) => {
+        for (let n = 0; n < count; n++)
+          await store.jobs.enqueue(store.db, {
+            queue,
+            payload: `${group}-${n}`,
+            runAt: now - since + n,
+            groupKey: group,
+          });
+      };
       // 12 of "busy" first: more than a claim of 5 takes, fewer than PostgreSQL's window of 4 × 5.
-      for (let n = 0; n < 12; n++)
-        await store.jobs.enqueue(store.db, {
-          queue,
-          payload: `busy-${n}`,
-          runAt: now - 20_000 + n,
-          groupKey: "busy",
-        });
-      for (let n = 0; n < 5; n++)
-        await store.jobs.enqueue(store.db, {
-          queue,
-          payload: `quiet-${n}`,
-          runAt: now - 10_000 + n,
-          groupKey: "quiet",
-        });
+      await enqueueGroup("busy", 12, 20_000);
+      await enqueueGroup("quiet", 5, 10_000);
       const first = await store.jobs.claimDue({ queue, limit: 5, leaseMs: 60_000, groupLimit: 3 });
       expect(first.map((job) => job.payload)).toEqual(["busy-0", "busy-1", "busy-2", "quiet-0", "quiet-1"]);
       // Both groups are now short of their cap by 0 and 1: one more of "quiet", none of "busy".
