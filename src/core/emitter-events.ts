@@ -43,6 +43,8 @@ export interface AppendOutcome {
   readonly last: SequenceId;
   /** Deliveries created for subscribed webhooks. */
   readonly deliveries: number;
+  /** The webhooks whose deliveries were queued (to announce them: store/notifier.ts). */
+  readonly webhooks: readonly string[];
   /** Runs queued for linked workflows. */
   readonly runs: number;
 }
@@ -124,7 +126,7 @@ export function planAppend(
       payload: item.payload,
     };
   });
-  if (events.length === 0) return { events, last: cursor, deliveries: 0, runs: 0, writes: [] };
+  if (events.length === 0) return { events, last: cursor, deliveries: 0, webhooks: [], runs: 0, writes: [] };
   const rows = events.map((event) => ({
     emitter_id: emitter.id,
     ms: event.ms,
@@ -138,7 +140,14 @@ export function planAppend(
   const deliveries = deliveryWrites(jobs, emitter, events, listeners.webhooks);
   const runs = triggeredRunWrites(jobs, emitter, events, listeners.workflows);
   const writes = [...insertWrites("events", rows, INSERT_CHUNK), ...deliveries.writes, ...runs.writes];
-  return { events, last: cursor, deliveries: deliveries.count, runs: runs.count, writes };
+  return {
+    events,
+    last: cursor,
+    deliveries: deliveries.count,
+    webhooks: deliveries.webhooks,
+    runs: runs.count,
+    writes,
+  };
 }
 
 /** Stores `items` after `last` (the emitter's last id, read under its row lock) and fans them out. */

@@ -40,6 +40,8 @@ export interface CommitOutcome {
   readonly logLines: number;
   /** Deliveries created for subscribed webhooks (in a batch, counted on its last commit). */
   readonly deliveries: number;
+  /** The webhooks whose deliveries were queued (in a batch, on its last commit). */
+  readonly webhooks: readonly string[];
   /** Runs queued for linked workflows (in a batch, counted on its last commit). */
   readonly runs: number;
 }
@@ -134,7 +136,9 @@ async function commitBatch(
   const rows = await query.execute();
   const emitter = rows[0];
   // Deleted while they ran: nothing of them is kept.
-  if (!emitter) return requests.map(() => ({ events: [], logLines: 0, deliveries: 0, runs: 0 }));
+  if (!emitter) {
+    return requests.map(() => ({ events: [], logLines: 0, deliveries: 0, webhooks: [], runs: 0 }));
+  }
 
   const now = Date.now();
   // Each invocation's dedupe sees the state the one before it left, as if committed one by one.
@@ -251,6 +255,7 @@ async function commitBatch(
       events,
       logLines: plan.logLines.length,
       deliveries: last ? appended.deliveries : 0,
+      webhooks: last ? appended.webhooks : [],
       runs: last ? appended.runs : 0,
     };
   });

@@ -268,7 +268,7 @@ async function commitInTurn(
   if ("error" in outcome) throw outcome.error;
   const { store } = context;
   if (outcome.events.length > 0) store.notifier.publish(emitsTopic(source.id));
-  if (outcome.deliveries > 0) store.notifier.publish(DELIVERIES_TOPIC);
+  if (outcome.deliveries > 0) store.notifier.publish(DELIVERIES_TOPIC, outcome.webhooks);
   if (outcome.logLines > 0) store.notifier.publish(logsTopic(source.id));
   if (outcome.runs > 0) store.notifier.publish(WORKFLOW_RUNS_TOPIC);
   return { invocationId, result, events: outcome.events };

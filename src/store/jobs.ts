@@ -8,13 +8,20 @@
  * SQLite has a single writer, so the claiming UPDATE is atomic by itself.
  */
 import { randomUUID } from "node:crypto";
-import { type Expression, type Kysely, type QueryCreator, type SqlBool, sql } from "kysely";
+import { type Compilable, type Expression, type Kysely, type SqlBool, sql } from "kysely";
 import { newId } from "../core/ids.js";
 import type { DialectCapabilities } from "./dialect.js";
+import { prepared } from "./prepared.js";
 import type { Database, Executor, JobsTable } from "./schema.js";
 import { claimCappedOnSqlite } from "./sqlite-capped-claim.js";
 import type { StatementBatch } from "./statement-batch.js";
-import { insertWrites, type ReturningWrite, type Write, type WriteQuery } from "./write-together.js";
+import {
+  insertWrites,
+  preparedReturning,
+  preparedWrite,
+  type ReturningWrite,
+  type Write,
+} from "./write-together.js";
 
 export interface NewJob {
   readonly queue: string;
@@ -112,28 +119,19 @@ export interface JobQueue {
    */
   leasedAhead(queue: string, groupKey: string, jobId: string, now?: number): Promise<number>;
   /**
-   * The statement that `complete` (no `failure`) or `fail` runs, unexecuted, built on `creator`:
-   * for a caller that writes it with its own statements in one (on PostgreSQL, a data-modifying
-   * `WITH`, one round trip instead of a transaction's several).
+   * What `complete` (no `failure`) or `fail` writes, as a write: for a caller that commits it
+   * with its own writes (store/write-together.ts; on PostgreSQL a data-modifying `WITH`, one
+   * round trip instead of a transaction's several).
    */
-  endStatement(
-    lease: Lease,
-    failure: { error: string; retryAt: number | null } | undefined,
-    creator: QueryCreator<Database>,
-  ): WriteQuery;
+  endWrite(lease: Lease, failure: { error: string; retryAt: number | null } | undefined): Write;
   /**
    * The statement that leases the next due job of `lease`'s group (oldest first, skipping one
-   * another claimer holds), unexecuted, built on `creator`: for a worker that hands the place its
-   * finished job held in the group to the group's next job, written together with the finished
-   * job's end. The group's jobs in flight stay as many as before, so no claim is needed and no
-   * cap is crossed. Its row, if any, becomes a ClaimedJob with `toClaimedJob`.
+   * another claimer holds), as a write that returns the job's row: for a worker that hands the
+   * place its finished job held in the group to the group's next job, written together with the
+   * finished job's end. The group's jobs in flight stay as many as before, so no claim is needed
+   * and no cap is crossed. Its row, if any, becomes a ClaimedJob with `toClaimedJob`.
    */
-  takeNextStatement(
-    lease: ClaimedJob,
-    leaseMs: number,
-    creator: QueryCreator<Database>,
-    now?: number,
-  ): ReturnType<ReturningWrite<JobsTable>>;
+  takeNextWrite(lease: ClaimedJob, leaseMs: number, now?: number): ReturningWrite<JobsTable>;
   /**
    * Frees every lease at once. Only for a server that knows no other process can hold one (the
    * embedded mode at start): the claims of the process that died are taken up at once instead
@@ -153,22 +151,34 @@ export function createJobQueue(
   capabilities: DialectCapabilities,
   batch?: StatementBatch,
 ): JobQueue {
-  const held = (lease: Lease, executor: QueryCreator<Database> = db) =>
-    executor.updateTable("jobs").where("id", "=", lease.id).where("lease_token", "=", lease.leaseToken);
-  const completeStatement = (lease: Lease, creator: QueryCreator<Database>) =>
-    creator.deleteFrom("jobs").where("id", "=", lease.id).where("lease_token", "=", lease.leaseToken);
-  const failStatement = (
-    lease: Lease,
-    { error, retryAt }: { error: string; retryAt: number | null },
-    creator: QueryCreator<Database>,
-  ) =>
-    held(lease, creator).set({
-      state: retryAt === null ? "failed" : "queued",
-      run_at: retryAt ?? sql`run_at`,
-      lease_token: null,
-      locked_until: null,
-      last_error: error.slice(0, 4000),
-    });
+  // The statements of a job's end and of the hand-off, built once (store/prepared.ts).
+  const complete = prepared((creator, lease: { id: string; token: string }) =>
+    creator.deleteFrom("jobs").where("id", "=", lease.id).where("lease_token", "=", lease.token),
+  );
+  const released = (state: "failed" | "queued") =>
+    prepared((creator, end: { id: string; token: string; error: string; runAt?: number }) =>
+      creator
+        .updateTable("jobs")
+        .set({
+          state,
+          run_at: end.runAt ?? sql`run_at`,
+          lease_token: null,
+          locked_until: null,
+          last_error: end.error,
+        })
+        .where("id", "=", end.id)
+        .where("lease_token", "=", end.token),
+    );
+  const failed = released("failed");
+  const retried = released("queued");
+  const endWrite: JobQueue["endWrite"] = (lease, failure) => {
+    const key = { id: lease.id, token: lease.leaseToken };
+    if (failure === undefined) return preparedWrite(complete, key);
+    const error = failure.error.slice(0, 4000);
+    return failure.retryAt === null
+      ? preparedWrite(failed, { ...key, error })
+      : preparedWrite(retried, { ...key, error, runAt: failure.retryAt });
+  };
 
   /**
    * `id` is one of the ids `subquery` selects. On PostgreSQL as `= any(array(…))`: the planner
@@ -256,6 +266,53 @@ export function createJobQueue(
       ? ((await batch([lock.compile(db), claim.compile(db)]))[1] as JobsTable[])
       : (await claim.execute(db)).rows;
     return claimedInOrder(rows);
+  };
+
+  const takeNext = prepared(
+    (
+      creator,
+      take: {
+        queue: string;
+        group: string | null;
+        now: number;
+        id: string;
+        token: string;
+        lockedUntil: number;
+      },
+    ) => {
+      let next = creator
+        .selectFrom("jobs")
+        .select("id")
+        .where("queue", "=", take.queue)
+        .where("group_key", "=", take.group)
+        .where("state", "=", "queued")
+        .where("run_at", "<=", take.now)
+        .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", take.now)]))
+        .where("id", "!=", take.id)
+        .orderBy("run_at")
+        .orderBy("id")
+        .limit(1);
+      if (capabilities.skipLocked) next = next.forUpdate().skipLocked();
+      return creator
+        .updateTable("jobs")
+        .set({ lease_token: take.token, locked_until: take.lockedUntil, attempts: sql`attempts + 1` })
+        .where(idIsFirst(next))
+        .returningAll() as unknown as Compilable<JobsTable>;
+    },
+  );
+
+  /** Runs a write alone on `executor`; how many rows it changed. */
+  const runWrite = async (executor: Executor, write: Write): Promise<bigint> => {
+    const result = write.compiled
+      ? await executor.executeQuery(write.compiled(executor, capabilities.name))
+      : await write(executor).executeTakeFirst();
+    return "numAffectedRows" in result
+      ? (result.numAffectedRows ?? 0n)
+      : "numDeletedRows" in result
+        ? result.numDeletedRows
+        : "numUpdatedRows" in result
+          ? result.numUpdatedRows
+          : 0n;
   };
 
   const enqueueWrites = (jobs: readonly NewJob[]): Write[] => {
@@ -357,13 +414,11 @@ export function createJobQueue(
     },
 
     async complete(lease, executor = db) {
-      const result = await completeStatement(lease, executor).executeTakeFirst();
-      return result.numDeletedRows > 0n;
+      return (await runWrite(executor, endWrite(lease, undefined))) > 0n;
     },
 
     async fail(lease, failure, executor = db) {
-      const result = await failStatement(lease, failure, executor).executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      return (await runWrite(executor, endWrite(lease, failure))) > 0n;
     },
 
     async leasedAhead(queue, groupKey, jobId, now = Date.now()) {
@@ -374,29 +429,17 @@ export function createJobQueue(
       return Number(row.rows[0]?.ahead ?? 0);
     },
 
-    takeNextStatement(lease, leaseMs, creator, now = Date.now()) {
-      let next = creator
-        .selectFrom("jobs")
-        .select("id")
-        .where("queue", "=", lease.queue)
-        .where("group_key", "=", lease.groupKey)
-        .where("state", "=", "queued")
-        .where("run_at", "<=", now)
-        .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", now)]))
-        .where("id", "!=", lease.id)
-        .orderBy("run_at")
-        .orderBy("id")
-        .limit(1);
-      if (capabilities.skipLocked) next = next.forUpdate().skipLocked();
-      return creator
-        .updateTable("jobs")
-        .set({ lease_token: randomUUID(), locked_until: now + leaseMs, attempts: sql`attempts + 1` })
-        .where(idIsFirst(next))
-        .returningAll() as unknown as ReturnType<ReturningWrite<JobsTable>>;
-    },
+    takeNextWrite: (lease, leaseMs, now = Date.now()) =>
+      preparedReturning(takeNext, {
+        queue: lease.queue,
+        group: lease.groupKey,
+        now,
+        id: lease.id,
+        token: randomUUID(),
+        lockedUntil: now + leaseMs,
+      }),
 
-    endStatement: (lease, failure, creator) =>
-      failure === undefined ? completeStatement(lease, creator) : failStatement(lease, failure, creator),
+    endWrite,
 
     async releaseAllLeases() {
       const result = await db

@@ -9,10 +9,18 @@ import { EventEmitter } from "node:events";
 import pg from "pg";
 
 export interface Notifier {
-  /** Tells every subscriber of `topic`, on this node and (on PostgreSQL) the others. Call after commit. */
-  publish(topic: string): void;
-  /** Calls `listener` on each publish to `topic`; returns the unsubscribe function. */
-  subscribe(topic: string, listener: () => void): () => void;
+  /**
+   * Tells every subscriber of `topic`, on this node and (on PostgreSQL) the others. Call after
+   * commit. `groups` names, for this node's subscribers only, the groups of the jobs announced
+   * (the webhooks of new deliveries), so that one may let pass a wake it has no use for; the
+   * other nodes hear the topic alone.
+   */
+  publish(topic: string, groups?: readonly string[]): void;
+  /**
+   * Calls `listener` on each publish to `topic`, with the publish's groups when it named them on
+   * this node; returns the unsubscribe function.
+   */
+  subscribe(topic: string, listener: (groups?: readonly string[]) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -24,8 +32,8 @@ export function createLocalNotifier(): Notifier & { wakeAll(): void } {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
-    publish: (topic) => {
-      emitter.emit(topic);
+    publish: (topic, groups) => {
+      emitter.emit(topic, groups);
     },
     /** Calls every listener of every topic once. */
     wakeAll() {
@@ -121,8 +129,8 @@ export function createPostgresNotifier(
   };
 
   return {
-    publish(topic) {
-      local.publish(topic);
+    publish(topic, groups) {
+      local.publish(topic, groups);
       if (pending.size === 0) setImmediate(flush);
       pending.add(topic);
     },

@@ -21,6 +21,7 @@ import {
   type UpdateResult,
 } from "kysely";
 import type { DialectCapabilities } from "./dialect.js";
+import { type Prepared, prepared, type Row, type Values } from "./prepared.js";
 import type { Database, Executor } from "./schema.js";
 import { inSharedTransaction } from "./shared-transaction.js";
 import type { Store } from "./store.js";
@@ -32,16 +33,44 @@ export type WriteQuery = {
     | UpdateQueryBuilder<Database, T, T, UpdateResult>
     | DeleteQueryBuilder<Database, T, DeleteResult>;
 }[keyof Database];
-/** One write, built on the creator it is given (the store, a transaction, or a `WITH`). */
-export type Write = (creator: QueryCreator<Database>) => WriteQuery;
+/**
+ * One write, built on the creator it is given (the store, a transaction, or a `WITH`). A
+ * prepared write (`preparedWrite`) also compiles from its kept statement, without building.
+ */
+export type Write = ((creator: QueryCreator<Database>) => WriteQuery) & {
+  readonly compiled?: (executor: Executor, dialect: DialectCapabilities["name"]) => CompiledQuery;
+};
+
+/** `statement` with `values` as a write: compiled from the kept statement when it runs alone. */
+export function preparedWrite<V extends Values>(statement: Prepared<V, unknown>, values: V): Write {
+  return Object.assign((creator: QueryCreator<Database>) => statement.build(creator, values) as WriteQuery, {
+    compiled: (executor: Executor, dialect: DialectCapabilities["name"]) =>
+      statement.compile(executor, dialect, values) as CompiledQuery,
+  });
+}
 
 /**
  * A statement that writes and returns rows (an UPDATE … RETURNING), built on the creator it is
- * given, to be committed with other writes (`writeTogetherReturning`).
+ * given, to be committed with other writes (`writeTogetherReturning`). A prepared one
+ * (`preparedReturning`) also compiles from its kept statement, without building.
  */
-export type ReturningWrite<R> = (creator: QueryCreator<Database>) => Compilable<R> & {
-  execute(): Promise<R[]>;
+export type ReturningWrite<R> = ((creator: QueryCreator<Database>) => Compilable<R>) & {
+  readonly compiled?: (executor: Executor, dialect: DialectCapabilities["name"]) => CompiledQuery<R>;
 };
+
+/** `statement` with `values` as a returning write (see `preparedWrite`). */
+export function preparedReturning<V extends Values, R>(
+  statement: Prepared<V, R>,
+  values: V,
+): ReturningWrite<R> {
+  return Object.assign((creator: QueryCreator<Database>) => statement.build(creator, values), {
+    compiled: (executor: Executor, dialect: DialectCapabilities["name"]) =>
+      statement.compile(executor, dialect, values),
+  });
+}
+
+/** The insert of rows into each table, prepared (store/prepared.ts) once per table. */
+const inserts = new Map<keyof Database, Prepared<{ rows: readonly Row[] }, unknown>>();
 
 /** Inserts of `rows` into `table`, `perStatement` rows to a statement, as writes. */
 export function insertWrites<T extends keyof Database>(
@@ -49,10 +78,17 @@ export function insertWrites<T extends keyof Database>(
   rows: readonly Insertable<Database[T]>[],
   perStatement = 200,
 ): Write[] {
+  let insert = inserts.get(table);
+  if (!insert) {
+    insert = prepared((creator, values: { rows: readonly Row[] }) =>
+      creator.insertInto(table).values(values.rows as never),
+    );
+    inserts.set(table, insert);
+  }
   const writes: Write[] = [];
   for (let start = 0; start < rows.length; start += perStatement) {
-    const chunk = rows.slice(start, start + perStatement);
-    writes.push((creator) => creator.insertInto(table).values(chunk) as unknown as WriteQuery);
+    const chunk = rows.slice(start, start + perStatement) as unknown as readonly Row[];
+    writes.push(preparedWrite(insert, { rows: chunk }));
   }
   return writes;
 }
@@ -90,7 +126,8 @@ export async function writeTogetherReturning<R>(
 ): Promise<R[]> {
   return inSharedTransaction(store, async (tx) => {
     await writeIn(tx, store.capabilities, writes);
-    return last(tx).execute();
+    const statement = last.compiled ? last.compiled(tx, store.capabilities.name) : last(tx).compile();
+    return (await tx.executeQuery(statement)).rows;
   });
 }
 
@@ -112,14 +149,18 @@ export async function writeIn(
     await writeIn(executor, capabilities, writes.slice(0, half));
     await writeIn(executor, capabilities, writes.slice(half));
   } else {
-    for (const write of writes) await write(executor).execute();
+    for (const write of writes) {
+      if (write.compiled) await executor.executeQuery(write.compiled(executor, capabilities.name));
+      else await write(executor).execute();
+    }
   }
 }
 
 /** The writes as one statement, or undefined if they are too many parameters for one. */
 function oneStatement(executor: Executor, writes: readonly Write[]): CompiledQuery | undefined {
   if (writes.length === 1) {
-    const only = (writes[0] as Write)(executor).compile();
+    const [write] = writes as [Write];
+    const only = write.compiled ? write.compiled(executor, "postgres") : write(executor).compile();
     return fitsOneStatement(only) ? only : undefined;
   }
   const compiled = withWrites(executor, writes).selectNoFrom(sql<number>`1`.as("written")).compile();

@@ -1,7 +1,8 @@
 /**
  * When a job's end wakes the claim loop (SQLite, one store): an end wakes a claim, since it frees
  * a place; an end whose worker said no due job waits for it (`noneWaiting`) does not, unless the
- * loop was full. The polls are an hour apart, so every claim after the first is a wake's.
+ * loop was full. An announcement of new jobs wakes one, unless the worker says it can take none
+ * of the announced groups. The polls are an hour apart, so every claim after the first is a wake's.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ClaimLoop, createClaimLoop } from "../../src/core/workers/claim-loop.js";
@@ -37,6 +38,7 @@ describe("the claim loop's wake-ups when a job ends", () => {
   const startLoop = async (
     concurrency: number,
     work: (loop: ClaimLoop, job: ClaimedJob) => Promise<void>,
+    claimable?: (groups: readonly string[]) => boolean,
   ) => {
     const queue = `wakes-${++queueCount}`;
     const counted: Store = {
@@ -54,6 +56,7 @@ describe("the claim loop's wake-ups when a job ends", () => {
     const loop: ClaimLoop = createClaimLoop(
       { store: counted, queue, topic: `${queue}:new`, concurrency, pollMs: 3_600_000 },
       {
+        ...(claimable ? { claimable } : {}),
         claimed(jobs) {
           for (const job of jobs)
             void loop.run(job, async () => {
@@ -69,7 +72,7 @@ describe("the claim loop's wake-ups when a job ends", () => {
     loop.start();
     loops.push(loop);
     await waitUntil("the first claim", () => claims.count >= 1);
-    return { claims, ended };
+    return { claims, ended, topic: `${queue}:new` };
   };
 
   it("an end wakes a claim; an end that no due job waits for does not", async () => {
@@ -90,5 +93,24 @@ describe("the claim loop's wake-ups when a job ends", () => {
     });
     await waitUntil("job a to end", () => ended.includes("a"));
     await waitUntil("a second claim", () => claims.count === 2);
+  });
+
+  it("an announcement of new jobs wakes a claim unless the worker can take none of its groups", async () => {
+    const { claims, ended, topic } = await startLoop(
+      4,
+      async (loop, job) => loop.noneWaiting(job),
+      (groups) => groups.includes("open"),
+    );
+    await waitUntil("jobs a and b to end", () => ended.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(claims.count).toBe(1);
+    store.notifier.publish(topic, ["full"]);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(claims.count).toBe(1);
+    store.notifier.publish(topic, ["full", "open"]);
+    await waitUntil("a claim for the open group", () => claims.count === 2);
+    // Groups not named (another node's announcement): a claim, whatever the worker says.
+    store.notifier.publish(topic);
+    await waitUntil("a claim for an announcement without groups", () => claims.count === 3);
   });
 });

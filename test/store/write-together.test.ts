@@ -39,7 +39,7 @@ for (const dialect of dialects) {
       await writeTogether(store, [
         (db) => db.insertInto("rate_slots").values({ key: "a", next_at: 1 }),
         (db) => db.insertInto("rate_slots").values({ key: "b", next_at: 2 }),
-        (db) => store.jobs.endStatement(job, undefined, db),
+        store.jobs.endWrite(job, undefined),
       ]);
       expect(await slots("a", "b")).toEqual([
         { key: "a", next_at: 1 },
@@ -53,7 +53,7 @@ for (const dialect of dialects) {
       const retryAt = Date.now() + 60_000;
       await writeTogether(store, [
         (db) => db.insertInto("rate_slots").values({ key: "c", next_at: 3 }),
-        (db) => store.jobs.endStatement(job, { error: "the receiver answered 500", retryAt }, db),
+        store.jobs.endWrite(job, { error: "the receiver answered 500", retryAt }),
       ]);
       const row = await store.db
         .selectFrom("jobs")
@@ -75,7 +75,7 @@ for (const dialect of dialects) {
       await expect(
         writeTogether(store, [
           (db) => db.insertInto("rate_slots").values({ key: "d", next_at: 4 }),
-          (db) => store.jobs.endStatement(job, undefined, db),
+          store.jobs.endWrite(job, undefined),
           // "a" exists: the primary key refuses it.
           (db) => db.insertInto("rate_slots").values({ key: "a", next_at: 5 }),
         ]),
@@ -116,9 +116,9 @@ for (const dialect of dialects) {
         store,
         [
           (db) => db.insertInto("rate_slots").values({ key: "e", next_at: 6 }),
-          (db) => store.jobs.endStatement(job, undefined, db),
+          store.jobs.endWrite(job, undefined),
         ],
-        (db) => store.jobs.takeNextStatement(job, 30_000, db),
+        store.jobs.takeNextWrite(job, 30_000),
       );
       expect(rows).toHaveLength(1);
       const taken = toClaimedJob(rows[0] as NonNullable<(typeof rows)[0]>);
@@ -144,12 +144,9 @@ for (const dialect of dialects) {
       const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 60_000 });
       expect(job?.id).toBe(only);
       if (!job) return;
-      const end = (db: Parameters<Parameters<typeof writeTogetherReturning>[2]>[0]) =>
-        store.jobs.endStatement(job, undefined, db);
+      const end = store.jobs.endWrite(job, undefined);
       // z's job is another group's; y's other job is not due yet.
-      expect(
-        await writeTogetherReturning(store, [end], (db) => store.jobs.takeNextStatement(job, 30_000, db)),
-      ).toEqual([]);
+      expect(await writeTogetherReturning(store, [end], store.jobs.takeNextWrite(job, 30_000))).toEqual([]);
       expect(await leaseOf(otherGroup as string)).toBeNull();
 
       const [again] = await enqueueGroups(queue, ["y", "y"]);
@@ -160,11 +157,11 @@ for (const dialect of dialects) {
         writeTogetherReturning(
           store,
           [
-            (db) => store.jobs.endStatement(second, undefined, db),
+            store.jobs.endWrite(second, undefined),
             // "a" exists: the primary key refuses it.
             (db) => db.insertInto("rate_slots").values({ key: "a", next_at: 7 }),
           ],
-          (db) => store.jobs.takeNextStatement(second, 30_000, db),
+          store.jobs.takeNextWrite(second, 30_000),
         ),
       ).rejects.toThrow();
       // Neither the end nor the lease of y's next job happened.

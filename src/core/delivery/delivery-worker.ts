@@ -12,17 +12,18 @@
 import type { Dispatcher } from "undici";
 import type { ClaimedJob } from "../../store/jobs.js";
 import type { Store } from "../../store/store.js";
-import { type Write, writeTogether } from "../../store/write-together.js";
+import { preparedWrite, type Write, writeTogether } from "../../store/write-together.js";
 import type { Metrics } from "../metrics.js";
 import type { AddressPolicy } from "../outbound/ssrf-guard.js";
 import type { SecretBox } from "../secret-box.js";
 import { createClaimLoop, LEASE_MS } from "../workers/claim-loop.js";
 import { retryWhileDatabaseRecovers } from "../workers/database-retry.js";
 import { DELIVERIES_TOPIC, DELIVERY_QUEUE, type DeliveryJob } from "./enqueue.js";
-import { type DeliveryRow, deliveryRows, type TakenNext, writeAndTakeNext } from "./hand-off.js";
+import { type DeliveryRow, type TakenNext, writeAndTakeNext } from "./hand-off.js";
 import { awaitTurn, createRateSlots } from "./rate-slots.js";
 import { nextRetryDelayMs, parseRetryAfter } from "./retry-policy.js";
-import { type DeliveryOutcome, sendDelivery } from "./send.js";
+import { createSigners, type DeliveryOutcome, sendDelivery } from "./send.js";
+import { insertAttempt, readDelivery, updateDelivery } from "./statements.js";
 
 /** A webhook that has failed for this long without a success is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
@@ -61,6 +62,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const onError = options.onError ?? (() => {});
   const gate = createRateSlots(store);
   const busy = new Map<string, number>();
+  const signerOf = createSigners((sealed) => options.secrets.decrypt(sealed));
 
   /**
    * Sends the job's delivery and records it; resolves to the webhook's next job if it took it,
@@ -70,7 +72,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const deliver = async (job: ClaimedJob, known?: DeliveryRow): Promise<TakenNext | null | undefined> => {
     const { deliveryId, manual } = job.payload as DeliveryJob;
     const row =
-      known ?? (await deliveryRows(store.db).where("deliveries.id", "=", deliveryId).executeTakeFirst());
+      known ?? (await readDelivery.execute(store.db, store.capabilities.name, { id: deliveryId }))[0];
     if (row?.status !== "pending") {
       await store.jobs.complete(job);
       return undefined;
@@ -94,9 +96,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     }
 
     const now = Date.now();
-    const secrets = [options.secrets.decrypt(row.signing_secret)];
+    const signers = [signerOf(row.signing_secret)];
     if (row.previous_secret && Number(row.previous_secret_expires_at) > now) {
-      secrets.push(options.secrets.decrypt(row.previous_secret));
+      signers.push(signerOf(row.previous_secret));
     }
     const attempt = row.attempts + 1;
     const outcome = await sendDelivery(
@@ -104,7 +106,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         url: row.url,
         messageId: `${row.emitter_id}-${row.event_id}`,
         payload: row.payload,
-        secrets,
+        signers,
         emitterId: row.emitter_id,
         channel: row.channel,
         attempt,
@@ -192,39 +194,30 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     // The attempt, the delivery's new state, the webhook's and the job's end: one statement on
     // PostgreSQL (store/write-together.ts).
     const writes: Write[] = [
-      (db) =>
-        db
-          .insertInto("delivery_attempts")
-          .values({
-            delivery_id: row.id,
-            attempt,
-            at: now,
-            status_code: outcome.statusCode,
-            latency_ms: outcome.latencyMs,
-            error: outcome.error,
-            response_body: outcome.responseBody,
-          })
-          .onConflict((conflict) => conflict.columns(["delivery_id", "attempt"]).doNothing()),
-      (db) =>
-        db
-          .updateTable("deliveries")
-          .set({
-            status,
-            attempts: attempt,
-            last_status_code: outcome.statusCode,
-            last_error: outcome.error,
-            last_latency_ms: outcome.latencyMs,
-            next_attempt_at: delay === null ? null : now + delay,
-            updated_at: now,
-          })
-          .where("id", "=", row.id),
+      preparedWrite(insertAttempt, {
+        delivery_id: row.id,
+        attempt,
+        at: now,
+        status_code: outcome.statusCode,
+        latency_ms: outcome.latencyMs,
+        error: outcome.error,
+        response_body: outcome.responseBody,
+      }),
+      preparedWrite(updateDelivery, {
+        id: row.id,
+        status,
+        attempts: attempt,
+        last_status_code: outcome.statusCode,
+        last_error: outcome.error,
+        last_latency_ms: outcome.latencyMs,
+        next_attempt_at: delay === null ? null : now + delay,
+        updated_at: now,
+      }),
       ...(webhookChange ? [webhookChange] : []),
-      (db) =>
-        store.jobs.endStatement(
-          job,
-          delay === null ? undefined : { error: outcome.error ?? "failed", retryAt: now + delay },
-          db,
-        ),
+      store.jobs.endWrite(
+        job,
+        delay === null ? undefined : { error: outcome.error ?? "failed", retryAt: now + delay },
+      ),
     ];
     // A rate-limited webhook's next job waits for its turn in a claim instead (its group is
     // left out of claims while held back).
@@ -259,7 +252,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
             updated_at: Date.now(),
           })
           .where("id", "=", deliveryId),
-      (db) => store.jobs.endStatement(job, undefined, db),
+      store.jobs.endWrite(job, undefined),
     ]);
   };
 
@@ -310,6 +303,12 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       },
       // A rate-limited webhook may send again.
       nextChange: (claimedAt) => claimedAt + gate.nextChange(claimedAt),
+      // New deliveries only to webhooks at their cap here need no claim where this node holds
+      // every lease (SQLite): each delivery in flight ends taking the next job, or waking a claim
+      // when it takes none (record's hand-off; an end at the cap is never `noneWaiting`).
+      claimable: (webhooks) =>
+        !store.capabilities.singleProcess ||
+        webhooks.some((webhookId) => (busy.get(webhookId) ?? 0) < perWebhook),
     },
   );
 

@@ -44,19 +44,21 @@ export async function enqueueDeliveries(
 
 /**
  * The writes that create the deliveries of `events` to the subscribed webhooks (their rows and
- * the jobs of the active ones), for a caller that writes them with the events; and how many.
+ * the jobs of the active ones), for a caller that writes them with the events; how many; and
+ * the webhooks whose jobs they queue.
  */
 export function deliveryWrites(
   jobs: JobQueue,
   emitter: { readonly id: string; readonly accountId: string },
   events: readonly StoredEvent[],
   subscriptions: readonly WebhookSubscription[],
-): { readonly writes: Write[]; readonly count: number } {
-  if (events.length === 0 || subscriptions.length === 0) return { writes: [], count: 0 };
+): { readonly writes: Write[]; readonly count: number; readonly webhooks: readonly string[] } {
+  if (events.length === 0 || subscriptions.length === 0) return { writes: [], count: 0, webhooks: [] };
 
   const now = Date.now();
   const rows: Insertable<DeliveriesTable>[] = [];
   const queued: NewJob[] = [];
+  const queuedTo = new Set<string>();
   for (const event of events) {
     const webhooks = new Map<string, boolean>();
     for (const subscription of subscriptions) {
@@ -90,6 +92,7 @@ export function deliveryWrites(
         continue;
       }
       rows.push({ ...row, status: "pending", last_error: null, next_attempt_at: now });
+      queuedTo.add(webhookId);
       queued.push({
         queue: DELIVERY_QUEUE,
         payload: { deliveryId: id } satisfies DeliveryJob,
@@ -98,7 +101,11 @@ export function deliveryWrites(
       });
     }
   }
-  return { writes: [...insertWrites("deliveries", rows), ...jobs.enqueueWrites(queued)], count: rows.length };
+  return {
+    writes: [...insertWrites("deliveries", rows), ...jobs.enqueueWrites(queued)],
+    count: rows.length,
+    webhooks: [...queuedTo],
+  };
 }
 
 /**

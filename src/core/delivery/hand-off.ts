@@ -1,6 +1,6 @@
 /**
  * A delivery's outcome written together with the lease of its webhook's next due job
- * (store/jobs.ts `takeNextStatement`), so that a webhook with a backlog drains without a claim
+ * (store/jobs.ts `takeNextWrite`), so that a webhook with a backlog drains without a claim
  * per delivery. On PostgreSQL the next job's delivery and webhook are read in the same statement
  * too: the next send starts without another round trip. On SQLite, in process, the worker reads
  * them as it reads a claimed job's.
@@ -62,10 +62,11 @@ export async function writeAndTakeNext(
   leaseMs: number,
   now: number,
 ): Promise<TakenNext | undefined> {
+  const takeNext = store.jobs.takeNextWrite(finished, leaseMs, now);
   if (store.capabilities.name === "postgres") {
     const query = withWrites(store.db, writes).with(
       "next_job",
-      (creator) => store.jobs.takeNextStatement(finished, leaseMs, creator, now) as never,
+      (creator) => takeNext(creator) as never,
     ) as unknown as QueryCreator<Database & { next_job: JobsTable }>;
     const compiled = query
       .selectFrom("next_job")
@@ -84,8 +85,6 @@ export async function writeAndTakeNext(
       return row.id === null ? { job } : { job, row: row as DeliveryRow };
     }
   }
-  const [taken] = await writeTogetherReturning(store, writes, (creator) =>
-    store.jobs.takeNextStatement(finished, leaseMs, creator, now),
-  );
+  const [taken] = await writeTogetherReturning(store, writes, takeNext);
   return taken ? { job: toClaimedJob(taken) } : undefined;
 }

@@ -15,8 +15,8 @@ export interface DeliveryRequest {
   readonly url: string;
   readonly messageId: string;
   readonly payload: string;
-  /** The current signing secret and, during a rotation, the previous one. */
-  readonly secrets: readonly string[];
+  /** Signers of the current signing secret and, during a rotation, of the previous one. */
+  readonly signers: readonly Signer[];
   readonly emitterId: string;
   readonly channel: string | null;
   readonly attempt: number;
@@ -31,6 +31,30 @@ export interface DeliveryOutcome {
   readonly responseBody: string | null;
 }
 
+/** Signs per Standard Webhooks with one secret. */
+export type Signer = Pick<Webhook, "sign">;
+
+/** Sealed secrets (store/secret-box.ts) kept opened as signers: a hot webhook's, for every delivery. */
+const KEPT_SIGNERS = 1000;
+
+/**
+ * The signer of each sealed signing secret, opened once: opening (AES-GCM) and decoding a secret
+ * cost as much as the signature itself. A rotated secret is another sealed text, so it gets a
+ * signer of its own; the oldest are dropped past KEPT_SIGNERS.
+ */
+export function createSigners(open: (sealed: string) => string): (sealed: string) => Signer {
+  const kept = new Map<string, Signer>();
+  return (sealed) => {
+    let signer = kept.get(sealed);
+    if (!signer) {
+      signer = new Webhook(open(sealed));
+      if (kept.size >= KEPT_SIGNERS) kept.delete(kept.keys().next().value as string);
+      kept.set(sealed, signer);
+    }
+    return signer;
+  };
+}
+
 export async function sendDelivery(
   delivery: DeliveryRequest,
   dispatcher: Dispatcher,
@@ -38,8 +62,8 @@ export async function sendDelivery(
 ): Promise<DeliveryOutcome> {
   const started = performance.now();
   const timestamp = new Date();
-  const signature = delivery.secrets
-    .map((secret) => new Webhook(secret).sign(delivery.messageId, timestamp, delivery.payload))
+  const signature = delivery.signers
+    .map((signer) => signer.sign(delivery.messageId, timestamp, delivery.payload))
     .join(" ");
   const latency = () => Math.round(performance.now() - started);
   try {

@@ -9,7 +9,7 @@
 import dns from "node:dns";
 import net from "node:net";
 import { Agent } from "undici";
-import { parseCidrSet, refusingRule } from "../../runtime/sandbox/egress/address-rules.js";
+import { type AddressRule, parseCidrSet, refusingRule } from "../../runtime/sandbox/egress/address-rules.js";
 
 export class BlockedAddressError extends Error {
   override readonly name = "BlockedAddressError";
@@ -21,12 +21,27 @@ export interface AddressPolicy {
   check(address: string, host: string): void;
 }
 
+/** Addresses whose verdict is kept: the policy never changes, and each delivery checks its URL's. */
+const KEPT_VERDICTS = 1000;
+
 export function createAddressPolicy(allowedCidrs: readonly string[]): AddressPolicy {
   const allowed = parseCidrSet(allowedCidrs, "SLUICE_ALLOWED_CIDRS");
+  /** The refusing rule of each address checked, or null where it may be reached. */
+  const verdicts = new Map<string, AddressRule | null>();
+  const verdict = (address: string): AddressRule | null => {
+    let rule = verdicts.get(address);
+    if (rule === undefined) {
+      const refusing = refusingRule(address);
+      rule = refusing === undefined || allowed.has(address) ? null : refusing;
+      if (verdicts.size >= KEPT_VERDICTS) verdicts.delete(verdicts.keys().next().value as string);
+      verdicts.set(address, rule);
+    }
+    return rule;
+  };
   return {
     check(address, host) {
-      const rule = refusingRule(address);
-      if (rule === undefined || allowed.has(address)) return;
+      const rule = verdict(address);
+      if (rule === null) return;
       throw new BlockedAddressError(
         `${host} resolves to ${address}, ${rule === "unspecified" ? "an" : "a"} ${rule} address; Sluice does not connect to it unless SLUICE_ALLOWED_CIDRS allows it`,
       );

@@ -28,6 +28,12 @@ export interface ClaimLoopHooks {
   readonly claimed: (jobs: readonly ClaimedJob[], claimedAt: number) => Promise<void> | void;
   /** Epoch ms at which to look again even if nothing is due (a rate-limited group may go again). */
   readonly nextChange?: (claimedAt: number) => number;
+  /**
+   * Whether a claim could take a job of one of `groups` now, asked when the notifier announces
+   * new jobs of them on this node. False lets the wake pass: the worker takes those jobs another
+   * way (a webhook at its cap here hands each place on to its next job: delivery-worker.ts).
+   */
+  readonly claimable?: (groups: readonly string[]) => boolean;
 }
 
 export interface ClaimLoopOptions {
@@ -183,7 +189,9 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
     start() {
       if (running) return;
       running = true;
-      unsubscribe = store.notifier.subscribe(options.topic, () => wake());
+      unsubscribe = store.notifier.subscribe(options.topic, (groups) => {
+        if (groups === undefined || hooks.claimable?.(groups) !== false) wake();
+      });
       heartbeat = setInterval(() => void renew().catch(onError), leaseMs / 4);
       heartbeat.unref();
       loop = cycle();

@@ -5,7 +5,7 @@
  * when last analyzed, as a queue often is) read and sort a whole backlog to take one job.
  *
  * And an index of each group's due jobs in the same order, for handing a finished job's place in
- * its group to the group's next job (`takeNextStatement`) without reading other groups' backlogs.
+ * its group to the group's next job (`takeNextWrite`) without reading other groups' backlogs.
  */
 import type { Kysely } from "kysely";
 

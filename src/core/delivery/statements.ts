@@ -1,0 +1,51 @@
+/**
+ * The statements every delivery runs, prepared (store/prepared.ts): built and compiled once, run
+ * with each delivery's values. Their builders pass the values on and never look at them.
+ */
+import { prepared } from "../../store/prepared.js";
+import { type DeliveryRow, deliveryRows } from "./hand-off.js";
+
+/** A delivery and its webhook, by the delivery's id. */
+export const readDelivery = prepared<{ id: string }, DeliveryRow>((creator, delivery) =>
+  deliveryRows(creator).where("deliveries.id", "=", delivery.id),
+);
+
+/** An attempt's record; a second record of the same attempt (a retried write) is a no-op. */
+export const insertAttempt = prepared(
+  (
+    creator,
+    attempt: {
+      delivery_id: string;
+      attempt: number;
+      at: number;
+      status_code: number | null;
+      latency_ms: number;
+      error: string | null;
+      response_body: string | null;
+    },
+  ) =>
+    creator
+      .insertInto("delivery_attempts")
+      .values(attempt)
+      .onConflict((conflict) => conflict.columns(["delivery_id", "attempt"]).doNothing()),
+);
+
+/** A delivery's state after an attempt. */
+export const updateDelivery = prepared(
+  (
+    creator,
+    delivery: {
+      id: string;
+      status: "pending" | "delivered" | "failed";
+      attempts: number;
+      last_status_code: number | null;
+      last_error: string | null;
+      last_latency_ms: number;
+      next_attempt_at: number | null;
+      updated_at: number;
+    },
+  ) => {
+    const { id, ...state } = delivery;
+    return creator.updateTable("deliveries").set(state).where("id", "=", id);
+  },
+);
