@@ -27,6 +27,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { machineCpuTicks, stealShare } from "./lib/proc.mjs";
 import { appendRow, machine, measuredTree, writeLatest } from "./lib/report.mjs";
 import { ROOT } from "./lib/sluice.mjs";
 import { round } from "./lib/stats.mjs";
@@ -114,8 +115,10 @@ log(
 log("The load generator, receivers and servers share this machine.");
 
 let failed = 0;
+const runTicks = machineCpuTicks();
 for (const name of selected) {
   const scenarioStart = Date.now();
+  const ticksBefore = machineCpuTicks();
   const loadBefore = os.loadavg()[0];
   log(`${name}… (load average ${round(loadBefore, 2)})`);
   try {
@@ -132,9 +135,17 @@ for (const name of selected) {
     results.scenarios[name] = { error: message };
     log(`  FAILED: ${message}`);
   }
-  log(`  (${round((Date.now() - scenarioStart) / 1000, 1)} s)`);
+  const steal = stealShare(ticksBefore, machineCpuTicks());
+  if (results.scenarios[name] && steal !== null) results.scenarios[name].cpu_steal_share = round(steal, 3);
+  log(
+    `  (${round((Date.now() - scenarioStart) / 1000, 1)} s${steal === null ? "" : `, ${round(steal * 100, 1)}% of the CPU stolen by the host`})`,
+  );
 }
 results.duration_s = round((Date.now() - started) / 1000, 1);
+results.machine.cpu_steal_share = (() => {
+  const steal = stealShare(runTicks, machineCpuTicks());
+  return steal === null ? null : round(steal, 3);
+})();
 
 // A partial or profiled run does not replace the full record: it goes to a git-ignored file.
 const partial = args.only !== undefined || args.profile;

@@ -106,3 +106,27 @@ export function treeCpuMs(pid) {
   for (const child of descendants(pid)) children += processCpuMs(child);
   return { server: processCpuMs(pid), children };
 }
+
+/**
+ * The machine's CPU time so far, in clock ticks, from the first line of /proc/stat: all of it,
+ * and the part the hypervisor gave to other guests while this one wanted to run (steal). Null
+ * where /proc/stat is unreadable.
+ */
+export function machineCpuTicks() {
+  try {
+    const fields = fs.readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/).slice(1, 9);
+    const ticks = fields.map(Number);
+    return { total: ticks.reduce((sum, tick) => sum + tick, 0), steal: ticks[7] ?? 0 };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The share of the machine's CPU time stolen by the host between two readings (0 to 1), or null.
+ * On a shared VM this is what makes the same code run slower from one run to the next.
+ */
+export function stealShare(before, after) {
+  if (!before || !after || after.total <= before.total) return null;
+  return (after.steal - before.steal) / (after.total - before.total);
+}

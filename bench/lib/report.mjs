@@ -88,6 +88,9 @@ const COLUMNS = [
         r.options.timers ? `timers ${r.options.timers}` : "",
         r.options.density ? `density ${r.options.density}` : "",
         r.options.label ?? "",
+        typeof r.machine.cpu_steal_share === "number"
+          ? `(steal ${round(r.machine.cpu_steal_share * 100, 0)}%)`
+          : "",
       ]
         .filter(Boolean)
         .join(" "),

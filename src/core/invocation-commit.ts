@@ -15,7 +15,8 @@ import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import type { Executor } from "../store/schema.js";
 import { inSharedTransaction } from "../store/shared-transaction.js";
 import type { Store } from "../store/store.js";
-import { insertWrites, type Write, writeIn } from "../store/write-together.js";
+import { insertWrites, preparedWrite, type Write, writeIn } from "../store/write-together.js";
+import { readSource, readSourceLocked, updateSource } from "./commit-statements.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
 import { listenersOf, type NewEvent, planAppend, type StoredEvent, trimRows } from "./emitter-events.js";
 import { nextSequenceId, type SequenceId } from "./event-ids.js";
@@ -112,28 +113,11 @@ async function commitBatch(
   }
   const emitterId = first.emitterId;
   // The source's row, locked, and what listens to it, in one round trip: a row per subscription.
-  let query = tx
-    .selectFrom("sources")
-    .leftJoin("subscriptions", "subscriptions.emitter_id", "sources.id")
-    .leftJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
-    .leftJoin("workflows", "workflows.id", "subscriptions.listener_id")
-    .select([
-      "sources.dedupe_state",
-      "sources.last_event_ms",
-      "sources.last_event_seq",
-      "sources.last_log_ms",
-      "sources.last_log_seq",
-      "sources.max_events",
-      "sources.event_count",
-      "sources.log_count",
-      "subscriptions.listener_id",
-      "subscriptions.event_name",
-      "webhooks.active as webhook_active",
-      "workflows.active as workflow_active",
-    ])
-    .where("sources.id", "=", emitterId);
-  if (store.capabilities.skipLocked) query = query.forUpdate(["sources"]);
-  const rows = await query.execute();
+  const rows = await (store.capabilities.skipLocked ? readSourceLocked : readSource).execute(
+    tx,
+    store.capabilities.name,
+    { id: emitterId },
+  );
   const emitter = rows[0];
   // Deleted while they ran: nothing of them is kept.
   if (!emitter) {
@@ -225,19 +209,17 @@ async function commitBatch(
   // Retention: trim only once over the limit, so a commit normally pays nothing for it.
   const eventCount = emitter.event_count + appended.events.length;
   const logCount = emitter.log_count + logRows.length;
-  writes.push((creator) =>
-    creator
-      .updateTable("sources")
-      .set({
-        event_count: Math.min(eventCount, emitter.max_events),
-        log_count: Math.min(logCount, MAX_LOG_LINES),
-        dedupe_state: dedupeState === null ? null : JSON.stringify(dedupeState),
-        last_event_ms: appended.last.ms,
-        last_event_seq: appended.last.seq,
-        last_log_ms: lastLog.ms,
-        last_log_seq: lastLog.seq,
-      })
-      .where("id", "=", emitterId),
+  writes.push(
+    preparedWrite(updateSource, {
+      id: emitterId,
+      event_count: Math.min(eventCount, emitter.max_events),
+      log_count: Math.min(logCount, MAX_LOG_LINES),
+      dedupe_state: dedupeState === null ? null : JSON.stringify(dedupeState),
+      last_event_ms: appended.last.ms,
+      last_event_seq: appended.last.seq,
+      last_log_ms: lastLog.ms,
+      last_log_seq: lastLog.seq,
+    }),
   );
   // Everything above in one statement on PostgreSQL: the events, their deliveries and runs, the
   // key-value writes, the log lines and the source's row.

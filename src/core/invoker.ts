@@ -6,6 +6,7 @@
 import type { ComponentDefinition, HookName, PropDefinition } from "../runtime/component-definition.js";
 import { failedResult } from "../runtime/sandbox/invocation-collector.js";
 import type { HttpResponse, InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
+import { prepared } from "../store/prepared.js";
 import { loadBundle } from "./components.js";
 import type { CoreContext } from "./context.js";
 import { dataStoreHandler } from "./data-store-props.js";
@@ -302,12 +303,14 @@ function drained(lane: Lane): Promise<void> {
   return new Promise((resolve) => lane.drained.push(resolve));
 }
 
+/** A source's key-value state, as its invocations read it (prepared: store/prepared.ts). */
+const kvOf = prepared<{ id: string }, { key: string; value: string }>((creator, source) =>
+  creator.selectFrom("kv").select(["key", "value"]).where("emitter_id", "=", source.id),
+);
+
 async function readKv(context: CoreContext, sourceId: string): Promise<Record<string, unknown>> {
-  const rows = await context.store.db
-    .selectFrom("kv")
-    .select(["key", "value"])
-    .where("emitter_id", "=", sourceId)
-    .execute();
+  const { store } = context;
+  const rows = await kvOf.execute(store.db, store.capabilities.name, { id: sourceId });
   const db: Record<string, unknown> = {};
   for (const row of rows) db[row.key] = JSON.parse(row.value);
   return db;
