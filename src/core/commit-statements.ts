@@ -34,13 +34,15 @@ function sourceWithListeners(creator: QueryCreator<Database>, id: string) {
 type SourceRow = Awaited<ReturnType<ReturnType<typeof sourceWithListeners>["executeTakeFirstOrThrow"]>>;
 
 /** The source's row and listeners (SQLite: its one writer needs no row lock). */
-export const readSource = prepared<{ id: string }, SourceRow>((creator, source) =>
-  sourceWithListeners(creator, source.id),
+export const readSource = prepared<{ id: string }, SourceRow>(
+  (creator, source) => sourceWithListeners(creator, source.id),
+  { reusePlan: true },
 );
 
 /** The same, the source's row locked until the commit (`FOR UPDATE OF sources`: PostgreSQL). */
-export const readSourceLocked = prepared<{ id: string }, SourceRow>((creator, source) =>
-  sourceWithListeners(creator, source.id).forUpdate(["sources"]),
+export const readSourceLocked = prepared<{ id: string }, SourceRow>(
+  (creator, source) => sourceWithListeners(creator, source.id).forUpdate(["sources"]),
+  { reusePlan: true },
 );
 
 /** The source's row after the commit's events and log lines. */
@@ -61,4 +63,17 @@ export const updateSource = prepared(
     const { id, ...state } = source;
     return creator.updateTable("sources").set(state).where("id", "=", id);
   },
+  { reusePlan: true },
+);
+
+/** Key-value writes: a row per key, replacing the key's value where it exists. */
+export const upsertKv = prepared(
+  (creator, kv: { rows: readonly { emitter_id: string; key: string; value: string }[] }) =>
+    creator
+      .insertInto("kv")
+      .values(kv.rows)
+      .onConflict((conflict) =>
+        conflict.columns(["emitter_id", "key"]).doUpdateSet((eb) => ({ value: eb.ref("excluded.value") })),
+      ),
+  { reusePlan: true },
 );

@@ -16,7 +16,7 @@ import type { Executor } from "../store/schema.js";
 import { inSharedTransaction } from "../store/shared-transaction.js";
 import type { Store } from "../store/store.js";
 import { insertWrites, preparedWrite, type Write, writeIn } from "../store/write-together.js";
-import { readSource, readSourceLocked, updateSource } from "./commit-statements.js";
+import { readSource, readSourceLocked, updateSource, upsertKv } from "./commit-statements.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
 import { listenersOf, type NewEvent, planAppend, type StoredEvent, trimRows } from "./emitter-events.js";
 import { nextSequenceId, type SequenceId } from "./event-ids.js";
@@ -180,14 +180,7 @@ async function commitBatch(
   const kvRows = [...kv].map(([key, value]) => ({ emitter_id: emitterId, key, value }));
   for (let start = 0; start < kvRows.length; start += INSERT_CHUNK) {
     const chunk = kvRows.slice(start, start + INSERT_CHUNK);
-    writes.push((creator) =>
-      creator
-        .insertInto("kv")
-        .values(chunk)
-        .onConflict((conflict) =>
-          conflict.columns(["emitter_id", "key"]).doUpdateSet((eb) => ({ value: eb.ref("excluded.value") })),
-        ),
-    );
+    writes.push(preparedWrite(upsertKv, { rows: chunk }));
   }
 
   let lastLog: SequenceId = { ms: Number(emitter.last_log_ms), seq: emitter.last_log_seq };

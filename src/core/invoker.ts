@@ -304,8 +304,9 @@ function drained(lane: Lane): Promise<void> {
 }
 
 /** A source's key-value state, as its invocations read it (prepared: store/prepared.ts). */
-const kvOf = prepared<{ id: string }, { key: string; value: string }>((creator, source) =>
-  creator.selectFrom("kv").select(["key", "value"]).where("emitter_id", "=", source.id),
+const kvOf = prepared<{ id: string }, { key: string; value: string }>(
+  (creator, source) => creator.selectFrom("kv").select(["key", "value"]).where("emitter_id", "=", source.id),
+  { reusePlan: true },
 );
 
 async function readKv(context: CoreContext, sourceId: string): Promise<Record<string, unknown>> {

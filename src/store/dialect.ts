@@ -8,6 +8,7 @@ import type SQLite from "better-sqlite3";
 import { type Dialect, PostgresDialect } from "kysely";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.js";
+import { serverStatementName } from "./prepared.js";
 import { EmbeddedSqliteDialect } from "./sqlite-dialect.js";
 import { sqliteDriver } from "./sqlite-driver.js";
 import { createStatementBatch, type StatementBatch } from "./statement-batch.js";
@@ -106,8 +107,25 @@ function cacheStatements(database: SQLite.Database): void {
 
 const INT8_OID = 20;
 
+/**
+ * A connection that runs the statements prepared with `reusePlan` (store/prepared.ts) as named
+ * statements: PostgreSQL parses each once per connection and can keep its plan. Kysely sends
+ * every statement as text and values; the name is looked up by the text.
+ */
+class NamedStatementClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [text, values] = args;
+    if (typeof text === "string" && Array.isArray(values) && args.length === 2) {
+      const name = serverStatementName(text);
+      if (name !== undefined) return super.query({ name, text, values }) as never;
+    }
+    return (super.query as (...all: unknown[]) => unknown)(...args) as never;
+  }
+}
+
 function openPostgres(connectionString: string): OpenedDialect {
   const pool = new pg.Pool({
+    Client: NamedStatementClient,
     connectionString,
     max: 10,
     // bigint columns hold epoch milliseconds and counts, all well inside Number's exact range.

@@ -152,22 +152,26 @@ export function createJobQueue(
   batch?: StatementBatch,
 ): JobQueue {
   // The statements of a job's end and of the hand-off, built once (store/prepared.ts).
-  const complete = prepared((creator, lease: { id: string; token: string }) =>
-    creator.deleteFrom("jobs").where("id", "=", lease.id).where("lease_token", "=", lease.token),
+  const complete = prepared(
+    (creator, lease: { id: string; token: string }) =>
+      creator.deleteFrom("jobs").where("id", "=", lease.id).where("lease_token", "=", lease.token),
+    { reusePlan: true },
   );
   const released = (state: "failed" | "queued") =>
-    prepared((creator, end: { id: string; token: string; error: string; runAt?: number }) =>
-      creator
-        .updateTable("jobs")
-        .set({
-          state,
-          run_at: end.runAt ?? sql`run_at`,
-          lease_token: null,
-          locked_until: null,
-          last_error: end.error,
-        })
-        .where("id", "=", end.id)
-        .where("lease_token", "=", end.token),
+    prepared(
+      (creator, end: { id: string; token: string; error: string; runAt?: number }) =>
+        creator
+          .updateTable("jobs")
+          .set({
+            state,
+            run_at: end.runAt ?? sql`run_at`,
+            lease_token: null,
+            locked_until: null,
+            last_error: end.error,
+          })
+          .where("id", "=", end.id)
+          .where("lease_token", "=", end.token),
+      { reusePlan: true },
     );
   const failed = released("failed");
   const retried = released("queued");
@@ -268,6 +272,32 @@ export function createJobQueue(
     return claimedInOrder(rows);
   };
 
+  /** A job, unless one with its unique key exists: its id if it was inserted. */
+  const insertJob = prepared<
+    {
+      id: string;
+      queue: string;
+      unique_key: string | null;
+      group_key: string | null;
+      payload: string;
+      state: "queued";
+      run_at: number;
+      attempts: number;
+      lease_token: string | null;
+      locked_until: number | null;
+      created_at: number;
+    },
+    { id: string }
+  >(
+    (creator, job) =>
+      creator
+        .insertInto("jobs")
+        .values(job)
+        .onConflict((conflict) => conflict.column("unique_key").doNothing())
+        .returning("id"),
+    { reusePlan: true },
+  );
+
   const takeNext = prepared(
     (
       creator,
@@ -334,24 +364,19 @@ export function createJobQueue(
   return {
     async enqueue(executor, job) {
       const now = Date.now();
-      const row = await executor
-        .insertInto("jobs")
-        .values({
-          id: newId("job"),
-          queue: job.queue,
-          unique_key: job.uniqueKey ?? null,
-          group_key: job.groupKey ?? null,
-          payload: JSON.stringify(job.payload ?? null),
-          state: "queued",
-          run_at: job.runAt ?? now,
-          attempts: job.claim ? 1 : 0,
-          lease_token: job.claim?.leaseToken ?? null,
-          locked_until: job.claim ? now + job.claim.leaseMs : null,
-          created_at: now,
-        })
-        .onConflict((conflict) => conflict.column("unique_key").doNothing())
-        .returning("id")
-        .executeTakeFirst();
+      const [row] = await insertJob.execute(executor, capabilities.name, {
+        id: newId("job"),
+        queue: job.queue,
+        unique_key: job.uniqueKey ?? null,
+        group_key: job.groupKey ?? null,
+        payload: JSON.stringify(job.payload ?? null),
+        state: "queued",
+        run_at: job.runAt ?? now,
+        attempts: job.claim ? 1 : 0,
+        lease_token: job.claim?.leaseToken ?? null,
+        locked_until: job.claim ? now + job.claim.leaseMs : null,
+        created_at: now,
+      });
       return row?.id ?? null;
     },
 

@@ -14,6 +14,13 @@
  * - how many items each array holds (the rows of an insert, the ids of an `in` list).
  * A marker that ends up in the SQL text rather than among the parameters (`sql.lit`, `sql.raw`,
  * an identifier) is refused when the statement is first built.
+ *
+ * On PostgreSQL a statement prepared with `reusePlan` is also prepared by the server, once per
+ * connection (a named statement: store/dialect.ts), so the server parses it once and, after a
+ * few runs, plans it once. Planning a four-table join to read one source cost PostgreSQL 0.5 ms
+ * a commit (bench/RESULTS.md). Only for statements whose best plan does not depend on their
+ * values: a lookup or a change by primary key, an insert. A claim's plan does (how many jobs
+ * wait, in which groups), and a generic plan made the hand-off slower.
  */
 import type { Compilable, CompiledQuery, QueryCreator } from "kysely";
 import type { DialectCapabilities } from "./dialect.js";
@@ -52,8 +59,22 @@ const SHAPES_PER_STATEMENT = 256;
 /** No value of a call can be this string: it marks leaf `n` while a statement is built. */
 const MARK = "\u0000sluice-prepared:";
 
+/** The name PostgreSQL knows each `reusePlan` statement's SQL text by. */
+const serverNames = new Map<string, string>();
+
+/** The name to prepare `sql` under on PostgreSQL, if a `reusePlan` statement compiled to it. */
+export function serverStatementName(sql: string): string | undefined {
+  return serverNames.get(sql);
+}
+
+/** Has PostgreSQL prepare `sql` by name from now on (`reusePlan`). */
+export function nameOnServer(sql: string): void {
+  if (!serverNames.has(sql)) serverNames.set(sql, `sluice_${serverNames.size + 1}`);
+}
+
 export function prepared<V extends Values, R = unknown>(
   build: (creator: QueryCreator<Database>, values: V) => Compilable<R>,
+  options: { readonly reusePlan?: boolean } = {},
 ): Prepared<V, R> {
   const shapes = new Map<string, Compiled>();
 
@@ -63,6 +84,7 @@ export function prepared<V extends Values, R = unknown>(
     let compiled = shapes.get(shape);
     if (!compiled) {
       compiled = compileShape(executor, values, build);
+      if (options.reusePlan && dialect === "postgres") nameOnServer(compiled.query.sql);
       if (shapes.size >= SHAPES_PER_STATEMENT) shapes.delete(shapes.keys().next().value as string);
       shapes.set(shape, compiled);
     }

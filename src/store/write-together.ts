@@ -20,6 +20,7 @@ import {
   type UpdateQueryBuilder,
   type UpdateResult,
 } from "kysely";
+import { combinedWrites } from "./combined-writes.js";
 import type { DialectCapabilities } from "./dialect.js";
 import { type Prepared, prepared, type Row, type Values } from "./prepared.js";
 import type { Database, Executor } from "./schema.js";
@@ -80,8 +81,9 @@ export function insertWrites<T extends keyof Database>(
 ): Write[] {
   let insert = inserts.get(table);
   if (!insert) {
-    insert = prepared((creator, values: { rows: readonly Row[] }) =>
-      creator.insertInto(table).values(values.rows as never),
+    insert = prepared(
+      (creator, values: { rows: readonly Row[] }) => creator.insertInto(table).values(values.rows as never),
+      { reusePlan: true },
     );
     inserts.set(table, insert);
   }
@@ -163,7 +165,13 @@ function oneStatement(executor: Executor, writes: readonly Write[]): CompiledQue
     const only = write.compiled ? write.compiled(executor, "postgres") : write(executor).compile();
     return fitsOneStatement(only) ? only : undefined;
   }
-  const compiled = withWrites(executor, writes).selectNoFrom(sql<number>`1`.as("written")).compile();
+  const prepared = writes.every((write) => write.compiled)
+    ? combinedWrites(
+        writes.map((write) => (write.compiled as NonNullable<Write["compiled"]>)(executor, "postgres")),
+      )
+    : undefined;
+  const compiled =
+    prepared ?? withWrites(executor, writes).selectNoFrom(sql<number>`1`.as("written")).compile();
   return fitsOneStatement(compiled) ? compiled : undefined;
 }
 

@@ -3,8 +3,9 @@
  * then run with each call's values, on every dialect. What the statement does must be what the
  * same builder does when Kysely builds it every time.
  */
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { combinedWrites } from "../../src/store/combined-writes.js";
 import { prepared } from "../../src/store/prepared.js";
 import { openStore, type Store } from "../../src/store/store.js";
 import { insertWrites, writeTogether } from "../../src/store/write-together.js";
@@ -89,6 +90,40 @@ for (const dialect of dialects) {
       ]);
     });
 
+    it("writes prepared writes together as one statement, each with its own values", async () => {
+      await store.jobs.enqueue(store.db, { queue: "prepared-together", payload: "held" });
+      const [held] = await store.jobs.claimDue({ queue: "prepared-together", limit: 1, leaseMs: 60_000 });
+      if (!held) throw new Error("nothing claimed");
+      const job = (id: string) => ({
+        id,
+        queue: "prepared-together",
+        unique_key: null,
+        group_key: "t",
+        payload: JSON.stringify(id),
+        state: "queued" as const,
+        run_at: 2,
+        attempts: 0,
+        created_at: 2,
+      });
+      // On PostgreSQL one statement of WITHs joined from the writes' compiled texts.
+      await writeTogether(store, [
+        ...insertWrites("jobs", [job("t1"), job("t2")]),
+        store.jobs.endWrite(held, undefined),
+        ...insertWrites("jobs", [job("t3")]),
+      ]);
+      const rows = await store.db
+        .selectFrom("jobs")
+        .select(["id", "payload"])
+        .where("queue", "=", "prepared-together")
+        .orderBy("id")
+        .execute();
+      expect(rows).toEqual([
+        { id: "t1", payload: '"t1"' },
+        { id: "t2", payload: '"t2"' },
+        { id: "t3", payload: '"t3"' },
+      ]);
+    });
+
     it("refuses a builder that puts a value in its SQL text", () => {
       const literal = prepared((creator, slot: { key: string }) =>
         creator.selectFrom("rate_slots").select("key").where("key", "=", sql.lit(slot.key)),
@@ -99,3 +134,25 @@ for (const dialect of dialects) {
     });
   });
 }
+
+describe("prepared writes joined for PostgreSQL", () => {
+  it("numbers each write's placeholders on after the previous one's", () => {
+    const joined = combinedWrites([
+      CompiledQuery.raw('insert into "a" ("x", "y") values ($1, $2)', ["x", 1]),
+      CompiledQuery.raw('delete from "b" where "id" = $1', ["b"]),
+    ]);
+    expect(joined?.sql).toBe(
+      'with "write_0" as (insert into "a" ("x", "y") values ($1, $2)), "write_1" as (delete from "b" where "id" = $3) select 1 as "written"',
+    );
+    expect(joined?.parameters).toEqual(["x", 1, "b"]);
+  });
+
+  it("joins none whose text holds something else that looks like a placeholder", () => {
+    expect(
+      combinedWrites([
+        CompiledQuery.raw('update "a" set "note" = \'costs $2\' where "id" = $1', ["a"]),
+        CompiledQuery.raw('delete from "b" where "id" = $1', ["b"]),
+      ]),
+    ).toBeUndefined();
+  });
+});

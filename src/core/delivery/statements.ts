@@ -6,8 +6,9 @@ import { prepared } from "../../store/prepared.js";
 import { type DeliveryRow, deliveryRows } from "./hand-off.js";
 
 /** A delivery and its webhook, by the delivery's id. */
-export const readDelivery = prepared<{ id: string }, DeliveryRow>((creator, delivery) =>
-  deliveryRows(creator).where("deliveries.id", "=", delivery.id),
+export const readDelivery = prepared<{ id: string }, DeliveryRow>(
+  (creator, delivery) => deliveryRows(creator).where("deliveries.id", "=", delivery.id),
+  { reusePlan: true },
 );
 
 /** An attempt's record; a second record of the same attempt (a retried write) is a no-op. */
@@ -28,6 +29,7 @@ export const insertAttempt = prepared(
       .insertInto("delivery_attempts")
       .values(attempt)
       .onConflict((conflict) => conflict.columns(["delivery_id", "attempt"]).doNothing()),
+  { reusePlan: true },
 );
 
 /** A delivery's state after an attempt. */
@@ -48,4 +50,5 @@ export const updateDelivery = prepared(
     const { id, ...state } = delivery;
     return creator.updateTable("deliveries").set(state).where("id", "=", id);
   },
+  { reusePlan: true },
 );

@@ -1,0 +1,50 @@
+/**
+ * Prepared writes (store/prepared.ts) as one PostgreSQL statement of data-modifying `WITH`s,
+ * without building it: the writes' compiled SQL texts are joined, each one's placeholders
+ * (`$1`, `$2`, …) numbered on after the previous one's. The text of each combination is kept,
+ * and when every write reuses its plan on the server, so does the combination: a commit of a
+ * source's events, their deliveries and its row is then parsed and planned once per connection,
+ * not each time (with Kysely building it, that was 0.3 ms of PostgreSQL's CPU a commit).
+ */
+import { CompiledQuery } from "kysely";
+import { nameOnServer, serverStatementName } from "./prepared.js";
+
+/** Combinations kept; past it the oldest are joined again when next used. */
+const KEPT_COMBINATIONS = 512;
+const combinations = new Map<string, string>();
+
+/** `parts` as one statement, or undefined when one of them does not number its placeholders plainly. */
+export function combinedWrites(parts: readonly CompiledQuery[]): CompiledQuery | undefined {
+  const key = parts.map((part) => part.sql).join("\u0000");
+  let text = combinations.get(key);
+  if (text === undefined) {
+    text = joinWrites(parts);
+    if (text === undefined) return undefined;
+    if (combinations.size >= KEPT_COMBINATIONS)
+      combinations.delete(combinations.keys().next().value as string);
+    combinations.set(key, text);
+    if (parts.every((part) => serverStatementName(part.sql) !== undefined)) nameOnServer(text);
+  }
+  return CompiledQuery.raw(
+    text,
+    parts.flatMap((part) => part.parameters),
+  );
+}
+
+function joinWrites(parts: readonly CompiledQuery[]): string | undefined {
+  let offset = 0;
+  const ctes: string[] = [];
+  for (const [index, part] of parts.entries()) {
+    const seen = new Set<number>();
+    const numbered = part.sql.replace(/\$(\d+)/g, (_, n: string) => {
+      seen.add(Number(n));
+      return `$${Number(n) + offset}`;
+    });
+    // Every placeholder of the part, and nothing else that looks like one (a `$` in a literal).
+    const count = part.parameters.length;
+    if (seen.size !== count || [...seen].some((n) => n < 1 || n > count)) return undefined;
+    ctes.push(`"write_${index}" as (${numbered})`);
+    offset += part.parameters.length;
+  }
+  return `with ${ctes.join(", ")} select 1 as "written"`;
+}
