@@ -34,6 +34,8 @@ export interface CommitRequest {
   readonly result: InvocationResult;
   /** Extra lines to log before the component's own (what triggered the invocation, say). */
   readonly notes?: readonly LogLine[];
+  /** Writes of the caller's, in the same transaction after the invocation's (invoker.ts `alsoCommit`). */
+  readonly alsoWrite?: (tx: Executor) => Promise<void>;
 }
 
 export interface CommitOutcome {
@@ -121,6 +123,7 @@ async function commitBatch(
   const emitter = rows[0];
   // Deleted while they ran: nothing of them is kept.
   if (!emitter) {
+    for (const request of requests) await request.alsoWrite?.(tx);
     return requests.map(() => ({ events: [], logLines: 0, deliveries: 0, webhooks: [], runs: 0 }));
   }
 
@@ -219,6 +222,7 @@ async function commitBatch(
   await writeIn(tx, store.capabilities, writes);
   if (eventCount > emitter.max_events) await trimRows(tx, "events", emitterId, emitter.max_events);
   if (logCount > MAX_LOG_LINES) await trimRows(tx, "emitter_logs", emitterId, MAX_LOG_LINES);
+  for (const request of requests) await request.alsoWrite?.(tx);
 
   // The stored events, handed back to the invocation that emitted them.
   let taken = 0;

@@ -7,6 +7,7 @@ import type { ComponentDefinition, HookName, PropDefinition } from "../runtime/c
 import { failedResult } from "../runtime/sandbox/invocation-collector.js";
 import type { HttpResponse, InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import { prepared } from "../store/prepared.js";
+import type { Executor } from "../store/schema.js";
 import { loadBundle } from "./components.js";
 import type { CoreContext } from "./context.js";
 import { dataStoreHandler } from "./data-store-props.js";
@@ -40,6 +41,11 @@ export interface InvocationRequest {
   readonly event?: unknown;
   readonly onRespond?: (response: HttpResponse) => void;
   readonly notes?: readonly LogLine[];
+  /**
+   * Writes committed in the invocation's own transaction, after its events (a timer's tick
+   * ended and the next one scheduled): stored with them or not at all.
+   */
+  readonly alsoCommit?: (tx: Executor) => Promise<void>;
 }
 
 export interface InvocationReport {
@@ -261,6 +267,7 @@ async function commitInTurn(
         dedupe: source.definition.dedupe,
         result,
         notes: request.notes,
+        alsoWrite: request.alsoCommit,
       },
       done,
     });
