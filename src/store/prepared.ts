@@ -67,9 +67,18 @@ export function serverStatementName(sql: string): string | undefined {
   return serverNames.get(sql);
 }
 
-/** Has PostgreSQL prepare `sql` by name from now on (`reusePlan`). */
+/**
+ * Named statements at most: each costs memory on every connection that ran it (its plan) and in
+ * the driver, and the texts of inserts and their combinations vary with their row counts. The
+ * first ones named are the hot ones (a commit of one invocation, a delivery's); past the bound a
+ * statement runs unnamed, as it did before.
+ */
+const MAX_SERVER_NAMES = 256;
+
+/** Has PostgreSQL prepare `sql` by name from now on (`reusePlan`), while names are left. */
 export function nameOnServer(sql: string): void {
-  if (!serverNames.has(sql)) serverNames.set(sql, `sluice_${serverNames.size + 1}`);
+  if (serverNames.has(sql) || serverNames.size >= MAX_SERVER_NAMES) return;
+  serverNames.set(sql, `sluice_${serverNames.size + 1}`);
 }
 
 export function prepared<V extends Values, R = unknown>(
