@@ -16,6 +16,7 @@ import type { Database, Executor, JobsTable } from "./schema.js";
 import { claimCappedOnSqlite } from "./sqlite-capped-claim.js";
 import type { StatementBatch } from "./statement-batch.js";
 import {
+  compiledWrite,
   insertWrites,
   preparedReturning,
   preparedWrite,
@@ -333,16 +334,8 @@ export function createJobQueue(
 
   /** Runs a write alone on `executor`; how many rows it changed. */
   const runWrite = async (executor: Executor, write: Write): Promise<bigint> => {
-    const result = write.compiled
-      ? await executor.executeQuery(write.compiled(executor, capabilities.name))
-      : await write(executor).executeTakeFirst();
-    return "numAffectedRows" in result
-      ? (result.numAffectedRows ?? 0n)
-      : "numDeletedRows" in result
-        ? result.numDeletedRows
-        : "numUpdatedRows" in result
-          ? result.numUpdatedRows
-          : 0n;
+    const result = await executor.executeQuery(compiledWrite(write, executor, capabilities.name));
+    return result.numAffectedRows ?? 0n;
   };
 
   const enqueueWrites = (jobs: readonly NewJob[]): Write[] => {

@@ -42,6 +42,15 @@ export type Write = ((creator: QueryCreator<Database>) => WriteQuery) & {
   readonly compiled?: (executor: Executor, dialect: DialectCapabilities["name"]) => CompiledQuery;
 };
 
+/** A write or returning write compiled on `executor`: from its kept statement if it is prepared. */
+export function compiledWrite<R>(
+  write: ReturningWrite<R> | Write,
+  executor: Executor,
+  dialect: DialectCapabilities["name"],
+): CompiledQuery {
+  return write.compiled ? write.compiled(executor, dialect) : write(executor).compile();
+}
+
 /** `statement` with `values` as a write: compiled from the kept statement when it runs alone. */
 export function preparedWrite<V extends Values>(statement: Prepared<V, unknown>, values: V): Write {
   return Object.assign((creator: QueryCreator<Database>) => statement.build(creator, values) as WriteQuery, {
@@ -128,8 +137,7 @@ export async function writeTogetherReturning<R>(
 ): Promise<R[]> {
   return inSharedTransaction(store, async (tx) => {
     await writeIn(tx, store.capabilities, writes);
-    const statement = last.compiled ? last.compiled(tx, store.capabilities.name) : last(tx).compile();
-    return (await tx.executeQuery(statement)).rows;
+    return (await tx.executeQuery(compiledWrite(last, tx, store.capabilities.name))).rows as R[];
   });
 }
 
@@ -151,10 +159,8 @@ export async function writeIn(
     await writeIn(executor, capabilities, writes.slice(0, half));
     await writeIn(executor, capabilities, writes.slice(half));
   } else {
-    for (const write of writes) {
-      if (write.compiled) await executor.executeQuery(write.compiled(executor, capabilities.name));
-      else await write(executor).execute();
-    }
+    for (const write of writes)
+      await executor.executeQuery(compiledWrite(write, executor, capabilities.name));
   }
 }
 
@@ -162,7 +168,7 @@ export async function writeIn(
 function oneStatement(executor: Executor, writes: readonly Write[]): CompiledQuery | undefined {
   if (writes.length === 1) {
     const [write] = writes as [Write];
-    const only = write.compiled ? write.compiled(executor, "postgres") : write(executor).compile();
+    const only = compiledWrite(write, executor, "postgres");
     return fitsOneStatement(only) ? only : undefined;
   }
   const prepared = writes.every((write) => write.compiled)

@@ -3,6 +3,7 @@
  * with each delivery's values. Their builders pass the values on and never look at them.
  */
 import { prepared } from "../../store/prepared.js";
+import type { DeliveriesTable, DeliveryAttemptsTable } from "../../store/schema.js";
 import { type DeliveryRow, deliveryRows } from "./hand-off.js";
 
 /** A delivery and its webhook, by the delivery's id. */
@@ -13,18 +14,7 @@ export const readDelivery = prepared<{ id: string }, DeliveryRow>(
 
 /** An attempt's record; a second record of the same attempt (a retried write) is a no-op. */
 export const insertAttempt = prepared(
-  (
-    creator,
-    attempt: {
-      delivery_id: string;
-      attempt: number;
-      at: number;
-      status_code: number | null;
-      latency_ms: number;
-      error: string | null;
-      response_body: string | null;
-    },
-  ) =>
+  (creator, attempt: Pick<DeliveryAttemptsTable, keyof DeliveryAttemptsTable>) =>
     creator
       .insertInto("delivery_attempts")
       .values(attempt)
@@ -36,16 +26,17 @@ export const insertAttempt = prepared(
 export const updateDelivery = prepared(
   (
     creator,
-    delivery: {
-      id: string;
-      status: "pending" | "delivered" | "failed";
-      attempts: number;
-      last_status_code: number | null;
-      last_error: string | null;
-      last_latency_ms: number;
-      next_attempt_at: number | null;
-      updated_at: number;
-    },
+    delivery: Pick<
+      DeliveriesTable,
+      | "id"
+      | "status"
+      | "attempts"
+      | "last_status_code"
+      | "last_error"
+      | "last_latency_ms"
+      | "next_attempt_at"
+      | "updated_at"
+    >,
   ) => {
     const { id, ...state } = delivery;
     return creator.updateTable("deliveries").set(state).where("id", "=", id);
