@@ -15,26 +15,57 @@ const combinations = new Map<string, string>();
 
 /** `parts` as one statement, or undefined when one of them does not number its placeholders plainly. */
 export function combinedWrites(parts: readonly CompiledQuery[]): CompiledQuery | undefined {
-  const key = parts.map((part) => part.sql).join("\u0000");
+  return combined(
+    parts.map((part, index) => [`write_${index}`, part] as const),
+    'select 1 as "written"',
+    parts.every((part) => serverStatementName(part.sql) !== undefined),
+  );
+}
+
+/**
+ * `writes`, then `last` as the `WITH` named `lastName`, then `select` (a statement without
+ * parameters that reads `lastName`): one statement, or undefined as for `combinedWrites`. Named
+ * on the server when `reusePlan` says its plan does not depend on its values.
+ */
+export function combinedWritesThen(
+  writes: readonly CompiledQuery[],
+  last: { readonly name: string; readonly query: CompiledQuery },
+  select: CompiledQuery,
+  options: { readonly reusePlan: boolean },
+): CompiledQuery | undefined {
+  if (select.parameters.length > 0) return undefined;
+  return combined(
+    [...writes.map((write, index) => [`write_${index}`, write] as const), [last.name, last.query] as const],
+    select.sql,
+    options.reusePlan,
+  );
+}
+
+function combined(
+  parts: readonly (readonly [string, CompiledQuery])[],
+  select: string,
+  reusePlan: boolean,
+): CompiledQuery | undefined {
+  const key = `${parts.map(([name, part]) => `${name}\u0000${part.sql}`).join("\u0000")}\u0000${select}`;
   let text = combinations.get(key);
   if (text === undefined) {
-    text = joinWrites(parts);
+    text = joinParts(parts, select);
     if (text === undefined) return undefined;
     if (combinations.size >= KEPT_COMBINATIONS)
       combinations.delete(combinations.keys().next().value as string);
     combinations.set(key, text);
-    if (parts.every((part) => serverStatementName(part.sql) !== undefined)) nameOnServer(text);
+    if (reusePlan) nameOnServer(text);
   }
   return CompiledQuery.raw(
     text,
-    parts.flatMap((part) => part.parameters),
+    parts.flatMap(([, part]) => part.parameters),
   );
 }
 
-function joinWrites(parts: readonly CompiledQuery[]): string | undefined {
+function joinParts(parts: readonly (readonly [string, CompiledQuery])[], select: string): string | undefined {
   let offset = 0;
   const ctes: string[] = [];
-  for (const [index, part] of parts.entries()) {
+  for (const [name, part] of parts) {
     const seen = new Set<number>();
     const numbered = part.sql.replace(/\$(\d+)/g, (_, n: string) => {
       seen.add(Number(n));
@@ -43,8 +74,8 @@ function joinWrites(parts: readonly CompiledQuery[]): string | undefined {
     // Every placeholder of the part, and nothing else that looks like one (a `$` in a literal).
     const count = part.parameters.length;
     if (seen.size !== count || [...seen].some((n) => n < 1 || n > count)) return undefined;
-    ctes.push(`"write_${index}" as (${numbered})`);
+    ctes.push(`"${name}" as (${numbered})`);
     offset += part.parameters.length;
   }
-  return `with ${ctes.join(", ")} select 1 as "written"`;
+  return `with ${ctes.join(", ")} ${select}`;
 }

@@ -322,7 +322,8 @@ export function createJobQueue(
         .where("id", "!=", take.id)
         .orderBy("run_at")
         .orderBy("id")
-        .limit(1);
+        // In the text, not a parameter: a plan made for any limit could sort the group's backlog.
+        .limit(sql.lit(1));
       if (capabilities.skipLocked) next = next.forUpdate().skipLocked();
       return creator
         .updateTable("jobs")

@@ -5,7 +5,7 @@
  */
 import { CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { combinedWrites } from "../../src/store/combined-writes.js";
+import { combinedWrites, combinedWritesThen } from "../../src/store/combined-writes.js";
 import { prepared } from "../../src/store/prepared.js";
 import { openStore, type Store } from "../../src/store/store.js";
 import { insertWrites, writeTogether } from "../../src/store/write-together.js";
@@ -145,6 +145,31 @@ describe("prepared writes joined for PostgreSQL", () => {
       'with "write_0" as (insert into "a" ("x", "y") values ($1, $2)), "write_1" as (delete from "b" where "id" = $3) select 1 as "written"',
     );
     expect(joined?.parameters).toEqual(["x", 1, "b"]);
+  });
+
+  it("joins writes, then a returning statement and the select that reads it", () => {
+    const joined = combinedWritesThen(
+      [CompiledQuery.raw('delete from "b" where "id" = $1', ["b"])],
+      {
+        name: "taken",
+        query: CompiledQuery.raw('update "c" set "x" = $1 where "id" = $2 returning *', [1, "c"]),
+      },
+      CompiledQuery.raw('select * from "taken"', []),
+      { reusePlan: false },
+    );
+    expect(joined?.sql).toBe(
+      'with "write_0" as (delete from "b" where "id" = $1), "taken" as (update "c" set "x" = $2 where "id" = $3 returning *) select * from "taken"',
+    );
+    expect(joined?.parameters).toEqual(["b", 1, "c"]);
+    // A select with values of its own would need numbering too: refused.
+    expect(
+      combinedWritesThen(
+        [],
+        { name: "taken", query: CompiledQuery.raw('update "c" set "x" = 1 returning *', []) },
+        CompiledQuery.raw('select * from "taken" where "x" = $1', [1]),
+        { reusePlan: false },
+      ),
+    ).toBeUndefined();
   });
 
   it("joins none whose text holds something else that looks like a placeholder", () => {

@@ -4,6 +4,7 @@
  * hand-off, a finished job's end written with the lease of its group's next job.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeAndTakeNext } from "../../src/core/delivery/hand-off.js";
 import { toClaimedJob } from "../../src/store/jobs.js";
 import { openStore, type Store } from "../../src/store/store.js";
 import { writeTogether, writeTogetherReturning } from "../../src/store/write-together.js";
@@ -130,6 +131,67 @@ for (const dialect of dialects) {
       expect(await slots("e")).toEqual([{ key: "e", next_at: 6 }]);
       expect(await leaseOf(x as string)).toBeNull();
       expect(await leaseOf(later as string)).toBeNull();
+    });
+
+    it("hands a delivery's place on with its writes, from prepared texts or built, alike", async () => {
+      const queue = "together-hand-off-delivery";
+      // The jobs name deliveries that do not exist: the next job comes without a row.
+      const ids: string[] = [];
+      for (let index = 0; index < 3; index++) {
+        const id = await store.jobs.enqueue(store.db, {
+          queue,
+          payload: { deliveryId: `dlv_missing_${index}` },
+          groupKey: "v",
+          runAt: Date.now() - 10_000 + index * 1000,
+        });
+        ids.push(id as string);
+      }
+      const [first] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 60_000 });
+      expect(first?.id).toBe(ids[0]);
+      if (!first) return;
+      // Only prepared writes: on PostgreSQL the statement is joined from their texts.
+      const second = await writeAndTakeNext(
+        store,
+        [store.jobs.endWrite(first, undefined)],
+        first,
+        30_000,
+        Date.now(),
+      );
+      expect(second?.job).toMatchObject({
+        id: ids[1],
+        groupKey: "v",
+        payload: { deliveryId: "dlv_missing_1" },
+      });
+      expect(second?.row).toBeUndefined();
+      expect(await leaseOf(ids[1] as string)).toBe(second?.job.leaseToken);
+      expect(await store.db.selectFrom("jobs").select("id").where("id", "=", first.id).execute()).toEqual([]);
+      if (!second) return;
+      // A write Kysely builds (not prepared): the statement is built whole, with the same outcome.
+      const third = await writeAndTakeNext(
+        store,
+        [
+          (db) => db.insertInto("rate_slots").values({ key: "hand-off", next_at: 9 }),
+          store.jobs.endWrite(second.job, undefined),
+        ],
+        second.job,
+        30_000,
+        Date.now(),
+      );
+      expect(third?.job).toMatchObject({ id: ids[2], payload: { deliveryId: "dlv_missing_2" } });
+      expect(third?.row).toBeUndefined();
+      expect(await slots("hand-off")).toEqual([{ key: "hand-off", next_at: 9 }]);
+      if (!third) return;
+      // The group has no other due job: nothing is taken, and the end is written.
+      expect(
+        await writeAndTakeNext(
+          store,
+          [store.jobs.endWrite(third.job, undefined)],
+          third.job,
+          30_000,
+          Date.now(),
+        ),
+      ).toBeUndefined();
+      expect(await store.db.selectFrom("jobs").select("id").where("queue", "=", queue).execute()).toEqual([]);
     });
 
     it("takes nothing when the group has no other due job, and nothing at all when a write fails", async () => {
