@@ -7,7 +7,7 @@
  * not each time (with Kysely building it, that was 0.3 ms of PostgreSQL's CPU a commit).
  */
 import { CompiledQuery } from "kysely";
-import { nameOnServer, serverStatementName } from "./prepared.js";
+import { reusePlanOf, reusesPlan } from "./prepared.js";
 
 /** Combinations kept; past it the oldest are joined again when next used. */
 const KEPT_COMBINATIONS = 512;
@@ -18,7 +18,7 @@ export function combinedWrites(parts: readonly CompiledQuery[]): CompiledQuery |
   return combined(
     parts.map((part, index) => [`write_${index}`, part] as const),
     'select 1 as "written"',
-    parts.every((part) => serverStatementName(part.sql) !== undefined),
+    parts.every((part) => reusesPlan(part.sql)),
   );
 }
 
@@ -54,8 +54,8 @@ function combined(
     if (combinations.size >= KEPT_COMBINATIONS)
       combinations.delete(combinations.keys().next().value as string);
     combinations.set(key, text);
-    if (reusePlan) nameOnServer(text);
   }
+  if (reusePlan) reusePlanOf(text);
   return CompiledQuery.raw(
     text,
     parts.flatMap(([, part]) => part.parameters),

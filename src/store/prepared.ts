@@ -16,8 +16,8 @@
  * an identifier) is refused when the statement is first built.
  *
  * On PostgreSQL a statement prepared with `reusePlan` is also prepared by the server, once per
- * connection (a named statement: store/dialect.ts), so the server parses it once and, after a
- * few runs, plans it once. Planning a four-table join to read one source cost PostgreSQL 0.5 ms
+ * connection (a named statement: store/dialect.ts), from its third run on, so the server parses
+ * it once and, after a few runs, plans it once. Planning a four-table join to read one source cost PostgreSQL 0.5 ms
  * a commit (bench/RESULTS.md). Only for statements whose best plan does not depend on their
  * values: a lookup or a change by primary key, an insert. A claim's plan does (how many jobs
  * wait, in which groups), and a generic plan made the hand-off slower.
@@ -59,26 +59,58 @@ const SHAPES_PER_STATEMENT = 256;
 /** No value of a call can be this string: it marks leaf `n` while a statement is built. */
 const MARK = "\u0000sluice-prepared:";
 
-/** The name PostgreSQL knows each `reusePlan` statement's SQL text by. */
-const serverNames = new Map<string, string>();
+/**
+ * Named statements at most: each costs memory on every connection that ran it (its plan) and in
+ * the driver, and the texts of inserts and their combinations vary with their row counts.
+ */
+const MAX_SERVER_NAMES = 256;
+/**
+ * Runs of a `reusePlan` text before it is named: a text run once or twice (an insert of a row
+ * count seldom seen) takes no name, so the names go to the texts that keep coming back, whenever
+ * they first came.
+ */
+const RUNS_BEFORE_NAMING = 3;
+/**
+ * `reusePlan` texts not named yet kept at most, with their runs; past it the oldest are forgotten
+ * (and counted from nothing if they come again).
+ */
+const MAX_UNNAMED = 4096;
 
-/** The name to prepare `sql` under on PostgreSQL, if a `reusePlan` statement compiled to it. */
-export function serverStatementName(sql: string): string | undefined {
-  return serverNames.get(sql);
+/** Each `reusePlan` text: its name once it has one, else its runs so far. */
+const reusable = new Map<string, { runs: number; name?: string }>();
+let named = 0;
+
+/** Marks `sql` as a statement whose plan does not depend on its values (`reusePlan`). */
+export function reusePlanOf(sql: string): void {
+  if (reusable.has(sql)) return;
+  if (reusable.size - named >= MAX_UNNAMED) {
+    for (const [text, entry] of reusable) {
+      if (entry.name === undefined) {
+        reusable.delete(text);
+        break;
+      }
+    }
+  }
+  reusable.set(sql, { runs: 0 });
+}
+
+/** Whether `sql` was marked with `reusePlanOf`. */
+export function reusesPlan(sql: string): boolean {
+  return reusable.has(sql);
 }
 
 /**
- * Named statements at most: each costs memory on every connection that ran it (its plan) and in
- * the driver, and the texts of inserts and their combinations vary with their row counts. The
- * first ones named are the hot ones (a commit of one invocation, a delivery's); past the bound a
- * statement runs unnamed, as it did before.
+ * The name to run `sql` under on PostgreSQL, counting this run: a `reusePlan` text is named at
+ * its `RUNS_BEFORE_NAMING`th run, while names are left. Undefined: run it unnamed.
  */
-const MAX_SERVER_NAMES = 256;
-
-/** Has PostgreSQL prepare `sql` by name from now on (`reusePlan`), while names are left. */
-export function nameOnServer(sql: string): void {
-  if (serverNames.has(sql) || serverNames.size >= MAX_SERVER_NAMES) return;
-  serverNames.set(sql, `sluice_${serverNames.size + 1}`);
+export function serverStatementName(sql: string): string | undefined {
+  const entry = reusable.get(sql);
+  if (entry === undefined || entry.name !== undefined) return entry?.name;
+  entry.runs++;
+  if (entry.runs < RUNS_BEFORE_NAMING || named >= MAX_SERVER_NAMES) return undefined;
+  named++;
+  entry.name = `sluice_${named}`;
+  return entry.name;
 }
 
 export function prepared<V extends Values, R = unknown>(
@@ -93,10 +125,11 @@ export function prepared<V extends Values, R = unknown>(
     let compiled = shapes.get(shape);
     if (!compiled) {
       compiled = compileShape(executor, values, build);
-      if (options.reusePlan && dialect === "postgres") nameOnServer(compiled.query.sql);
       if (shapes.size >= SHAPES_PER_STATEMENT) shapes.delete(shapes.keys().next().value as string);
       shapes.set(shape, compiled);
     }
+    // At each run, not only the first: a text forgotten while it was rare is counted again.
+    if (options.reusePlan && dialect === "postgres") reusePlanOf(compiled.query.sql);
     const parameters = compiled.slots.map((slot) => ("leaf" in slot ? leaves[slot.leaf] : slot.constant));
     return { ...compiled.query, parameters } as CompiledQuery<R>;
   };
