@@ -333,6 +333,36 @@ export function createJobQueue(
     },
   );
 
+  /**
+   * The earliest due time of a queue's free jobs and the earliest end of its leases: two
+   * subqueries, each the first entry of an index (jobs_due_in_order, jobs_leased), so that asking
+   * costs the same with a backlog of a million as with none. Its plan does not depend on the queue.
+   */
+  const nextDue = prepared(
+    (creator, ask: { queue: string }) =>
+      creator.selectNoFrom((eb) => [
+        eb
+          .selectFrom("jobs")
+          .select("run_at")
+          .where("queue", "=", ask.queue)
+          .where("state", "=", "queued")
+          .where("locked_until", "is", null)
+          .orderBy("run_at")
+          .limit(sql.lit(1))
+          .as("free"),
+        eb
+          .selectFrom("jobs")
+          .select("locked_until")
+          .where("queue", "=", ask.queue)
+          .where("locked_until", "is not", null)
+          .where("state", "=", "queued")
+          .orderBy("locked_until")
+          .limit(sql.lit(1))
+          .as("leased"),
+      ]),
+    { reusePlan: true },
+  );
+
   /** Runs a write alone on `executor`; how many rows it changed. */
   const runWrite = async (executor: Executor, write: Write): Promise<bigint> => {
     const result = await executor.executeQuery(compiledWrite(write, executor, capabilities.name));
@@ -471,30 +501,7 @@ export function createJobQueue(
 
     async nextRunAt(queue) {
       // A leased job is due again only when its lease expires, so it counts at its lease's end.
-      // Two subqueries, each the first entry of an index (jobs_due_in_order, jobs_leased), so that asking
-      // costs the same with a backlog of a million as with none.
-      const row = await db
-        .selectNoFrom((eb) => [
-          eb
-            .selectFrom("jobs")
-            .select("run_at")
-            .where("queue", "=", queue)
-            .where("state", "=", "queued")
-            .where("locked_until", "is", null)
-            .orderBy("run_at")
-            .limit(1)
-            .as("free"),
-          eb
-            .selectFrom("jobs")
-            .select("locked_until")
-            .where("queue", "=", queue)
-            .where("locked_until", "is not", null)
-            .where("state", "=", "queued")
-            .orderBy("locked_until")
-            .limit(1)
-            .as("leased"),
-        ])
-        .executeTakeFirst();
+      const [row] = await nextDue.execute(db, capabilities.name, { queue });
       const times = [row?.free, row?.leased]
         .filter((time) => time !== null && time !== undefined)
         .map(Number);
