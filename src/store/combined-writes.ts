@@ -23,8 +23,8 @@ export function combinedWrites(parts: readonly CompiledQuery[]): CompiledQuery |
 }
 
 /**
- * `writes`, then `last` as the `WITH` named `lastName`, then `select` (a statement without
- * parameters that reads `lastName`): one statement, or undefined as for `combinedWrites`. Named
+ * `writes`, then `last.query` as the `WITH` named `last.name`, then `select` (a statement
+ * without parameters that reads it): one statement, or undefined as for `combinedWrites`. Named
  * on the server when `reusePlan` says its plan does not depend on its values.
  */
 export function combinedWritesThen(

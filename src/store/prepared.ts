@@ -17,10 +17,10 @@
  *
  * On PostgreSQL a statement prepared with `reusePlan` is also prepared by the server, once per
  * connection (a named statement: store/dialect.ts), from its third run on, so the server parses
- * it once and, after a few runs, plans it once. Planning a four-table join to read one source cost PostgreSQL 0.5 ms
- * a commit (bench/RESULTS.md). Only for statements whose best plan does not depend on their
- * values: a lookup or a change by primary key, an insert. A claim's plan does (how many jobs
- * wait, in which groups), and a generic plan made the hand-off slower.
+ * it once and, after a few runs, plans it once. Planning a four-table join to read one source
+ * cost PostgreSQL 0.5 ms a commit (bench/RESULTS.md). Only for statements whose best plan does
+ * not depend on their values: a lookup or a change by primary key, an insert. A claim's plan
+ * does (how many jobs wait, in which groups), and a generic plan made the hand-off slower.
  */
 import type { Compilable, CompiledQuery, QueryCreator } from "kysely";
 import type { DialectCapabilities } from "./dialect.js";
