@@ -94,6 +94,28 @@ for (const dialect of dialects) {
       expect(jobs).toEqual([]);
     });
 
+    it("a source deleted while its tick runs leaves no tick behind", async () => {
+      const source = await sluice.client.deploySource({
+        component_code: tickSource("{ intervalSeconds: 1 }", 1500),
+      });
+      const tickJob = () =>
+        sluice.server.store.db
+          .selectFrom("jobs")
+          .select(["id", "locked_until"])
+          .where("unique_key", "=", `timer:${source.id}`)
+          .executeTakeFirst();
+      // The first tick is leased while its run sleeps.
+      const deadline = Date.now() + 5000;
+      while ((await tickJob())?.locked_until == null && Date.now() < deadline) await sleep(50);
+      expect((await tickJob())?.locked_until).not.toBeNull();
+      // The delete cancels the tick, then waits for the run (its deactivate hook runs after it, in
+      // the source's lane); the run's commit finds its tick gone and schedules none.
+      await sluice.client.deleteSource(source.id);
+      await sleep(2500);
+      expect(await tickJob()).toBeUndefined();
+      await expect(sluice.client.listEvents(source.id)).rejects.toMatchObject({ status: 404 });
+    });
+
     it("an update that changes the schedule reschedules it", async () => {
       const source = await sluice.client.deploySource({
         component_code: tickSource("{ intervalSeconds: 1 }"),
