@@ -25,7 +25,19 @@ export class ConnectLinkPage {
     return this.page.getByRole("status");
   }
 
+  /**
+   * Presses Close, which closes the window. The window can close before Playwright has finished
+   * the click, which then fails with "Target page … has been closed": that failure is the click
+   * having worked. Resolves once the window is closed.
+   */
   async close(): Promise<void> {
-    await this.page.getByRole("button", { name: "Close" }).click();
+    const closed = this.page.waitForEvent("close");
+    await this.page
+      .getByRole("button", { name: "Close" })
+      .click()
+      .catch((error: unknown) => {
+        if (!this.page.isClosed()) throw error;
+      });
+    await closed;
   }
 }
