@@ -76,27 +76,21 @@ const RUNS_BEFORE_NAMING = 3;
  */
 const MAX_UNNAMED = 4096;
 
-/** Each `reusePlan` text: its name once it has one, else its runs so far. */
-const reusable = new Map<string, { runs: number; name?: string }>();
-let named = 0;
+/** The name of each `reusePlan` text named so far; never more than `MAX_SERVER_NAMES`. */
+const names = new Map<string, string>();
+/** The runs so far of each `reusePlan` text not named yet. */
+const unnamed = new Map<string, number>();
 
 /** Marks `sql` as a statement whose plan does not depend on its values (`reusePlan`). */
 export function reusePlanOf(sql: string): void {
-  if (reusable.has(sql)) return;
-  if (reusable.size - named >= MAX_UNNAMED) {
-    for (const [text, entry] of reusable) {
-      if (entry.name === undefined) {
-        reusable.delete(text);
-        break;
-      }
-    }
-  }
-  reusable.set(sql, { runs: 0 });
+  if (names.has(sql) || unnamed.has(sql)) return;
+  if (unnamed.size >= MAX_UNNAMED) unnamed.delete(unnamed.keys().next().value as string);
+  unnamed.set(sql, 0);
 }
 
 /** Whether `sql` was marked with `reusePlanOf`. */
 export function reusesPlan(sql: string): boolean {
-  return reusable.has(sql);
+  return names.has(sql) || unnamed.has(sql);
 }
 
 /**
@@ -104,13 +98,18 @@ export function reusesPlan(sql: string): boolean {
  * its `RUNS_BEFORE_NAMING`th run, while names are left. Undefined: run it unnamed.
  */
 export function serverStatementName(sql: string): string | undefined {
-  const entry = reusable.get(sql);
-  if (entry === undefined || entry.name !== undefined) return entry?.name;
-  entry.runs++;
-  if (entry.runs < RUNS_BEFORE_NAMING || named >= MAX_SERVER_NAMES) return undefined;
-  named++;
-  entry.name = `sluice_${named}`;
-  return entry.name;
+  const name = names.get(sql);
+  if (name !== undefined) return name;
+  const runs = unnamed.get(sql);
+  if (runs === undefined) return undefined;
+  if (runs + 1 < RUNS_BEFORE_NAMING || names.size >= MAX_SERVER_NAMES) {
+    unnamed.set(sql, runs + 1);
+    return undefined;
+  }
+  unnamed.delete(sql);
+  const given = `sluice_${names.size + 1}`;
+  names.set(sql, given);
+  return given;
 }
 
 export function prepared<V extends Values, R = unknown>(

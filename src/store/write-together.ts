@@ -51,6 +51,19 @@ export function compiledWrite<R>(
   return write.compiled ? write.compiled(executor, dialect) : write(executor).compile();
 }
 
+/**
+ * The writes compiled on PostgreSQL from their kept statements, for joining their texts
+ * (store/combined-writes.ts); undefined when one of them is not prepared.
+ */
+export function preparedTexts(executor: Executor, writes: readonly Write[]): CompiledQuery[] | undefined {
+  const texts: CompiledQuery[] = [];
+  for (const write of writes) {
+    if (!write.compiled) return undefined;
+    texts.push(write.compiled(executor, "postgres"));
+  }
+  return texts;
+}
+
 /** `statement` with `values` as a write: compiled from the kept statement when it runs alone. */
 export function preparedWrite<V extends Values>(statement: Prepared<V, unknown>, values: V): Write {
   return Object.assign((creator: QueryCreator<Database>) => statement.build(creator, values) as WriteQuery, {
@@ -171,11 +184,8 @@ function oneStatement(executor: Executor, writes: readonly Write[]): CompiledQue
     const only = compiledWrite(write, executor, "postgres");
     return fitsOneStatement(only) ? only : undefined;
   }
-  const prepared = writes.every((write) => write.compiled)
-    ? combinedWrites(
-        writes.map((write) => (write.compiled as NonNullable<Write["compiled"]>)(executor, "postgres")),
-      )
-    : undefined;
+  const texts = preparedTexts(executor, writes);
+  const prepared = texts ? combinedWrites(texts) : undefined;
   const compiled =
     prepared ?? withWrites(executor, writes).selectNoFrom(sql<number>`1`.as("written")).compile();
   return fitsOneStatement(compiled) ? compiled : undefined;
