@@ -34,8 +34,8 @@ export interface CommitRequest {
   readonly result: InvocationResult;
   /** Extra lines to log before the component's own (what triggered the invocation, say). */
   readonly notes?: readonly LogLine[];
-  /** Writes of the caller's, in the same transaction after the invocation's (invoker.ts `alsoCommit`). */
-  readonly alsoWrite?: (tx: Executor) => Promise<void>;
+  /** Writes of the caller's, committed with the invocation's (invoker.ts `alsoWrites`). */
+  readonly alsoWrites?: () => readonly Write[];
 }
 
 export interface CommitOutcome {
@@ -98,6 +98,10 @@ export async function commitInvocationsShared(
   }
 }
 
+function alsoWritten(requests: readonly CommitRequest[]): Write[] {
+  return requests.flatMap((request) => request.alsoWrites?.() ?? []);
+}
+
 /** What one invocation of the batch adds, worked out before anything is written. */
 interface Planned {
   readonly accepted: NewEvent[];
@@ -123,7 +127,7 @@ async function commitBatch(
   const emitter = rows[0];
   // Deleted while they ran: nothing of them is kept.
   if (!emitter) {
-    for (const request of requests) await request.alsoWrite?.(tx);
+    await writeIn(tx, store.capabilities, alsoWritten(requests));
     return requests.map(() => ({ events: [], logLines: 0, deliveries: 0, webhooks: [], runs: 0 }));
   }
 
@@ -169,7 +173,7 @@ async function commitBatch(
     now,
     listenersOf(rows),
   );
-  const writes: Write[] = [...appended.writes];
+  const writes: Write[] = [...appended.writes, ...alsoWritten(requests)];
 
   // Key-value writes in invocation order: a later write of a key replaces an earlier one.
   const kv = new Map<string, string>();
@@ -218,11 +222,10 @@ async function commitBatch(
     }),
   );
   // Everything above in one statement on PostgreSQL: the events, their deliveries and runs, the
-  // key-value writes, the log lines and the source's row.
+  // key-value writes, the log lines, the source's row and the caller's writes.
   await writeIn(tx, store.capabilities, writes);
   if (eventCount > emitter.max_events) await trimRows(tx, "events", emitterId, emitter.max_events);
   if (logCount > MAX_LOG_LINES) await trimRows(tx, "emitter_logs", emitterId, MAX_LOG_LINES);
-  for (const request of requests) await request.alsoWrite?.(tx);
 
   // The stored events, handed back to the invocation that emitted them.
   let taken = 0;

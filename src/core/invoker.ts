@@ -7,7 +7,7 @@ import type { ComponentDefinition, HookName, PropDefinition } from "../runtime/c
 import { failedResult } from "../runtime/sandbox/invocation-collector.js";
 import type { HttpResponse, InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import { prepared } from "../store/prepared.js";
-import type { Executor } from "../store/schema.js";
+import type { Write } from "../store/write-together.js";
 import { loadBundle } from "./components.js";
 import type { CoreContext } from "./context.js";
 import { dataStoreHandler } from "./data-store-props.js";
@@ -42,10 +42,12 @@ export interface InvocationRequest {
   readonly onRespond?: (response: HttpResponse) => void;
   readonly notes?: readonly LogLine[];
   /**
-   * Writes committed in the invocation's own transaction, after its events (a timer's tick
-   * ended and the next one scheduled): stored with them or not at all.
+   * Writes committed with the invocation's events, in its own statement on PostgreSQL (a timer's
+   * tick ended and the next one scheduled): stored with them or not at all. Called once the run
+   * is over, when its commit is written. They must not touch the source's row, its events, log
+   * lines or key-value state (store/write-together.ts: writes of one statement are independent).
    */
-  readonly alsoCommit?: (tx: Executor) => Promise<void>;
+  readonly alsoWrites?: () => readonly Write[];
 }
 
 export interface InvocationReport {
@@ -156,6 +158,29 @@ export function sharedRunnerKey(source: Pick<RunnableSource, "accountId" | "bund
 const lanes = new Map<string, Lane>();
 
 /**
+ * The key-value state the last lane of a source left, by source id, with the hold it ran under
+ * (core/source-ownership.ts). A lane under the same hold starts from it instead of reading it
+ * again: a timer source's lane lasts one tick, and the read was a round trip per tick. Kept for
+ * the most recently ended lanes, as many as a node keeps locks.
+ */
+const keptKv = new Map<string, { readonly hold: object; readonly kv: Record<string, unknown> }>();
+const MAX_KEPT_KV = 1000;
+
+function keepKv(sourceId: string, hold: object, kv: Record<string, unknown>): void {
+  keptKv.delete(sourceId);
+  keptKv.set(sourceId, { hold, kv });
+  if (keptKv.size > MAX_KEPT_KV) keptKv.delete(keptKv.keys().next().value as string);
+}
+
+/** The state kept for the source if it was left under `hold`, or null (read it then). */
+function takeKeptKv(sourceId: string, hold: object): Record<string, unknown> | null {
+  const kept = keptKv.get(sourceId);
+  if (!kept) return null;
+  keptKv.delete(sourceId);
+  return kept.hold === hold ? kept.kv : null;
+}
+
+/**
  * Runs one invocation of the source, after the ones already queued for it on this node, and
  * resolves once it is committed. Each invocation sees the key-value state the previous one
  * left, and commits happen in invocation order.
@@ -180,6 +205,7 @@ export function invokeSource(
         if (lanes.get(source.id) === created) lanes.delete(source.id);
       }),
     };
+    created.kv = takeKeptKv(source.id, created.ownership.hold);
     lanes.set(source.id, created);
     lane = created;
   }
@@ -191,7 +217,9 @@ export function invokeSource(
   const release = () => {
     if (--current.active > 0) return;
     if (lanes.get(source.id) === current) lanes.delete(source.id);
-    // Run and committed: the next owner, here or on another node, reads the state afresh.
+    // Run and committed: the next owner on another node reads the state afresh; the next lane
+    // here, under the same hold, starts from what this one left.
+    if (current.kv !== null) keepKv(source.id, current.ownership.hold, current.kv);
     current.ownership.release();
   };
   report.then(release, release);
@@ -267,7 +295,7 @@ async function commitInTurn(
         dedupe: source.definition.dedupe,
         result,
         notes: request.notes,
-        alsoWrite: request.alsoCommit,
+        alsoWrites: request.alsoWrites,
       },
       done,
     });

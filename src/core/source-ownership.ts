@@ -40,8 +40,18 @@ const MAX_KEPT = 1000;
 export interface SourceOwnership {
   /** Resolves when this node holds the source; then `release` once its lane is done. */
   readonly acquired: Promise<void>;
+  /**
+   * This node's unbroken hold on the source: the same object for every lane while the node keeps
+   * the source's lock between them (a lingering lock), another once the lock was freed. So state
+   * a lane left under one hold is still the database's for the next lane under the same one: no
+   * other node ran the source in between.
+   */
+  readonly hold: object;
   release(): void;
 }
+
+/** In the embedded mode one process runs every source: its hold never breaks. */
+const EMBEDDED_HOLD = Object.freeze({});
 
 /** What happens on this node when another node asks for a source it holds. */
 type HandoverListener = () => void;
@@ -99,7 +109,9 @@ const freedTopic = (sourceId: string) => `source-freed:${sourceId}`;
  * it while the lane holds it, so the lane takes no more invocations.
  */
 export function ownSource(store: Store, sourceId: string, onWanted: HandoverListener): SourceOwnership {
-  if (store.capabilities.name === "sqlite") return { acquired: Promise.resolve(), release: () => {} };
+  if (store.capabilities.name === "sqlite") {
+    return { acquired: Promise.resolve(), hold: EMBEDDED_HOLD, release: () => {} };
+  }
   const state = stateOf(store);
   let hold = state.holds.get(sourceId);
   if (!hold || hold.wanted) {
@@ -147,6 +159,7 @@ export function ownSource(store: Store, sourceId: string, onWanted: HandoverList
   let released = false;
   return {
     acquired: current.acquired,
+    hold: current,
     release() {
       if (released) return;
       released = true;

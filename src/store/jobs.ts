@@ -126,6 +126,13 @@ export interface JobQueue {
    */
   endWrite(lease: Lease, failure: { error: string; retryAt: number | null } | undefined): Write;
   /**
+   * Ends the held job by queueing it again, due at `runAt` with `payload`, as a fresh job (no
+   * lease, no attempts): a recurring job's next run (a timer's next tick) in one write instead of
+   * a delete and an insert. If the lease no longer holds (the job was removed meanwhile, a timer
+   * source deactivated during its run), it writes nothing, and so schedules nothing.
+   */
+  rescheduleWrite(lease: Lease, next: { readonly runAt: number; readonly payload: unknown }): Write;
+  /**
    * The statement that leases the next due job of `lease`'s group (oldest first, skipping one
    * another claimer holds), as a write that returns the job's row: for a worker that hands the
    * place its finished job held in the group to the group's next job, written together with the
@@ -174,6 +181,23 @@ export function createJobQueue(
           .where("lease_token", "=", end.token),
       { reusePlan: true },
     );
+  const rescheduled = prepared(
+    (creator, next: { id: string; token: string; runAt: number; payload: string }) =>
+      creator
+        .updateTable("jobs")
+        .set({
+          payload: next.payload,
+          state: "queued",
+          run_at: next.runAt,
+          attempts: 0,
+          lease_token: null,
+          locked_until: null,
+          last_error: null,
+        })
+        .where("id", "=", next.id)
+        .where("lease_token", "=", next.token),
+    { reusePlan: true },
+  );
   const failed = released("failed");
   const retried = released("queued");
   const endWrite: JobQueue["endWrite"] = (lease, failure) => {
@@ -489,6 +513,14 @@ export function createJobQueue(
       }),
 
     endWrite,
+
+    rescheduleWrite: (lease, next) =>
+      preparedWrite(rescheduled, {
+        id: lease.id,
+        token: lease.leaseToken,
+        runAt: next.runAt,
+        payload: JSON.stringify(next.payload ?? null),
+      }),
 
     async releaseAllLeases() {
       const result = await db

@@ -1,6 +1,7 @@
 /** The jobs table contract, on every dialect. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/store.js";
+import { writeTogether } from "../../src/store/write-together.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 
 for (const dialect of dialects) {
@@ -115,6 +116,40 @@ for (const dialect of dialects) {
         .where("id", "=", job?.id ?? "")
         .executeTakeFirstOrThrow();
       expect(row).toMatchObject({ state: "failed", last_error: "gave up", lease_token: null });
+    });
+
+    it("a rescheduled job is queued again as a fresh job, and only while its lease holds", async () => {
+      const queue = freshQueue();
+      const now = Date.now();
+      const uniqueKey = `${queue}:tick`;
+      await store.jobs.enqueue(store.db, { queue, payload: { n: 1 }, runAt: now, uniqueKey });
+      const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 60_000, now });
+      const held = job as NonNullable<typeof job>;
+      await writeTogether(store, [
+        store.jobs.rescheduleWrite(held, { runAt: now + 1000, payload: { n: 2 } }),
+      ]);
+      // Held by no one and due at its new time, with its new payload, counted from its first attempt.
+      expect(await store.jobs.claimDue({ queue, limit: 1, leaseMs: 1000, now: now + 999 })).toEqual([]);
+      const [again] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 60_000, now: now + 1000 });
+      expect(again).toMatchObject({
+        id: held.id,
+        payload: { n: 2 },
+        attempts: 1,
+        uniqueKey,
+        runAt: now + 1000,
+      });
+      // The first claim's lease no longer holds: rescheduling with it writes nothing.
+      await writeTogether(store, [
+        store.jobs.rescheduleWrite(held, { runAt: now + 5000, payload: { n: 3 } }),
+      ]);
+      const rows = await store.db.selectFrom("jobs").selectAll().where("queue", "=", queue).execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ run_at: now + 1000, payload: JSON.stringify({ n: 2 }) });
+      // Removed while held (a timer source deleted during its run): rescheduling brings nothing back.
+      await store.db.deleteFrom("jobs").where("unique_key", "=", uniqueKey).execute();
+      const current = again as NonNullable<typeof again>;
+      await writeTogether(store, [store.jobs.rescheduleWrite(current, { runAt: now, payload: { n: 4 } })]);
+      expect(await store.db.selectFrom("jobs").selectAll().where("queue", "=", queue).execute()).toEqual([]);
     });
 
     it("a second job with the same unique key is not enqueued", async () => {

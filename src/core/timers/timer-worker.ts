@@ -8,13 +8,12 @@
  */
 import type { LogLine } from "../../runtime/sandbox/sandbox.js";
 import type { ClaimedJob } from "../../store/jobs.js";
-import type { Executor } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
 import { invokeSource } from "../invoker.js";
 import { runnableById } from "../runnable-cache.js";
 import { createClaimLoop } from "../workers/claim-loop.js";
 import { nextAfterRun, tickEvent } from "./schedule.js";
-import { enqueueTick, scheduleOf, TIMER_QUEUE, TIMERS_TOPIC, type TickPayload } from "./timers.js";
+import { scheduleOf, TIMER_QUEUE, TIMERS_TOPIC, type TickPayload } from "./timers.js";
 
 export interface TimerWorker {
   start(): void;
@@ -32,7 +31,11 @@ export interface TimerWorkerOptions {
 
 export function createTimerWorker(context: CoreContext, options: TimerWorkerOptions = {}): TimerWorker {
   const { store } = context;
-  const concurrency = options.concurrency ?? 32;
+  // Ticks held at once: well above what a runner runs at once (32), so that while some runs are
+  // committed others run. A tick is held from its claim to its commit, so this bounds the ticks a
+  // second to 128 over a tick's time from claim to commit (at 32, PostgreSQL's 30 ms and more
+  // under load capped 1,000 timers below one tick a second each: bench/RESULTS.md).
+  const concurrency = options.concurrency ?? 128;
   const pollMs = options.pollMs ?? 1000;
   const onError = options.onError ?? (() => {});
   const fire = async (job: ClaimedJob): Promise<void> => {
@@ -60,25 +63,22 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
         message: `timer: ${payload.overrunSkipped} tick(s) skipped because the previous run outlasted its interval`,
       });
     }
-    // The tick's end and the next tick go in the run's own commit: one transaction, not two (on
-    // PostgreSQL each is a flush and four round trips).
-    const scheduleNext = async (tx: Executor) => {
+    // The tick's end and the next tick go in the run's own commit, as one write (on PostgreSQL
+    // in the commit's one statement): the tick's row, due again at the first free slot after the
+    // run. If the source was deactivated or deleted during the run, its tick is gone and the
+    // write changes nothing, so no next tick is scheduled.
+    const scheduleNext = () => {
       const after = nextAfterRun(schedule, job.runAt, Date.now());
-      // Deactivated or deleted during the run: its tick is gone, and no next one is scheduled.
-      if (!(await store.jobs.complete(job, tx))) return;
       const overrunSkipped = after.skipped - downtime;
-      await enqueueTick(
-        tx,
-        store,
-        overrunSkipped > 0 ? { sourceId: source.id, overrunSkipped } : { sourceId: source.id },
-        after.next,
-      );
+      const payload: TickPayload =
+        overrunSkipped > 0 ? { sourceId: source.id, overrunSkipped } : { sourceId: source.id };
+      return [store.jobs.rescheduleWrite(job, { runAt: after.next, payload })];
     };
     await invokeSource(context, source, {
       method: "run",
       event: tickEvent(schedule, firedAt),
       notes,
-      alsoCommit: scheduleNext,
+      alsoWrites: scheduleNext,
     });
   };
 
