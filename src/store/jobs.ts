@@ -220,12 +220,14 @@ export function createJobQueue(
       : sql<SqlBool>`id in (${subquery})`;
 
   /**
-   * `id` is the one id `subquery` selects (it has `limit 1`). On SQLite as `id = (…)`: `in (…)`
-   * builds a temporary table for the one id, which made the whole UPDATE about twice as slow
-   * (bench/RESULTS.md).
+   * `id` is the one id `subquery` selects (it has `limit 1`), as `id = (…)`. On SQLite `in (…)`
+   * built a temporary table for the one id, which made the whole UPDATE about twice as slow
+   * (bench/RESULTS.md). On PostgreSQL `= any(array(…))` is estimated at ten ids: a plan kept for
+   * reuse (store/prepared.ts) and made while the tables were small then read the job, and the
+   * delivery joined to it, by scanning the whole table (4.7 ms against 0.3 ms a hand-off). One
+   * id is one primary-key lookup in any plan.
    */
-  const idIsFirst = (subquery: Expression<unknown>) =>
-    capabilities.name === "postgres" ? idIn(subquery) : sql<SqlBool>`id = (${subquery})`;
+  const idIsFirst = (subquery: Expression<unknown>) => sql<SqlBool>`id = (${subquery})`;
 
   /**
    * A claim that keeps each group within its cap, counting the group's jobs leased by anyone:
