@@ -166,14 +166,21 @@ export async function appendEvents(
   return outcome;
 }
 
-/** Keeps the newest `keep` rows of an emitter in an id-ordered table. */
-export async function trimRows(
+/**
+ * Deletes the emitter's `excess` oldest rows of an id-ordered table: what a commit that took it
+ * past its retention limit must drop (the emitter's counter, kept with its row, says by how many).
+ * Finding the cutoff walks only those rows' index entries. Found from the newest end it walked
+ * the whole retained window (10,000 events by default) in every commit past the limit: 0.5 ms of
+ * SQLite a commit for a busy source (bench/RESULTS.md).
+ */
+export async function trimOldest(
   tx: Executor,
   table: SequencedTable,
   emitterId: string,
-  keep: number,
+  excess: number,
 ): Promise<void> {
-  const cutoff = await idAtRank(tx, table, emitterId, keep);
+  if (excess <= 0) return;
+  const cutoff = await idAtRank(tx, table, emitterId, excess - 1, "oldest");
   if (!cutoff) return;
   await tx
     .deleteFrom(table)

@@ -3,6 +3,7 @@
  * item shapes of Pipedream's event_summaries (the same shape the SSE streams send).
  */
 import type { Executor } from "../store/schema.js";
+import type { Store } from "../store/store.js";
 import { InvalidInputError } from "./errors.js";
 import { formatSequenceId, parseSequenceId, type SequenceId } from "./event-ids.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageInfo } from "./pagination.js";
@@ -124,33 +125,38 @@ export async function newestId(db: Executor, table: SequencedTable, emitterId: s
 export const newestEventId = (db: Executor, emitterId: string) => newestId(db, "events", emitterId);
 export const newestLogId = (db: Executor, emitterId: string) => newestId(db, "emitter_logs", emitterId);
 
-/** Deletes events from start_id to end_id, both included; without either bound, from the first or to the last. */
+/**
+ * Deletes events from start_id to end_id, both included; without either bound, from the first or
+ * to the last. The source's row is locked first, as a commit locks it, so that the event count
+ * kept with it (which retention trusts: emitter-events.ts `trimOldest`) counts what is left.
+ */
 export async function deleteEvents(
-  db: Executor,
+  store: Pick<Store, "db" | "capabilities">,
   emitterId: string,
   range: { start_id?: string; end_id?: string },
 ): Promise<number> {
-  let query = db.deleteFrom("events").where("emitter_id", "=", emitterId);
-  if (range.start_id !== undefined) {
-    const start = parseSequenceId(range.start_id, "start_id");
-    query = query.where((eb) => eb.not(atOrBefore(eb, { ms: start.ms, seq: start.seq - 1 })));
-  }
-  if (range.end_id !== undefined) {
-    const end = parseSequenceId(range.end_id, "end_id");
-    query = query.where((eb) => atOrBefore(eb, end));
-  }
-  const result = await query.executeTakeFirst();
-  await db
-    .updateTable("sources")
-    .set((eb) => ({
-      event_count: eb
-        .selectFrom("events")
-        .select(eb.fn.countAll<number>().as("count"))
-        .where("emitter_id", "=", emitterId),
-    }))
-    .where("id", "=", emitterId)
-    .execute();
-  return Number(result.numDeletedRows);
+  const start = range.start_id === undefined ? undefined : parseSequenceId(range.start_id, "start_id");
+  const end = range.end_id === undefined ? undefined : parseSequenceId(range.end_id, "end_id");
+  return store.db.transaction().execute(async (tx) => {
+    let lock = tx.selectFrom("sources").select("id").where("id", "=", emitterId);
+    if (store.capabilities.skipLocked) lock = lock.forUpdate();
+    await lock.execute();
+    let query = tx.deleteFrom("events").where("emitter_id", "=", emitterId);
+    if (start) query = query.where((eb) => eb.not(atOrBefore(eb, { ms: start.ms, seq: start.seq - 1 })));
+    if (end) query = query.where((eb) => atOrBefore(eb, end));
+    const result = await query.executeTakeFirst();
+    await tx
+      .updateTable("sources")
+      .set((eb) => ({
+        event_count: eb
+          .selectFrom("events")
+          .select(eb.fn.countAll<number>().as("count"))
+          .where("emitter_id", "=", emitterId),
+      }))
+      .where("id", "=", emitterId)
+      .execute();
+    return Number(result.numDeletedRows);
+  });
 }
 
 export async function listLogs(

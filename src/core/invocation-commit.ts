@@ -18,7 +18,7 @@ import type { Store } from "../store/store.js";
 import { insertWrites, preparedWrite, type Write, writeIn } from "../store/write-together.js";
 import { readSource, readSourceLocked, updateSource, upsertKv } from "./commit-statements.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
-import { listenersOf, type NewEvent, planAppend, type StoredEvent, trimRows } from "./emitter-events.js";
+import { listenersOf, type NewEvent, planAppend, type StoredEvent, trimOldest } from "./emitter-events.js";
 import { nextSequenceId, type SequenceId } from "./event-ids.js";
 import { storableText } from "./storable-text.js";
 
@@ -224,8 +224,8 @@ async function commitBatch(
   // Everything above in one statement on PostgreSQL: the events, their deliveries and runs, the
   // key-value writes, the log lines, the source's row and the caller's writes.
   await writeIn(tx, store.capabilities, writes);
-  if (eventCount > emitter.max_events) await trimRows(tx, "events", emitterId, emitter.max_events);
-  if (logCount > MAX_LOG_LINES) await trimRows(tx, "emitter_logs", emitterId, MAX_LOG_LINES);
+  await trimOldest(tx, "events", emitterId, eventCount - emitter.max_events);
+  await trimOldest(tx, "emitter_logs", emitterId, logCount - MAX_LOG_LINES);
 
   // The stored events, handed back to the invocation that emitted them.
   let taken = 0;

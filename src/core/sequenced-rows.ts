@@ -13,19 +13,25 @@ export function atOrBefore(eb: ExpressionBuilder<Database, SequencedTable>, id: 
   return eb.or([eb("ms", "<", id.ms), eb.and([eb("ms", "=", id.ms), eb("seq", "<=", id.seq)])]);
 }
 
-/** The id of the emitter's row `rank` places from the newest (0: the newest), or null. */
+/**
+ * The id of the emitter's row `rank` places from the newest (0: the newest), or with `from:
+ * "oldest"` from the oldest; null if it has no row there. The read walks `rank` entries of the
+ * index, so rank from the end that is near.
+ */
 export async function idAtRank(
   db: Executor,
   table: SequencedTable,
   emitterId: string,
   rank: number,
+  from: "newest" | "oldest" = "newest",
 ): Promise<SequenceId | null> {
+  const order = from === "newest" ? "desc" : "asc";
   const row = await db
     .selectFrom(table)
     .select(["ms", "seq"])
     .where("emitter_id", "=", emitterId)
-    .orderBy("ms", "desc")
-    .orderBy("seq", "desc")
+    .orderBy("ms", order)
+    .orderBy("seq", order)
     .limit(1)
     .offset(rank)
     .executeTakeFirst();

@@ -544,6 +544,26 @@ for (const dialect of dialects) {
       expect((await sluice.client.listEvents(source.id)).page_info.total_count).toBe(5);
     });
 
+    it("retention drops the oldest events past max_events after a DELETE and after lowering the limit", async () => {
+      const source = await deploy(itemsSource(), { max_events: 5 });
+      await post(
+        source,
+        Array.from({ length: 5 }, (_, n) => ({ id: `r${n}` })),
+      );
+      const ids = (await allEvents(source.id)).reverse().map((event) => event.id);
+      // Three left: the next two fit, the one after drops the oldest.
+      await sluice.client.deleteEvents(source.id, { start_id: ids[1], end_id: ids[2] });
+      await post(source, [{ id: "r5" }, { id: "r6" }]);
+      expect(await emittedIds(source.id)).toEqual(["r0", "r3", "r4", "r5", "r6"]);
+      await post(source, [{ id: "r7" }]);
+      expect(await emittedIds(source.id)).toEqual(["r3", "r4", "r5", "r6", "r7"]);
+      // A lower limit applies at the next commit, which drops everything past it.
+      await sluice.client.updateSource(source.id, { max_events: 2 });
+      await post(source, [{ id: "r8" }]);
+      expect(await emittedIds(source.id)).toEqual(["r7", "r8"]);
+      expect((await sluice.client.listEvents(source.id)).page_info.total_count).toBe(2);
+    });
+
     it("console.log, warn and error lines appear in the logs, newest first, with their levels", async () => {
       const source = await deploy(`export default {
         name: "talker",

@@ -12,7 +12,7 @@ import { invokeAction } from "../actions.js";
 import { getComponent, type SavedComponent } from "../components.js";
 import type { CoreContext } from "../context.js";
 import { DELIVERIES_TOPIC } from "../delivery/enqueue.js";
-import { appendEvents, type NewEvent, trimRows } from "../emitter-events.js";
+import { appendEvents, type NewEvent, trimOldest } from "../emitter-events.js";
 import { SluiceError } from "../errors.js";
 import { emitsTopic } from "../invoker.js";
 import type { SendReport } from "../outbound/action-sends.js";
@@ -168,7 +168,7 @@ export async function runAttempt(
             })
             .where("id", "=", workflow.id)
             .execute();
-          if (count > emitter.max_events) await trimRows(tx, "events", workflow.id, emitter.max_events);
+          await trimOldest(tx, "events", workflow.id, count - emitter.max_events);
         }
       }
       await tx
@@ -353,7 +353,7 @@ function retryDelayMs(schedule: readonly number[], attempt: number): number {
   return Math.max(0, seconds * 1000);
 }
 
-async function trimRuns(tx: Parameters<typeof trimRows>[0], workflowId: string): Promise<void> {
+async function trimRuns(tx: Parameters<typeof trimOldest>[0], workflowId: string): Promise<void> {
   const cutoff = await tx
     .selectFrom("workflow_runs")
     .select("id")

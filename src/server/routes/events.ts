@@ -101,7 +101,7 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
     },
     async (request) => {
       const source = await getSource(context, request.account.id, request.params.id);
-      return { data: { deleted: await deleteEvents(db, source.id, request.body) } };
+      return { data: { deleted: await deleteEvents(context.store, source.id, request.body) } };
     },
   );
 
