@@ -50,8 +50,8 @@ export interface SourceOwnership {
   release(): void;
 }
 
-/** In the embedded mode one process runs every source: its hold never breaks. */
-const EMBEDDED_HOLD = Object.freeze({});
+/** In the embedded mode one process runs every source of its store: its hold never breaks. */
+const embeddedHolds = new WeakMap<Store, object>();
 
 /** What happens on this node when another node asks for a source it holds. */
 type HandoverListener = () => void;
@@ -110,7 +110,12 @@ const freedTopic = (sourceId: string) => `source-freed:${sourceId}`;
  */
 export function ownSource(store: Store, sourceId: string, onWanted: HandoverListener): SourceOwnership {
   if (store.capabilities.name === "sqlite") {
-    return { acquired: Promise.resolve(), hold: EMBEDDED_HOLD, release: () => {} };
+    let hold = embeddedHolds.get(store);
+    if (!hold) {
+      hold = {};
+      embeddedHolds.set(store, hold);
+    }
+    return { acquired: Promise.resolve(), hold, release: () => {} };
   }
   const state = stateOf(store);
   let hold = state.holds.get(sourceId);
