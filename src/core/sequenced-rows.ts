@@ -1,6 +1,6 @@
 /**
  * Queries shared by the two tables whose rows an emitter numbers `<ms>-<seq>` (events and log
- * lines): comparing ids without row values, and finding the id at a rank from the newest.
+ * lines): comparing ids without row values, and finding the id at a rank from the newest or the oldest.
  */
 import type { ExpressionBuilder } from "kysely";
 import type { Database, Executor } from "../store/schema.js";

@@ -1,10 +1,10 @@
 /**
  * The timer worker: sleeps until the next tick is due (or until told that one was scheduled),
  * claims the due ticks (workers/claim-loop.ts: the claim is renewed while the run lasts, however
- * long its time-out), runs each source, and completes the tick and schedules the next one in
- * the transaction that commits the run. A run never overlaps the next tick of its source: the next tick is
- * scheduled only when the run is over, on the first free slot, and the slots it skipped are
- * logged. After downtime a source runs once to catch up, and logs the ticks it missed.
+ * long its time-out), runs each source, and queues the tick's row again, due at the next slot,
+ * as one of the writes of the run's own commit. A run never overlaps the next tick of its source:
+ * the next tick is scheduled only when the run is over, on the first free slot, and the slots it
+ * skipped are logged. After downtime a source runs once to catch up, and logs the ticks it missed.
  */
 import type { LogLine } from "../../runtime/sandbox/sandbox.js";
 import type { ClaimedJob } from "../../store/jobs.js";

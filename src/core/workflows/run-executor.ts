@@ -7,7 +7,7 @@
  */
 import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/sandbox/sandbox.js";
 import type { Lease } from "../../store/jobs.js";
-import type { WorkflowRunStatus } from "../../store/schema.js";
+import type { Executor, WorkflowRunStatus } from "../../store/schema.js";
 import { invokeAction } from "../actions.js";
 import { getComponent, type SavedComponent } from "../components.js";
 import type { CoreContext } from "../context.js";
@@ -353,7 +353,7 @@ function retryDelayMs(schedule: readonly number[], attempt: number): number {
   return Math.max(0, seconds * 1000);
 }
 
-async function trimRuns(tx: Parameters<typeof trimOldest>[0], workflowId: string): Promise<void> {
+async function trimRuns(tx: Executor, workflowId: string): Promise<void> {
   const cutoff = await tx
     .selectFrom("workflow_runs")
     .select("id")
