@@ -9,7 +9,7 @@ import type { Store } from "../store/store.js";
 import { insertWrites, type Write, writeIn } from "../store/write-together.js";
 import { deliveryWrites, type WebhookSubscription } from "./delivery/enqueue.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
-import { atOrBefore, idAtRank, type SequencedTable } from "./sequenced-rows.js";
+import { idAtRank, idCompared, type SequencedTable } from "./sequenced-rows.js";
 import { storableText } from "./storable-text.js";
 import { triggeredRunWrites } from "./workflows/run-queue.js";
 
@@ -185,6 +185,6 @@ export async function trimOldest(
   await tx
     .deleteFrom(table)
     .where("emitter_id", "=", emitterId)
-    .where((eb) => atOrBefore(eb, cutoff))
+    .where((eb) => idCompared(eb, "<=", cutoff))
     .execute();
 }

@@ -7,7 +7,7 @@ import type { Store } from "../store/store.js";
 import { InvalidInputError } from "./errors.js";
 import { formatSequenceId, parseSequenceId, type SequenceId } from "./event-ids.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageInfo } from "./pagination.js";
-import { atOrBefore, idAtRank, type SequencedTable } from "./sequenced-rows.js";
+import { idAtRank, idCompared, type SequencedTable } from "./sequenced-rows.js";
 
 /** Without expand=event, larger events are left out of summaries. */
 export const SUMMARY_EVENT_BYTES = 1024;
@@ -86,7 +86,7 @@ export async function listEventSummaries(
   };
   const { rows, reversed } = await pageRows(query, (cursor, order) => {
     let select = filtered().select(["emitter_id", "ms", "seq", "channel", "event_key", "summary", "payload"]);
-    if (cursor) select = select.where((eb) => cursorCondition(eb, cursor));
+    if (cursor) select = select.where((eb) => idCompared(eb, cursor.direction === "older" ? "<" : ">", cursor.id));
     return select.orderBy("ms", order).orderBy("seq", order).limit(limit).execute();
   });
   const items = (reversed ? rows.reverse() : rows).map((row) =>
@@ -109,7 +109,7 @@ export async function eventsAfter(
     .selectFrom("events")
     .select(["emitter_id", "ms", "seq", "channel", "event_key", "summary", "payload"])
     .where("emitter_id", "=", emitterId)
-    .where((eb) => eb.not(atOrBefore(eb, after)))
+    .where((eb) => idCompared(eb, ">", after))
     .orderBy("ms")
     .orderBy("seq")
     .limit(limit)
@@ -142,8 +142,8 @@ export async function deleteEvents(
     if (store.capabilities.skipLocked) lock = lock.forUpdate();
     await lock.execute();
     let query = tx.deleteFrom("events").where("emitter_id", "=", emitterId);
-    if (start) query = query.where((eb) => eb.not(atOrBefore(eb, { ms: start.ms, seq: start.seq - 1 })));
-    if (end) query = query.where((eb) => atOrBefore(eb, end));
+    if (start) query = query.where((eb) => idCompared(eb, ">=", start));
+    if (end) query = query.where((eb) => idCompared(eb, "<=", end));
     const result = await query.executeTakeFirst();
     await tx
       .updateTable("sources")
@@ -170,7 +170,7 @@ export async function listLogs(
       .selectFrom("emitter_logs")
       .select(["ms", "seq", "ts", "level", "message", "invocation_id"])
       .where("emitter_id", "=", emitterId);
-    if (cursor) select = select.where((eb) => cursorCondition(eb, cursor));
+    if (cursor) select = select.where((eb) => idCompared(eb, cursor.direction === "older" ? "<" : ">", cursor.id));
     return select.orderBy("ms", order).orderBy("seq", order).limit(limit).execute();
   });
   const items = (reversed ? rows.reverse() : rows).map(toLogEntry);
@@ -193,7 +193,7 @@ export async function logsAfter(
     .selectFrom("emitter_logs")
     .select(["ms", "seq", "ts", "level", "message", "invocation_id"])
     .where("emitter_id", "=", emitterId)
-    .where((eb) => eb.not(atOrBefore(eb, after)))
+    .where((eb) => idCompared(eb, ">", after))
     .orderBy("ms")
     .orderBy("seq")
     .limit(limit)
@@ -219,14 +219,6 @@ function toLogEntry(row: {
 }
 
 type Cursor = { readonly direction: "older" | "newer"; readonly id: SequenceId };
-
-// biome-ignore lint/suspicious/noExplicitAny: the expression builder of either id-ordered table.
-function cursorCondition(eb: any, cursor: Cursor) {
-  const { ms, seq } = cursor.id;
-  return cursor.direction === "older"
-    ? eb.or([eb("ms", "<", ms), eb.and([eb("ms", "=", ms), eb("seq", "<", seq)])])
-    : eb.or([eb("ms", ">", ms), eb.and([eb("ms", "=", ms), eb("seq", ">", seq)])]);
-}
 
 async function pageRows<T>(
   query: { after?: string; before?: string },

@@ -8,9 +8,23 @@ import type { SequenceId } from "./event-ids.js";
 
 export type SequencedTable = "events" | "emitter_logs";
 
-/** `(ms, seq) <= id`, written without row values so both dialects read it the same way. */
-export function atOrBefore(eb: ExpressionBuilder<Database, SequencedTable>, id: SequenceId) {
-  return eb.or([eb("ms", "<", id.ms), eb.and([eb("ms", "=", id.ms), eb("seq", "<=", id.seq)])]);
+/**
+ * `(ms, seq) <op> id`, written without row values so both dialects read it the same way. The
+ * bound on `ms` alone comes first and is inclusive: it is what an index on `(emitter_id, ms, seq)`
+ * can seek to, so the rows compared are those on the near side of `id` (plus those of its
+ * millisecond), not every row of the emitter. Without it, SQLite walked an emitter's whole index
+ * range to delete the one oldest event past its limit (10,000 entries a commit).
+ */
+export function idCompared(
+  eb: ExpressionBuilder<Database, SequencedTable>,
+  op: "<" | "<=" | ">" | ">=",
+  id: SequenceId,
+) {
+  const before = op === "<" || op === "<=";
+  return eb.and([
+    eb("ms", before ? "<=" : ">=", id.ms),
+    eb.or([eb("ms", before ? "<" : ">", id.ms), eb("seq", op, id.seq)]),
+  ]);
 }
 
 /**
