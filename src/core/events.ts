@@ -86,7 +86,7 @@ export async function listEventSummaries(
   };
   const { rows, reversed } = await pageRows(query, (cursor, order) => {
     let select = filtered().select(["emitter_id", "ms", "seq", "channel", "event_key", "summary", "payload"]);
-    if (cursor) select = select.where((eb) => idCompared(eb, cursor.direction === "older" ? "<" : ">", cursor.id));
+    if (cursor) select = select.where((eb) => idCompared(eb, beyond(cursor), cursor.id));
     return select.orderBy("ms", order).orderBy("seq", order).limit(limit).execute();
   });
   const items = (reversed ? rows.reverse() : rows).map((row) =>
@@ -170,7 +170,7 @@ export async function listLogs(
       .selectFrom("emitter_logs")
       .select(["ms", "seq", "ts", "level", "message", "invocation_id"])
       .where("emitter_id", "=", emitterId);
-    if (cursor) select = select.where((eb) => idCompared(eb, cursor.direction === "older" ? "<" : ">", cursor.id));
+    if (cursor) select = select.where((eb) => idCompared(eb, beyond(cursor), cursor.id));
     return select.orderBy("ms", order).orderBy("seq", order).limit(limit).execute();
   });
   const items = (reversed ? rows.reverse() : rows).map(toLogEntry);
@@ -219,6 +219,11 @@ function toLogEntry(row: {
 }
 
 type Cursor = { readonly direction: "older" | "newer"; readonly id: SequenceId };
+
+/** Rows past the cursor: older ones have a smaller id, newer ones a larger. */
+function beyond(cursor: Cursor): "<" | ">" {
+  return cursor.direction === "older" ? "<" : ">";
+}
 
 async function pageRows<T>(
   query: { after?: string; before?: string },
