@@ -4,6 +4,11 @@
  * record per line, and one record per request: `request completed` with the method, the path, the
  * status and the time. Fastify's `incoming request` record is written at level debug only: two
  * records per request were a third of the server's time under ingest.
+ *
+ * A source endpoint's hit that was answered below 400 is logged at level debug too (routes with
+ * `quietLog`): each one is already stored, as the source's invocation with its events and log
+ * lines, and at info its line cost the ingest path a third of its throughput (bench/RESULTS.md).
+ * Its failures are logged as any route's.
  */
 import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { destination, type Logger, pino } from "pino";
@@ -36,7 +41,7 @@ export class RequestLog extends LogController {
   }
 
   override incomingRequest(request: FastifyRequest): void {
-    if (request.log.level === "debug" || request.log.level === "trace") {
+    if (debugging(request)) {
       request.log.debug({ req: request }, "incoming request");
     }
   }
@@ -46,11 +51,13 @@ export class RequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    const path = request.url.split("?")[0] as string;
     const status = reply.statusCode;
+    const quiet = !error && status < 400 && request.routeOptions.config.quietLog === true;
+    if (quiet && !debugging(request)) return;
+    const path = request.url.split("?")[0] as string;
     const ms = reply.elapsedTime;
     if (this.human) {
-      const level = error || status >= 500 ? "error" : status >= 400 ? "warn" : "info";
+      const level = quiet ? "debug" : error || status >= 500 ? "error" : status >= 400 ? "warn" : "info";
       request.log[level](`${request.method} ${path} ${status} ${Math.round(ms)} ms`);
     } else if (error) {
       reply.log.error(
@@ -63,10 +70,14 @@ export class RequestLog extends LogController {
         "request errored",
       );
     } else {
-      reply.log.info(
+      reply.log[quiet ? "debug" : "info"](
         { req: { method: request.method, url: path }, res: { statusCode: status }, responseTime: ms },
         "request completed",
       );
     }
   }
+}
+
+function debugging(request: FastifyRequest): boolean {
+  return request.log.level === "debug" || request.log.level === "trace";
 }

@@ -54,7 +54,7 @@ export function endpointRoutes(
       );
     });
     const options = {
-      config: { public: true, rateLimit: false as const },
+      config: { public: true, rateLimit: false as const, quietLog: true },
       bodyLimit: bodyLimitBytes,
       schema: { hide: true },
     };

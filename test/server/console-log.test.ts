@@ -92,4 +92,55 @@ describe("the server's console log", () => {
       await server.exited;
     }
   });
+
+  it("a source endpoint's answered hits are logged at level debug, its refusals as any request", async () => {
+    const run = async (level: string) => {
+      const dataDir = tempDir();
+      dirs.push(dataDir);
+      const apiKey = `sk_test_${randomBytes(16).toString("hex")}`;
+      const server = spawnServer({
+        SLUICE_PORT: "0",
+        SLUICE_DATA_DIR: dataDir,
+        SLUICE_BOOTSTRAP_API_KEY: apiKey,
+        SLUICE_LOG_LEVEL: level,
+      });
+      try {
+        const listening = await server.waitForLog((line) => line.msg === "Sluice is listening");
+        const url = String(listening.url);
+        const deployed = await fetch(`${url}/v1/sources`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({
+            component_code: `export default { name: "echo", props: { http: { type: "$.interface.http" } }, async run(event) { this.$emit(event.body); } };`,
+          }),
+        });
+        expect(deployed.status).toBe(200);
+        const { data } = (await deployed.json()) as { data: { endpoint_url: string } };
+        const endpointPath = new URL(data.endpoint_url).pathname;
+        expect((await fetch(`${url}${endpointPath}`, { method: "POST", body: "{}" })).status).toBe(200);
+        expect((await fetch(`${url}/e/no-such-endpoint`, { method: "POST", body: "{}" })).status).toBe(404);
+        await server.waitForLog(
+          (line) => line.msg === "request completed" && matchesUrl(line, "/e/no-such-endpoint"),
+        );
+        // The REST call that deployed the source is logged at info, as every REST request.
+        expect(server.logLines().some((line) => matchesUrl(line, "/v1/sources") && line.level === 30)).toBe(
+          true,
+        );
+        // Logged before the 404 it preceded, if at all.
+        return server.logLines().filter((line) => matchesUrl(line, endpointPath));
+      } finally {
+        server.child.kill("SIGTERM");
+        await server.exited;
+      }
+    };
+    expect(await run("info")).toEqual([]);
+    const atDebug = await run("debug");
+    expect(atDebug.filter((line) => line.msg === "request completed")).toEqual([
+      expect.objectContaining({ level: 20, res: { statusCode: 200 } }),
+    ]);
+  });
 });
+
+function matchesUrl(line: Record<string, unknown>, url: string): boolean {
+  return (line.req as { url?: unknown } | undefined)?.url === url;
+}
