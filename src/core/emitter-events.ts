@@ -3,13 +3,15 @@
  * that rise strictly per emitter, the rows, the fan-out to what listens (a delivery per subscribed
  * webhook, a run per linked workflow), and the retention trim. Either all of it commits or none.
  */
+import type { DialectCapabilities } from "../store/dialect.js";
 import type { JobQueue } from "../store/jobs.js";
+import { prepared } from "../store/prepared.js";
 import type { Executor } from "../store/schema.js";
 import type { Store } from "../store/store.js";
 import { insertWrites, type Write, writeIn } from "../store/write-together.js";
 import { deliveryWrites, type WebhookSubscription } from "./delivery/enqueue.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
-import { idAtRank, idCompared, type SequencedTable } from "./sequenced-rows.js";
+import { idCompared, type SequencedTable } from "./sequenced-rows.js";
 import { storableText } from "./storable-text.js";
 import { triggeredRunWrites } from "./workflows/run-queue.js";
 
@@ -175,16 +177,44 @@ export async function appendEvents(
  */
 export async function trimOldest(
   tx: Executor,
+  dialect: DialectCapabilities["name"],
   table: SequencedTable,
   emitterId: string,
   excess: number,
 ): Promise<void> {
   if (excess <= 0) return;
-  const cutoff = await idAtRank(tx, table, emitterId, excess - 1, "oldest");
+  const { oldestAtRank, deleteThrough } = trimStatements[table];
+  const [cutoff] = await oldestAtRank.execute(tx, dialect, { emitter_id: emitterId, rank: excess - 1 });
   if (!cutoff) return;
-  await tx
-    .deleteFrom(table)
-    .where("emitter_id", "=", emitterId)
-    .where((eb) => idCompared(eb, "<=", cutoff))
-    .execute();
+  await deleteThrough.execute(tx, dialect, { emitter_id: emitterId, ms: Number(cutoff.ms), seq: cutoff.seq });
+}
+
+/** Per table, the trim's two statements, prepared: built once, not at every commit past the limit. */
+const trimStatements = {
+  events: trimStatementsOf("events"),
+  emitter_logs: trimStatementsOf("emitter_logs"),
+};
+
+function trimStatementsOf(table: SequencedTable) {
+  return {
+    /** The id `rank` places from the emitter's oldest row (0: the oldest). */
+    oldestAtRank: prepared<{ emitter_id: string; rank: number }, { ms: number | string; seq: number }>(
+      (creator, values) =>
+        creator
+          .selectFrom(table)
+          .select(["ms", "seq"])
+          .where("emitter_id", "=", values.emitter_id)
+          .orderBy("ms", "asc")
+          .orderBy("seq", "asc")
+          .limit(1)
+          .offset(values.rank),
+    ),
+    /** The emitter's rows up to and including an id. */
+    deleteThrough: prepared((creator, values: { emitter_id: string; ms: number; seq: number }) =>
+      creator
+        .deleteFrom(table)
+        .where("emitter_id", "=", values.emitter_id)
+        .where((eb) => idCompared(eb, "<=", { ms: values.ms, seq: values.seq })),
+    ),
+  };
 }

@@ -7,7 +7,7 @@ import type { Store } from "../store/store.js";
 import { InvalidInputError } from "./errors.js";
 import { formatSequenceId, parseSequenceId, type SequenceId } from "./event-ids.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageInfo } from "./pagination.js";
-import { idAtRank, idCompared, type SequencedTable } from "./sequenced-rows.js";
+import { idCompared, newestRowId, type SequencedTable } from "./sequenced-rows.js";
 
 /** Without expand=event, larger events are left out of summaries. */
 export const SUMMARY_EVENT_BYTES = 1024;
@@ -119,7 +119,7 @@ export async function eventsAfter(
 
 /** The newest id of an emitter's events or log lines, or {0,0} when it has none. */
 export async function newestId(db: Executor, table: SequencedTable, emitterId: string): Promise<SequenceId> {
-  return (await idAtRank(db, table, emitterId, 0)) ?? { ms: 0, seq: 0 };
+  return (await newestRowId(db, table, emitterId)) ?? { ms: 0, seq: 0 };
 }
 
 export const newestEventId = (db: Executor, emitterId: string) => newestId(db, "events", emitterId);

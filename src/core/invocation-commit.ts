@@ -224,8 +224,8 @@ async function commitBatch(
   // Everything above in one statement on PostgreSQL: the events, their deliveries and runs, the
   // key-value writes, the log lines, the source's row and the caller's writes.
   await writeIn(tx, store.capabilities, writes);
-  await trimOldest(tx, "events", emitterId, eventCount - emitter.max_events);
-  await trimOldest(tx, "emitter_logs", emitterId, logCount - MAX_LOG_LINES);
+  await trimOldest(tx, store.capabilities.name, "events", emitterId, eventCount - emitter.max_events);
+  await trimOldest(tx, store.capabilities.name, "emitter_logs", emitterId, logCount - MAX_LOG_LINES);
 
   // The stored events, handed back to the invocation that emitted them.
   let taken = 0;

@@ -1,6 +1,6 @@
 /**
  * Queries shared by the two tables whose rows an emitter numbers `<ms>-<seq>` (events and log
- * lines): comparing ids without row values, and finding the id at a rank from the newest or the oldest.
+ * lines): comparing ids without row values, and finding the newest id.
  */
 import type { ExpressionBuilder } from "kysely";
 import type { Database, Executor } from "../store/schema.js";
@@ -27,27 +27,19 @@ export function idCompared(
   ]);
 }
 
-/**
- * The id of the emitter's row `rank` places from the newest (0: the newest), or with `from:
- * "oldest"` from the oldest; null if it has no row there. The read walks `rank` entries of the
- * index, so rank from the end that is near.
- */
-export async function idAtRank(
+/** The id of the emitter's newest row, or null if it has none. */
+export async function newestRowId(
   db: Executor,
   table: SequencedTable,
   emitterId: string,
-  rank: number,
-  from: "newest" | "oldest" = "newest",
 ): Promise<SequenceId | null> {
-  const order = from === "newest" ? "desc" : "asc";
   const row = await db
     .selectFrom(table)
     .select(["ms", "seq"])
     .where("emitter_id", "=", emitterId)
-    .orderBy("ms", order)
-    .orderBy("seq", order)
+    .orderBy("ms", "desc")
+    .orderBy("seq", "desc")
     .limit(1)
-    .offset(rank)
     .executeTakeFirst();
   return row ? { ms: Number(row.ms), seq: row.seq } : null;
 }

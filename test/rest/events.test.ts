@@ -564,6 +564,33 @@ for (const dialect of dialects) {
       expect((await sluice.client.listEvents(source.id)).page_info.total_count).toBe(2);
     });
 
+    it("retention keeps a source's newest 1,000 log lines", async () => {
+      const source = await deploy(`export default {
+        name: "chatty",
+        props: { db: "$.service.db" },
+        async run() {
+          const run = this.db.get("run") ?? 0;
+          for (let n = 0; n < 600; n++) console.log("line " + run + "-" + n);
+          this.db.set("run", run + 1);
+        },
+      };`);
+      for (let run = 0; run < 3; run++) await sluice.client.runSource(source.id);
+      // Newest first, a page at a time (an older page is `after` the last id of the one before).
+      const kept: LogEntry[] = [];
+      for (let page = 0; page < 11; page++) {
+        const listed = await sluice.client.listLogs(source.id, { limit: 100, after: kept.at(-1)?.id });
+        if (page === 0) expect(listed.page_info.total_count).toBe(1000);
+        kept.push(...listed.data);
+      }
+      // 1,803 written (each run's "run now" note and its 600 lines): the newest 1,000 kept.
+      expect(kept).toHaveLength(1000);
+      expect(kept[0]?.message).toBe("line 2-599");
+      expect(kept[599]?.message).toBe("line 2-0");
+      expect(kept[600]?.message).toBe("run now");
+      expect(kept[601]?.message).toBe("line 1-599");
+      expect(kept[999]?.message).toBe("line 1-201");
+    });
+
     it("console.log, warn and error lines appear in the logs, newest first, with their levels", async () => {
       const source = await deploy(`export default {
         name: "talker",

@@ -168,7 +168,7 @@ export async function runAttempt(
             })
             .where("id", "=", workflow.id)
             .execute();
-          await trimOldest(tx, "events", workflow.id, count - emitter.max_events);
+          await trimOldest(tx, store.capabilities.name, "events", workflow.id, count - emitter.max_events);
         }
       }
       await tx
