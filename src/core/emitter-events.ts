@@ -183,24 +183,27 @@ export async function trimOldest(
   excess: number,
 ): Promise<void> {
   if (excess <= 0) return;
-  const { oldestAtRank, deleteThrough } = trimStatements[table];
-  const [cutoff] = await oldestAtRank.execute(tx, dialect, { emitter_id: emitterId, rank: excess - 1 });
-  if (!cutoff) return;
-  await deleteThrough.execute(tx, dialect, { emitter_id: emitterId, ms: Number(cutoff.ms), seq: cutoff.seq });
+  await trimStatements[table].execute(tx, dialect, { emitter_id: emitterId, rank: excess - 1 });
 }
 
-/** Per table, the trim's two statements, prepared: built once, not at every commit past the limit. */
+/** Per table, the trim as one prepared statement: built once, not at every commit past the limit. */
 const trimStatements = {
-  events: trimStatementsOf("events"),
-  emitter_logs: trimStatementsOf("emitter_logs"),
+  events: trimStatementOf("events"),
+  emitter_logs: trimStatementOf("emitter_logs"),
 };
 
-function trimStatementsOf(table: SequencedTable) {
-  return {
-    /** The id `rank` places from the emitter's oldest row (0: the oldest). */
-    oldestAtRank: prepared<{ emitter_id: string; rank: number }, { ms: number | string; seq: number }>(
-      (creator, values) =>
-        creator
+/**
+ * Deletes the emitter's rows up to and including the one `rank` places from its oldest (0: the
+ * oldest), found once in a `WITH`: one statement (one round trip on PostgreSQL), and nothing
+ * deleted when the emitter has no row at that rank (the comparisons with an empty `cutoff` are
+ * null). The bounds are those of `idCompared` (core/sequenced-rows.ts): `ms` first, inclusive, so
+ * the index seeks to the oldest rows instead of walking the emitter's whole range.
+ */
+function trimStatementOf(table: SequencedTable) {
+  return prepared((creator, values: { emitter_id: string; rank: number }) =>
+    creator
+      .with("cutoff", (db) =>
+        db
           .selectFrom(table)
           .select(["ms", "seq"])
           .where("emitter_id", "=", values.emitter_id)
@@ -208,13 +211,15 @@ function trimStatementsOf(table: SequencedTable) {
           .orderBy("seq", "asc")
           .limit(1)
           .offset(values.rank),
-    ),
-    /** The emitter's rows up to and including an id. */
-    deleteThrough: prepared((creator, values: { emitter_id: string; ms: number; seq: number }) =>
-      creator
-        .deleteFrom(table)
-        .where("emitter_id", "=", values.emitter_id)
-        .where((eb) => idCompared(eb, "<=", { ms: values.ms, seq: values.seq })),
-    ),
-  };
+      )
+      .deleteFrom(table)
+      .where("emitter_id", "=", values.emitter_id)
+      .where((eb) => {
+        const cutoffMs = eb.selectFrom("cutoff").select("cutoff.ms");
+        return eb.and([
+          eb("ms", "<=", cutoffMs),
+          eb.or([eb("ms", "<", cutoffMs), eb("seq", "<=", eb.selectFrom("cutoff").select("cutoff.seq"))]),
+        ]);
+      }),
+  );
 }
