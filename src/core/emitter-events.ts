@@ -11,7 +11,7 @@ import type { Store } from "../store/store.js";
 import { insertWrites, type Write, writeIn } from "../store/write-together.js";
 import { deliveryWrites, type WebhookSubscription } from "./delivery/enqueue.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
-import { idCompared, type SequencedTable } from "./sequenced-rows.js";
+import type { SequencedTable } from "./sequenced-rows.js";
 import { storableText } from "./storable-text.js";
 import { triggeredRunWrites } from "./workflows/run-queue.js";
 
