@@ -7,7 +7,7 @@
  *
  * A source endpoint's hit that was answered below 400 is logged at level debug too (routes with
  * `quietLog`): each one is already stored, as the source's invocation with its events and log
- * lines, and at info its line cost the ingest path a third of its throughput (bench/RESULTS.md).
+ * lines, and at info its line cost ingest 40% of its throughput (bench/RESULTS.md).
  * Its failures are logged as any route's.
  */
 import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
