@@ -11,7 +11,7 @@ import type { Store } from "../store/store.js";
 import { insertWrites, type Write, writeIn } from "../store/write-together.js";
 import { deliveryWrites, type WebhookSubscription } from "./delivery/enqueue.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
-import type { SequencedTable } from "./sequenced-rows.js";
+import { idCompared, type SequencedTable } from "./sequenced-rows.js";
 import { storableText } from "./storable-text.js";
 import { triggeredRunWrites } from "./workflows/run-queue.js";
 
@@ -196,8 +196,8 @@ const trimStatements = {
  * Deletes the emitter's rows up to and including the one `rank` places from its oldest (0: the
  * oldest), found once in a `WITH`: one statement (one round trip on PostgreSQL), and nothing
  * deleted when the emitter has no row at that rank (the comparisons with an empty `cutoff` are
- * null). The bounds are those of `idCompared` (core/sequenced-rows.ts): `ms` first, inclusive, so
- * the index seeks to the oldest rows instead of walking the emitter's whole range.
+ * null). The comparison is `idCompared`'s (core/sequenced-rows.ts): `ms` first, inclusive, so the
+ * index seeks to the oldest rows instead of walking the emitter's whole range.
  */
 function trimStatementOf(table: SequencedTable) {
   return prepared((creator, values: { emitter_id: string; rank: number }) =>
@@ -214,12 +214,11 @@ function trimStatementOf(table: SequencedTable) {
       )
       .deleteFrom(table)
       .where("emitter_id", "=", values.emitter_id)
-      .where((eb) => {
-        const cutoffMs = eb.selectFrom("cutoff").select("cutoff.ms");
-        return eb.and([
-          eb("ms", "<=", cutoffMs),
-          eb.or([eb("ms", "<", cutoffMs), eb("seq", "<=", eb.selectFrom("cutoff").select("cutoff.seq"))]),
-        ]);
-      }),
+      .where((eb) =>
+        idCompared(eb, "<=", {
+          ms: eb.selectFrom("cutoff").select("cutoff.ms"),
+          seq: eb.selectFrom("cutoff").select("cutoff.seq"),
+        }),
+      ),
   );
 }

@@ -2,7 +2,7 @@
  * Queries shared by the two tables whose rows an emitter numbers `<ms>-<seq>` (events and log
  * lines): comparing ids without row values, and finding the newest id.
  */
-import type { ExpressionBuilder } from "kysely";
+import type { ExpressionBuilder, OperandValueExpression } from "kysely";
 import type { Database, Executor } from "../store/schema.js";
 import type { SequenceId } from "./event-ids.js";
 
@@ -13,12 +13,16 @@ export type SequencedTable = "events" | "emitter_logs";
  * bound on `ms` alone comes first and is inclusive: it is what an index on `(emitter_id, ms, seq)`
  * can seek to, so the rows compared are those on the near side of `id` (plus those of its
  * millisecond), not every row of the emitter. Without it, SQLite walked an emitter's whole index
- * range to delete the one oldest event past its limit (10,000 entries a commit).
+ * range to delete the one oldest event past its limit (10,000 entries a commit). `id` is values,
+ * or expressions (the subqueries of a cutoff found in the same statement).
  */
 export function idCompared(
   eb: ExpressionBuilder<Database, SequencedTable>,
   op: "<" | "<=" | ">" | ">=",
-  id: SequenceId,
+  id: {
+    readonly ms: OperandValueExpression<Database, SequencedTable, "ms">;
+    readonly seq: OperandValueExpression<Database, SequencedTable, "seq">;
+  },
 ) {
   const before = op === "<" || op === "<=";
   return eb.and([

@@ -15,6 +15,16 @@ import { destination, type Logger, pino } from "pino";
 import pretty from "pino-pretty";
 import type { ServerConfig } from "../config/server-config.js";
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The route's answered requests are logged at level debug, its failures as any route's:
+     * source endpoints, whose every hit is stored as an invocation.
+     */
+    quietLog?: boolean;
+  }
+}
+
 const REDACT = ["req.headers.authorization", "req.headers.cookie"];
 
 export function createServerLogger(config: ServerConfig, human: boolean): Logger {

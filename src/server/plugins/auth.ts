@@ -26,11 +26,6 @@ declare module "fastify" {
     public?: boolean;
     /** The route's scope authenticates requests itself (the Connect API: access and connect tokens too). */
     ownAuth?: boolean;
-    /**
-     * The route's answered requests are logged at level debug, its failures as any route's
-     * (server/console-log.ts): source endpoints, whose every hit is stored as an invocation.
-     */
-    quietLog?: boolean;
   }
 }
 
