@@ -5,9 +5,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import type SQLite from "better-sqlite3";
-import { type Dialect, PostgresDialect } from "kysely";
+import type { Dialect } from "kysely";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.js";
+import { OwnSchemaPostgresDialect } from "./postgres-introspector.js";
 import { serverStatementName } from "./prepared.js";
 import { EmbeddedSqliteDialect } from "./sqlite-dialect.js";
 import { sqliteDriver } from "./sqlite-driver.js";
@@ -142,7 +143,7 @@ function openPostgres(connectionString: string): OpenedDialect {
     client.on("error", () => {});
   });
   return {
-    dialect: new PostgresDialect({ pool }),
+    dialect: new OwnSchemaPostgresDialect({ pool }),
     capabilities: { name: "postgres", skipLocked: true, singleProcess: false, roundTrips: true },
     batch: createStatementBatch(pool),
     // An idle client losing its connection (a database restart) must not crash the process.

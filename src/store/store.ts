@@ -79,21 +79,16 @@ async function currentSchema(db: Kysely<Database>): Promise<string | undefined> 
 }
 
 async function migrate(db: Kysely<Database>, capabilities: DialectCapabilities): Promise<void> {
-  // On PostgreSQL the migration bookkeeping lives in the connection's own schema, so databases
-  // in other schemas of the same server (other deployments, test runs) never get in its way.
+  // On PostgreSQL the migration bookkeeping lives in the connection's own schema, and is looked
+  // for there only (store/postgres-introspector.ts), so databases in other schemas of the same
+  // server (other deployments, test runs) never get in its way.
   const schema = capabilities.name === "postgres" ? await currentSchema(db) : undefined;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  let { error, results } = await migrator.migrateToLatest();
-  // Kysely reads every schema's tables to find its own bookkeeping table; another schema dropped
-  // meanwhile on the same server (another deployment's, a test run's) fails that read with
-  // "relation … does not exist" or "schema … does not exist". Nothing was migrated then: again.
-  for (let attempt = 1; attempt < 5 && error && otherSchemaVanished(error, schema); attempt++) {
-    ({ error, results } = await migrator.migrateToLatest());
-  }
+  const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === "Error")?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);
@@ -102,11 +97,4 @@ async function migrate(db: Kysely<Database>, capabilities: DialectCapabilities):
       { cause: error },
     );
   }
-}
-
-/** PostgreSQL's error for a relation or schema (not `ours`) that vanished while it was read. */
-function otherSchemaVanished(error: unknown, ours: string | undefined): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  if ((code !== "42P01" && code !== "3F000") || typeof message !== "string") return false;
-  return ours === undefined || !(message.includes(`"${ours}"`) || message.includes(`"${ours}.`));
 }
