@@ -17,6 +17,7 @@ import {
   DeliveryApi,
   type DeliveryView,
   deployEmitter,
+  EMITTER_SOURCE,
   type EmitterSource,
   emit,
   header,
@@ -117,6 +118,22 @@ for (const dialect of dialects) {
         timeoutMs,
       );
     }
+
+    it("delivers every event of an invocation that emits more than the source keeps", async () => {
+      const deployed = await sluice.client.deploySource({ component_code: EMITTER_SOURCE, max_events: 3 });
+      const source = { id: deployed.id, endpointUrl: deployed.endpoint_url as string };
+      const hook = await hookAt("/past-retention", source);
+      // Eight events in one commit: retention keeps the newest three, and drops five rows the same
+      // transaction inserted; their deliveries carry their payloads, so none is lost.
+      await emit(source, { count: 8, tag: "past-retention" });
+      const deliveries = await settled(hook.id, 8);
+      expect(deliveries.every((delivery) => delivery.status === "delivered")).toBe(true);
+      const delivered = hook.received().map((request) => verifyDelivery(request, hook.secret).n);
+      expect(delivered.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      const kept = await sluice.client.listEvents(source.id, { expand: "event" });
+      expect(kept.page_info.total_count).toBe(3);
+      expect(kept.data.map((event) => (event.event as { n: number }).n)).toEqual([7, 6, 5]);
+    });
 
     it("delivers the emitted payload as JSON with Standard Webhooks signatures and Sluice's headers", async () => {
       const source = await deployEmitter(sluice.client);
