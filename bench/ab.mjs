@@ -10,6 +10,10 @@
  *
  * `--env-a`/`--env-b` and `--postgres-a`/`--postgres-b` apply to one side only: the same build
  * at two log levels, say, or on SQLite against PostgreSQL (`--a . --postgres-b URL`).
+ * `--component-a`/`--component-b` pick the source each side deploys: `plain` (emits its body,
+ * answered 200 after the commit; the default) or `respond` (customResponse: respond(), then emit,
+ * as the ingest scenario's second server), to compare the two on one build (`--a . --component-b
+ * respond`).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -32,11 +36,13 @@ const { values: args } = parseArgs({
     "postgres-a": { type: "string" },
     "postgres-b": { type: "string" },
     seconds: { type: "string", default: "3" },
+    "component-a": { type: "string", default: "plain" },
+    "component-b": { type: "string", default: "plain" },
   },
 });
 if (!args.a) {
   console.error(
-    "usage: node bench/ab.mjs --a DIR [--b DIR] [--rounds N] [--env K=V] [--env-a K=V] [--env-b K=V]",
+    "usage: node bench/ab.mjs --a DIR [--b DIR] [--rounds N] [--env K=V] [--env-a K=V] [--env-b K=V] [--component-a plain|respond] [--component-b plain|respond]",
   );
   process.exit(2);
 }
@@ -44,25 +50,45 @@ const pairs = (list) =>
   Object.fromEntries(
     list.map((item) => [item.slice(0, item.indexOf("=")), item.slice(item.indexOf("=") + 1)]),
   );
-const builds = {
-  A: {
-    root: path.resolve(args.a),
-    env: { ...pairs(args.env), ...pairs(args["env-a"]) },
-    postgres: args["postgres-a"] ?? args.postgres,
-  },
-  B: {
-    root: path.resolve(args.b),
-    env: { ...pairs(args.env), ...pairs(args["env-b"]) },
-    postgres: args["postgres-b"] ?? args.postgres,
-  },
-};
-const CODE = `export default {
+const COMPONENTS = {
+  plain: `export default {
   name: "ingest",
   props: { http: { type: "$.interface.http" } },
   async run(event) {
     this.$emit(event.body);
   },
-};`;
+};`,
+  respond: `export default {
+  name: "ingest-respond",
+  props: { http: { type: "$.interface.http", customResponse: true } },
+  async run(event) {
+    await this.http.respond({ status: 200, body: { success: true } });
+    this.$emit(event.body);
+  },
+};`,
+};
+const componentOf = (name) => {
+  const code = COMPONENTS[name];
+  if (!code) {
+    console.error(`unknown component ${JSON.stringify(name)}: use ${Object.keys(COMPONENTS).join(" or ")}`);
+    process.exit(2);
+  }
+  return code;
+};
+const builds = {
+  A: {
+    code: componentOf(args["component-a"]),
+    root: path.resolve(args.a),
+    env: { ...pairs(args.env), ...pairs(args["env-a"]) },
+    postgres: args["postgres-a"] ?? args.postgres,
+  },
+  B: {
+    code: componentOf(args["component-b"]),
+    root: path.resolve(args.b),
+    env: { ...pairs(args.env), ...pairs(args["env-b"]) },
+    postgres: args["postgres-b"] ?? args.postgres,
+  },
+};
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-ab-"));
 const results = { A: [], B: [] };
 
@@ -70,13 +96,13 @@ async function measure(name) {
   const build = builds[name];
   const server = await startSluice({
     tmp,
-    postgres: args.postgres,
+    postgres: build.postgres,
     sluiceRoot: build.root,
     env: build.env,
     label: name,
   });
   try {
-    const source = await server.deploy(CODE);
+    const source = await server.deploy(build.code);
     let before;
     let after;
     const run = await hammer(
@@ -115,7 +141,7 @@ try {
   for (const name of ["A", "B"]) {
     const rows = results[name];
     console.log(
-      `${name} median (${rows.length} runs, ${builds[name].root}): ${median(rows, "rps")} req/s, p99 ${median(rows, "p99")} ms, CPU/request server ${median(rows, "server")} ms, runner ${median(rows, "runner")} ms`,
+      `${name} median (${rows.length} runs, ${builds[name].root}, ${args[`component-${name.toLowerCase()}`]}): ${median(rows, "rps")} req/s, p99 ${median(rows, "p99")} ms, CPU/request server ${median(rows, "server")} ms, runner ${median(rows, "runner")} ms`,
     );
   }
 } finally {
