@@ -564,6 +564,41 @@ for (const dialect of dialects) {
       expect((await sluice.client.listEvents(source.id)).page_info.total_count).toBe(2);
     });
 
+    it("keeps its count of events true when deletes run while events arrive", async () => {
+      const source = await deploy(itemsSource(), { max_events: 40 });
+      const batch = (round: number) => Array.from({ length: 5 }, (_, n) => ({ id: `c${round}-${n}` }));
+      let posting = true;
+      // Ingest, one request after another, while ranged deletes (the oldest and the newest event
+      // left out) run beside it, each on a connection of its own.
+      const ingest = (async () => {
+        for (let round = 0; round < 24; round++) await post(source, batch(round));
+        posting = false;
+      })();
+      let deletes = 0;
+      while (posting || deletes === 0) {
+        const ids = (await allEvents(source.id)).map((event) => event.id);
+        if (ids.length >= 6) {
+          await sluice.client.deleteEvents(source.id, { start_id: ids.at(-2), end_id: ids[1] });
+          deletes++;
+        } else if (!posting) {
+          break;
+        }
+      }
+      await ingest;
+      expect(deletes).toBeGreaterThan(0);
+      // The count the source keeps is what retention trusts: past the limit, exactly the newest
+      // 40 must stay, whatever was deleted meanwhile.
+      const listed = await sluice.client.listEvents(source.id);
+      expect(listed.page_info.total_count).toBe((await allEvents(source.id)).length);
+      await post(
+        source,
+        Array.from({ length: 45 }, (_, n) => ({ id: `last-${n}` })),
+      );
+      const kept = await emittedIds(source.id);
+      expect(kept).toEqual(Array.from({ length: 40 }, (_, n) => `last-${n + 5}`));
+      expect((await sluice.client.listEvents(source.id)).page_info.total_count).toBe(40);
+    });
+
     it("retention keeps a source's newest 1,000 log lines", async () => {
       const source = await deploy(`export default {
         name: "chatty",
