@@ -4,16 +4,16 @@
  * request of two built Sluice checkouts, A and B (B defaults to this one), in rotation
  * (A B B A, repeated), from one bench process, so that neither build meets the load generator
  * colder or the machine busier than the other. Each run: a fresh server, one HTTP source that
- * emits its body, autocannon at 50 connections for 3 s after a 1 s warm-up. Prints each run and
- * the medians: requests/s, p99, and the CPU time per request of the server and of its runner,
- * which a busy machine changes far less than it changes throughput. Writes nothing.
+ * emits its body (or responds first: below), autocannon at 50 connections for 3 s after a 1 s
+ * warm-up. Prints each run and the medians: requests/s, p99, and the CPU time per request of the
+ * server and of its runner, which a busy machine changes far less than it changes throughput.
+ * Writes nothing.
  *
  * `--env-a`/`--env-b` and `--postgres-a`/`--postgres-b` apply to one side only: the same build
  * at two log levels, say, or on SQLite against PostgreSQL (`--a . --postgres-b URL`).
- * `--component-a`/`--component-b` pick the source each side deploys: `plain` (emits its body,
- * answered 200 after the commit; the default) or `respond` (customResponse: respond(), then emit,
- * as the ingest scenario's second server), to compare the two on one build (`--a . --component-b
- * respond`).
+ * `--component-a`/`--component-b` pick the source each side deploys, the ingest scenario's
+ * (scenarios/ingest.mjs): `plain` (the default) or `respond` (customResponse), to compare the two
+ * on one build (`--a . --component-b respond`).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -23,6 +23,7 @@ import { hammer } from "./lib/load.mjs";
 import { treeCpuMs } from "./lib/proc.mjs";
 import { ROOT, startSluice } from "./lib/sluice.mjs";
 import { percentile, round } from "./lib/stats.mjs";
+import { EMIT_AND_RESPOND, EMIT_BODY } from "./scenarios/ingest.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -50,23 +51,8 @@ const pairs = (list) =>
   Object.fromEntries(
     list.map((item) => [item.slice(0, item.indexOf("=")), item.slice(item.indexOf("=") + 1)]),
   );
-const COMPONENTS = {
-  plain: `export default {
-  name: "ingest",
-  props: { http: { type: "$.interface.http" } },
-  async run(event) {
-    this.$emit(event.body);
-  },
-};`,
-  respond: `export default {
-  name: "ingest-respond",
-  props: { http: { type: "$.interface.http", customResponse: true } },
-  async run(event) {
-    await this.http.respond({ status: 200, body: { success: true } });
-    this.$emit(event.body);
-  },
-};`,
-};
+/** The sources a side may deploy: the ingest scenario's two. */
+const COMPONENTS = { plain: EMIT_BODY, respond: EMIT_AND_RESPOND };
 const componentOf = (name) => {
   const code = COMPONENTS[name];
   if (!code) {
@@ -77,12 +63,14 @@ const componentOf = (name) => {
 };
 const builds = {
   A: {
+    component: args["component-a"],
     code: componentOf(args["component-a"]),
     root: path.resolve(args.a),
     env: { ...pairs(args.env), ...pairs(args["env-a"]) },
     postgres: args["postgres-a"] ?? args.postgres,
   },
   B: {
+    component: args["component-b"],
     code: componentOf(args["component-b"]),
     root: path.resolve(args.b),
     env: { ...pairs(args.env), ...pairs(args["env-b"]) },
@@ -141,7 +129,7 @@ try {
   for (const name of ["A", "B"]) {
     const rows = results[name];
     console.log(
-      `${name} median (${rows.length} runs, ${builds[name].root}, ${args[`component-${name.toLowerCase()}`]}): ${median(rows, "rps")} req/s, p99 ${median(rows, "p99")} ms, CPU/request server ${median(rows, "server")} ms, runner ${median(rows, "runner")} ms`,
+      `${name} median (${rows.length} runs, ${builds[name].root}, ${builds[name].component}): ${median(rows, "rps")} req/s, p99 ${median(rows, "p99")} ms, CPU/request server ${median(rows, "server")} ms, runner ${median(rows, "runner")} ms`,
     );
   }
 } finally {

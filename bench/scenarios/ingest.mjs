@@ -18,7 +18,8 @@ import { figure } from "../lib/report.mjs";
 import { startSluice } from "../lib/sluice.mjs";
 import { round } from "../lib/stats.mjs";
 
-const EMIT_BODY = `export default {
+/** The ingest source: emits its body; its caller gets 200 once the event is committed. */
+export const EMIT_BODY = `export default {
   name: "ingest",
   props: { http: { type: "$.interface.http" } },
   async run(event) {
@@ -26,7 +27,8 @@ const EMIT_BODY = `export default {
   },
 };`;
 
-const EMIT_AND_RESPOND = `export default {
+/** The same with customResponse: respond() at once, then emit. */
+export const EMIT_AND_RESPOND = `export default {
   name: "ingest-respond",
   props: { http: { type: "$.interface.http", customResponse: true } },
   async run(event) {

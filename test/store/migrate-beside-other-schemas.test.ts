@@ -15,7 +15,7 @@ const postgres = dialects.find((dialect) => dialect.name === "postgres");
 describe.skipIf(!postgres || !isAvailable(postgres))("migrating beside other schemas on PostgreSQL", () => {
   let database: TestDatabase;
   let admin: pg.Client;
-  const churned = `sluice_churn_${process.pid}`;
+  const other = `sluice_other_${process.pid}`;
 
   beforeAll(async () => {
     database = await (postgres as NonNullable<typeof postgres>).create();
@@ -23,14 +23,14 @@ describe.skipIf(!postgres || !isAvailable(postgres))("migrating beside other sch
     await admin.connect();
   });
   afterAll(async () => {
-    await admin?.query(`drop schema if exists ${churned} cascade`);
+    await admin?.query(`drop schema if exists ${other} cascade`);
     await admin?.end();
     await database?.cleanup();
   });
 
   it("reads only its own schema's tables", async () => {
-    await admin.query(`create schema if not exists ${churned}`);
-    await admin.query(`create table if not exists ${churned}.elsewhere (id serial primary key, note text)`);
+    await admin.query(`create schema if not exists ${other}`);
+    await admin.query(`create table if not exists ${other}.elsewhere (id serial primary key, note text)`);
     const store = await openStore(database);
     try {
       const tables = await store.db.introspection.getTables({ withInternalKyselyTables: true });
