@@ -112,16 +112,29 @@ export async function loadRunnable(
 
 /**
  * A source's invocations on this node: they run in the sandbox one after another, and their
- * commits follow in the same order. An invocation does not wait for the previous one's commit,
- * only for its run: it sees the key-value state that run left (kept here), and its commit joins
- * the queue. Commits that queued up while the previous ones were being written go together, in
- * one transaction, so a busy source pays one disk flush for many invocations.
+ * commits follow in the same order. They are pipelined: an invocation is handed to the runner as
+ * soon as the previous one is (up to PIPELINE_DEPTH runs ahead of the oldest still running), and
+ * the runner runs them in that order, each on the key-value state the previous one left there.
+ * An invocation does not wait for the previous one's commit either: its commit joins the queue,
+ * and commits that queued up while the previous ones were being written go together, in one
+ * transaction, so a busy source pays one disk flush for many invocations.
  */
 interface Lane {
-  /** The last invocation's turn in the sandbox. */
-  sandboxTail: Promise<unknown>;
-  /** The state as this node's invocations left it (committed or queued); null: read it from the database. */
+  /** The last invocation's turn. */
+  last: Turn | undefined;
+  /** The turns of the last PIPELINE_DEPTH invocations, oldest first. */
+  readonly recent: Turn[];
+  /**
+   * The state as this node's finished runs left it (committed or queued); null: read it from
+   * the database.
+   */
   kv: Record<string, unknown> | null;
+  /**
+   * The runner holds the state as the runs handed to it leave it (it came with a run there): the
+   * next run may be sent without it. A runner that turns out not to hold it (replaced meanwhile)
+   * answers `notStarted`, and the run is sent again with it.
+   */
+  kvInRunner: boolean;
   readonly queue: QueuedCommit[];
   /** The commit queue is being written. */
   committing: boolean;
@@ -138,8 +151,45 @@ interface QueuedCommit {
   readonly done: (outcome: CommitOutcome | { readonly error: unknown }) => void;
 }
 
+/** One invocation's place in its lane. */
+interface Turn {
+  /** Resolves once the invocation is in its runner's queue, or over. */
+  readonly handedOver: Promise<void>;
+  readonly handOver: () => void;
+  /** Resolves once this invocation and every earlier one of the lane has run (and queued its commit). */
+  readonly ran: Promise<void>;
+  readonly end: () => void;
+}
+
+function nextTurn(previous: Turn | undefined): Turn {
+  let handOver = () => {};
+  let end = () => {};
+  const handedOver = new Promise<void>((resolve) => {
+    handOver = resolve;
+  });
+  const ended = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  return {
+    handedOver,
+    handOver,
+    ran: previous ? Promise.all([previous.ran, ended]).then(() => {}) : ended,
+    end,
+  };
+}
+
 /** Commits written in one transaction, at most. */
 const MAX_COMMIT_BATCH = 64;
+
+/**
+ * Runs of one source handed to its runner ahead of the oldest still running, at most: they wait
+ * there, and the runner starts each as the previous one ends, without a round trip through the
+ * server's event loop. Each holds one of the runner's places (SOURCES_PER_RUNNER_IN_FLIGHT).
+ */
+const PIPELINE_DEPTH = 8;
+
+/** A run the runner answered `notStarted` is sent again, at most this many times. */
+const MAX_SENDS = 4;
 
 /**
  * Invocations in flight at once in one shared runner, each of another source (a source's own
@@ -163,21 +213,28 @@ const lanes = new Map<string, Lane>();
  * again: a timer source's lane lasts one tick, and the read was a round trip per tick. Kept for
  * the most recently ended lanes, as many as a node keeps locks.
  */
-const keptKv = new Map<string, { readonly hold: object; readonly kv: Record<string, unknown> }>();
+const keptKv = new Map<string, KeptKv>();
 const MAX_KEPT_KV = 1000;
 
-function keepKv(sourceId: string, hold: object, kv: Record<string, unknown>): void {
+interface KeptKv {
+  readonly hold: object;
+  readonly kv: Record<string, unknown>;
+  /** The runner held it too (the lane's `kvInRunner`). */
+  readonly inRunner: boolean;
+}
+
+function keepKv(sourceId: string, kept: KeptKv): void {
   keptKv.delete(sourceId);
-  keptKv.set(sourceId, { hold, kv });
+  keptKv.set(sourceId, kept);
   if (keptKv.size > MAX_KEPT_KV) keptKv.delete(keptKv.keys().next().value as string);
 }
 
 /** The state kept for the source if it was left under `hold`, or null (read it then). */
-function takeKeptKv(sourceId: string, hold: object): Record<string, unknown> | null {
+function takeKeptKv(sourceId: string, hold: object): KeptKv | null {
   const kept = keptKv.get(sourceId);
   if (!kept) return null;
   keptKv.delete(sourceId);
-  return kept.hold === hold ? kept.kv : null;
+  return kept.hold === hold ? kept : null;
 }
 
 /**
@@ -193,8 +250,10 @@ export function invokeSource(
   let lane = lanes.get(source.id);
   if (!lane) {
     const created: Lane = {
-      sandboxTail: Promise.resolve(),
+      last: undefined,
+      recent: [],
       kv: null,
+      kvInRunner: false,
       queue: [],
       committing: false,
       drained: [],
@@ -205,25 +264,61 @@ export function invokeSource(
         if (lanes.get(source.id) === created) lanes.delete(source.id);
       }),
     };
-    created.kv = takeKeptKv(source.id, created.ownership.hold);
+    const kept = takeKeptKv(source.id, created.ownership.hold);
+    if (kept) {
+      created.kv = kept.kv;
+      created.kvInRunner = kept.inRunner;
+    }
     lanes.set(source.id, created);
     lane = created;
   }
   const current = lane;
   current.active++;
-  const ran = current.sandboxTail.then(() => runInSandbox(context, source, request, current));
-  current.sandboxTail = ran.catch(() => {});
-  const report = ran.then((invocation) => commitInTurn(context, source, request, current, invocation));
+  const report = takeTurn(context, source, request, current);
   const release = () => {
     if (--current.active > 0) return;
     if (lanes.get(source.id) === current) lanes.delete(source.id);
     // Run and committed: the next owner on another node reads the state afresh; the next lane
     // here, under the same hold, starts from what this one left.
-    if (current.kv !== null) keepKv(source.id, current.ownership.hold, current.kv);
+    const { kv, kvInRunner, ownership } = current;
+    if (kv !== null) keepKv(source.id, { hold: ownership.hold, kv, inRunner: kvInRunner });
     current.ownership.release();
   };
   report.then(release, release);
   return report;
+}
+
+/** Runs the invocation in its turn, then queues its commit after the earlier ones'. */
+async function takeTurn(
+  context: CoreContext,
+  source: RunnableSource,
+  request: InvocationRequest,
+  lane: Lane,
+): Promise<InvocationReport> {
+  const previous = lane.last;
+  const mine = nextTurn(previous);
+  lane.last = mine;
+  // The run this one may not be handed over before it ends: PIPELINE_DEPTH places back.
+  const window = lane.recent.length < PIPELINE_DEPTH ? undefined : lane.recent.shift();
+  lane.recent.push(mine);
+  try {
+    const invocation = await runInSandbox(context, source, request, lane, { previous, window, mine });
+    // One that ended without reaching a runner (a hook it lacks, props that do not resolve) is
+    // over: the next may go once the earlier ones have.
+    await previous?.handedOver;
+    mine.handOver();
+    await previous?.ran;
+    const writes = Object.entries(invocation.result.dbWrites);
+    // As the commit stores them (undefined as null), and as the next run would read them back.
+    if (writes.length > 0 && lane.kv !== null)
+      lane.kv = { ...lane.kv, ...Object.fromEntries(writes.map(([key, value]) => [key, value ?? null])) };
+    const committed = commitInTurn(context, source, request, lane, invocation);
+    mine.end();
+    return await committed;
+  } finally {
+    mine.handOver();
+    mine.end();
+  }
 }
 
 async function runInSandbox(
@@ -231,19 +326,13 @@ async function runInSandbox(
   source: RunnableSource,
   request: InvocationRequest,
   lane: Lane,
+  turns: { readonly previous: Turn | undefined; readonly window: Turn | undefined; readonly mine: Turn },
 ): Promise<{ invocationId: string; result: InvocationResult }> {
   const invocationId = newId("inv");
   // A lifecycle hook the component does not define is a no-op: no runner is started for it, so a
   // source that has none takes no room in a runner until its first run.
   if (request.method !== "run" && !source.definition.hooks.includes(request.method)) {
     return { invocationId, result: { ok: true, emits: [], dbWrites: {}, logs: [], durationMs: 0 } };
-  }
-  if (lane.kv === null) {
-    // Once no other node runs the source, and what this node queued is written: then the database
-    // holds what the last invocation left, wherever it ran.
-    await lane.ownership.acquired;
-    await drained(lane);
-    lane.kv = await readKv(context, source.id);
   }
   let values: Record<string, unknown>;
   try {
@@ -252,31 +341,63 @@ async function runInSandbox(
     if (!(error instanceof SluiceError)) throw error;
     return { invocationId, result: failedResult({ reason: "error", message: error.message }) };
   }
-  const raw = await context.sandbox.invoke(
-    {
-      componentId: sharedRunnerKey(source),
-      bundleHash: source.bundleHash,
-      bundle: () => loadBundle(context, source.componentId),
-      concurrency: SOURCES_PER_RUNNER_IN_FLIGHT,
-    },
-    {
+  const { previous, window, mine } = turns;
+  await previous?.handedOver;
+  await window?.ran;
+  const spec = {
+    componentId: sharedRunnerKey(source),
+    bundleHash: source.bundleHash,
+    bundle: () => loadBundle(context, source.componentId),
+    concurrency: SOURCES_PER_RUNNER_IN_FLIGHT,
+  };
+  const props = runnerProps(source.definition, values, endpointUrl(context, source.endpointId));
+  for (let sends = 1; ; sends++) {
+    const db =
+      lane.kvInRunner && lane.kv !== null ? undefined : await kvToSend(context, source.id, lane, previous);
+    const raw = await context.sandbox.invoke(spec, {
       instance: source.id,
       method: request.method,
       event: request.event,
-      props: runnerProps(source.definition, values, endpointUrl(context, source.endpointId)),
-      db: lane.kv,
+      props,
+      ...(db === undefined ? {} : { db }),
       timeoutMs: source.timeoutSeconds * 1000,
       onDataStore: dataStoreHandler(context, source.definition, values),
       onRespond: request.onRespond,
-    },
-  );
-  const writes = Object.entries(raw.dbWrites);
-  // As the commit stores them (undefined as null), and as the next run would read them back.
-  if (writes.length > 0)
-    lane.kv = { ...lane.kv, ...Object.fromEntries(writes.map(([key, value]) => [key, value ?? null])) };
-  const secrets = secretStrings(source.definition, values);
-  // Secrets never reach the logs or the caller, even when a component prints them.
-  return { invocationId, result: secrets.length === 0 ? raw : scrubLogs(raw, secrets) };
+      onSent: () => {
+        if (db !== undefined) lane.kvInRunner = true;
+        mine.handOver();
+      },
+    });
+    if (raw.notStarted && sends < MAX_SENDS) {
+      // Its runner went down, or never held the state: again, with the state.
+      lane.kvInRunner = false;
+      continue;
+    }
+    const secrets = secretStrings(source.definition, values);
+    // Secrets never reach the logs or the caller, even when a component prints them.
+    return { invocationId, result: secrets.length === 0 ? raw : scrubLogs(raw, secrets) };
+  }
+}
+
+/**
+ * The state a run is sent with when the runner may not hold it: what the earlier runs left,
+ * once they have run, or the database's.
+ */
+async function kvToSend(
+  context: CoreContext,
+  sourceId: string,
+  lane: Lane,
+  previous: Turn | undefined,
+): Promise<Record<string, unknown>> {
+  await previous?.ran;
+  if (lane.kv === null) {
+    // Once no other node runs the source, and what this node queued is written: then the database
+    // holds what the last invocation left, wherever it ran.
+    await lane.ownership.acquired;
+    await drained(lane);
+    lane.kv = await readKv(context, sourceId);
+  }
+  return lane.kv;
 }
 
 async function commitInTurn(
@@ -322,8 +443,12 @@ async function writeQueue(context: CoreContext, lane: Lane): Promise<void> {
       ).catch((error: unknown) => batch.map(() => ({ error })));
       batch.forEach((queued, index) => {
         const outcome = outcomes[index] ?? { error: new Error("no outcome") };
-        // A commit that failed leaves this node's state unknown: the next run reads it afresh.
-        if ("error" in outcome) lane.kv = null;
+        // A commit that failed leaves this node's state unknown: the next run reads it afresh,
+        // and is sent with it.
+        if ("error" in outcome) {
+          lane.kv = null;
+          lane.kvInRunner = false;
+        }
         queued.done(outcome);
       });
     }

@@ -19,6 +19,19 @@ const COUNTER = `export default {
   },
 };`;
 
+/** Counts its runs, emits the count, then loops (`stall`) or exits after 600 ms (`exit`) when asked. */
+const STALLING = `export default {
+  name: "stalling-counter",
+  props: { http: { type: "$.interface.http" }, db: "$.service.db" },
+  async run(event) {
+    const n = (this.db.get("n") ?? 0) + 1;
+    this.db.set("n", n);
+    this.$emit({ n, tag: event.body.tag });
+    if (event.body.stall) for (;;) {}
+    if (event.body.exit) await new Promise((resolve) => setTimeout(resolve, 600)).then(() => process.exit(5));
+  },
+};`;
+
 const REQUESTS = 200;
 
 for (const dialect of dialects) {
@@ -77,5 +90,35 @@ for (const dialect of dialects) {
       const [last] = (await sluice.client.listEvents(source.id, { limit: 1, expand: "event" })).data;
       expect(last?.event).toEqual({ n: REQUESTS + 1, tag: "last" });
     });
+
+    // The runs that came while one ran were handed to the runner behind it (pipelined); when it
+    // brings the runner down they have not started, and run on a fresh runner, on the state it left.
+    for (const [how, body] of [
+      ["times out", { stall: true }],
+      ["exits", { exit: true }],
+    ] as const) {
+      it(`runs the requests queued behind a run that ${how}, on the state it left`, async () => {
+        const source = await sluice.client.deploySource({ component_code: STALLING, timeout_seconds: 1 });
+        const post = (payload: object) =>
+          fetch(source.endpoint_url as string, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(payload),
+          }).then((response) => response.status);
+        expect(await post({ tag: "warm" })).toBe(200);
+        const stalled = post({ tag: "down", ...body });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const behind = await Promise.all(Array.from({ length: 5 }, (_, index) => post({ tag: `b${index}` })));
+        expect([await stalled, ...behind]).toEqual([200, 200, 200, 200, 200, 200]);
+
+        const page = await sluice.client.listEvents(source.id, { limit: 100, expand: "event" });
+        const payloads = page.data.reverse().map((event) => event.event as { n: number; tag: string });
+        expect(payloads.map((payload) => payload.n)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+        expect(payloads.slice(0, 2).map((payload) => payload.tag)).toEqual(["warm", "down"]);
+        expect(await post({ tag: "after" })).toBe(200);
+        const [last] = (await sluice.client.listEvents(source.id, { limit: 1, expand: "event" })).data;
+        expect(last?.event).toEqual({ n: 8, tag: "after" });
+      });
+    }
   });
 }

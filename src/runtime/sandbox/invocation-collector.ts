@@ -195,6 +195,11 @@ export function failedResult(failure: Failure, durationMs = 0): InvocationResult
   return { ok: false, failure, emits: [], dbWrites: {}, logs: [], durationMs };
 }
 
+/** An invocation that did nothing and may be sent again (InvocationResult's `notStarted`). */
+export function notStartedResult(message: string): InvocationResult {
+  return { ...failedResult({ reason: "crash", message }), notStarted: true };
+}
+
 /** "500 ms", "30 s", "1.5 s". */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${ms} ms`;

@@ -18,7 +18,9 @@ import type { ConfigureMethod, LogLine, PropValue, SendKind } from "./sandbox.js
 
 /**
  * Parent → runner: run one invocation. One is in flight per runner at a time, unless the
- * invocations name their `instance`: those of different instances may overlap.
+ * invocations name their `instance`: those of different instances may overlap, and those of one
+ * instance may be sent before the previous one ended (pipelined): the runner runs them one after
+ * another, in the order they came, each starting when the previous one is done.
  */
 export interface InvokeMessage {
   readonly t: "invoke";
@@ -29,7 +31,11 @@ export interface InvokeMessage {
   readonly event?: unknown;
   /** Absent when the props are the same object as in the instance's previous invoke: the runner keeps them. */
   readonly props?: Readonly<Record<string, PropValue>>;
-  readonly db: Readonly<Record<string, unknown>>;
+  /**
+   * The key-value state before this invocation. Absent: the state the instance's previous
+   * invocation left in this runner (its input plus its `db.set`s), which the runner keeps.
+   */
+  readonly db?: Readonly<Record<string, unknown>>;
   /** An action's `steps` (JSON); absent for sources. */
   readonly steps?: unknown;
 }

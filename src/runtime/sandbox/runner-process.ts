@@ -20,6 +20,7 @@ import {
   failedResult,
   formatDuration,
   InvocationCollector,
+  notStartedResult,
   type Outcome,
   type SandboxLogger,
 } from "./invocation-collector.js";
@@ -58,8 +59,9 @@ type StartOutcome =
 interface InFlight {
   readonly instance: string | undefined;
   readonly collector: InvocationCollector;
-  readonly startedAt: number;
-  readonly timer: NodeJS.Timeout;
+  readonly timeoutMs: number;
+  /** Set when it starts: when it is the first of its instance's in flight (see `queues`). */
+  started: { readonly at: number; readonly timer: NodeJS.Timeout } | undefined;
   readonly resolve: (result: InvocationResult) => void;
   readonly onDataStore: Invocation["onDataStore"];
 }
@@ -87,6 +89,17 @@ export class RunnerProcess {
   private startOutcome: StartOutcome | undefined;
   private readonly startWaiters: ((outcome: StartOutcome) => void)[] = [];
   private readonly inFlight = new Map<number, InFlight>();
+  /**
+   * The ids in flight of each module instance ("" for the unnamed one), in the order they were
+   * sent. The runner runs an instance's invocations one after another in that order: the first
+   * has started, the others wait for it.
+   */
+  private readonly queues = new Map<string, number[]>();
+  /**
+   * The module instances whose key-value state the runner holds: an invocation came with it, and
+   * the runner carries it from run to run, so the next may come without it.
+   */
+  private readonly heldState = new Set<string>();
   private pendingDescribe: PendingDescribe | undefined;
   /** Each module instance's last props ("" for the unnamed one): unchanged props are not sent again. */
   private readonly lastProps = new Map<string, Invocation["props"]>();
@@ -170,56 +183,79 @@ export class RunnerProcess {
 
   /**
    * Runs one invocation. Never rejects. The caller sends one at a time, or several at once when
-   * each names its module instance (and no instance has two in flight).
+   * each names its module instance. An instance's invocations run one after another, in the
+   * order they were sent (the next may be sent before the previous one ends); one that comes
+   * without its state (`db`) runs on what the previous one left, or resolves `notStarted` when
+   * the runner does not hold it.
    */
   async invoke(invocation: Invocation): Promise<InvocationResult> {
     const start = await this.waitForStart(invocation.timeoutMs);
     if (!start.ok) return failedResult(start.failure);
+    const { instance } = invocation;
+    const key = instance ?? "";
+    if (invocation.db === undefined && !(this.usable && this.heldState.has(key))) {
+      return notStartedResult("the runner does not hold the state of the module instance");
+    }
     if (!this.usable) return failedResult(this.gone());
     const id = this.nextId++;
-    const { instance } = invocation;
     const collector = new InvocationCollector(
       id,
       invocation.onRespond,
       this.logger,
       instance ?? this.componentId,
     );
-    const propsKey = instance ?? "";
-    const props = invocation.props === this.lastProps.get(propsKey) ? undefined : invocation.props;
-    this.lastProps.set(propsKey, invocation.props);
+    const props = invocation.props === this.lastProps.get(key) ? undefined : invocation.props;
+    this.lastProps.set(key, invocation.props);
     const message: InvokeMessage = {
       t: "invoke",
       id,
       method: invocation.method,
       event: invocation.event,
-      db: invocation.db,
+      ...(invocation.db === undefined ? {} : { db: invocation.db }),
       ...(instance === undefined ? {} : { instance }),
       ...(props === undefined ? {} : { props }),
       ...(invocation.steps === undefined ? {} : { steps: invocation.steps }),
     };
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        const timedOut = `timed out after ${formatDuration(invocation.timeoutMs)}`;
-        this.settle(id, { ok: false, failure: { reason: "timeout", message: timedOut } });
-        // Code may still be running in the process: it goes, with whatever else was in flight.
-        void this.stop(this.broughtDownBy(instance, timedOut));
-      }, invocation.timeoutMs);
       this.inFlight.set(id, {
         instance,
         collector,
-        startedAt: performance.now(),
-        timer,
+        timeoutMs: invocation.timeoutMs,
+        started: undefined,
         resolve,
         onDataStore: invocation.onDataStore,
       });
+      const queue = this.queues.get(key);
+      if (queue) queue.push(id);
+      else {
+        this.queues.set(key, [id]);
+        this.begin(id);
+      }
       this.watchMemory();
-      this.post(message, id);
+      if (!this.post(message, id)) return;
+      if (invocation.db !== undefined) this.heldState.add(key);
+      invocation.onSent?.();
     });
+  }
+
+  /** The invocation starts in the runner: its time limit runs from now. */
+  private begin(id: number): void {
+    const inFlight = this.inFlight.get(id);
+    if (!inFlight || inFlight.started) return;
+    const { instance, timeoutMs } = inFlight;
+    const timer = setTimeout(() => {
+      const timedOut = `timed out after ${formatDuration(timeoutMs)}`;
+      // Code may still be running in the process: it goes, with whatever else was in flight.
+      void this.stop(this.broughtDownBy(instance, timedOut));
+      this.settle(id, { ok: false, failure: { reason: "timeout", message: timedOut } });
+    }, timeoutMs);
+    inFlight.started = { at: performance.now(), timer };
   }
 
   /** Drops a module instance in the runner: its next invocation imports it afresh. */
   forget(instance: string): void {
     this.lastProps.delete(instance);
+    this.heldState.delete(instance);
     this.forgotten++;
     if (this.usable && this.child.connected) this.post({ t: "forget", instance });
   }
@@ -300,8 +336,11 @@ export class RunnerProcess {
     this.unwatchMemory = undefined;
   }
 
-  /** Sends to the runner; `id`: the invocation that fails if the message cannot be serialized. */
-  private post(message: ParentMessage, id?: number): void {
+  /**
+   * Sends to the runner; `id`: the invocation that fails if the message cannot be serialized.
+   * False when it could not be (the invocation has ended).
+   */
+  private post(message: ParentMessage, id?: number): boolean {
     try {
       this.child.send(message, (error) => {
         // The child is gone or going: its 'close' settles whatever was in flight.
@@ -309,14 +348,16 @@ export class RunnerProcess {
           this.logger?.warn({ componentId: this.componentId, err: error }, "sandbox: send to runner failed");
         }
       });
+      return true;
     } catch (error) {
       // Only serialization can throw here: the invocation itself is not JSON (a caller's bug).
       const reason = error instanceof Error ? error.message : String(error);
-      if (id === undefined) return;
+      if (id === undefined) return false;
       this.settle(id, {
         ok: false,
         failure: { reason: "crash", message: `the invocation cannot be sent: ${reason}` },
       });
+      return false;
     }
   }
 
@@ -344,17 +385,36 @@ export class RunnerProcess {
     if (!outcome.ok) void this.stop();
   }
 
-  private settle(id: number, outcome: Outcome): void {
+  /** Ends the invocation with `outcome`, or as not started; the next of its instance starts. */
+  private settle(id: number, outcome: Outcome | "not_started"): void {
     const inFlight = this.inFlight.get(id);
     if (!inFlight) return;
     this.inFlight.delete(id);
-    clearTimeout(inFlight.timer);
+    const key = inFlight.instance ?? "";
+    const queue = this.queues.get(key) ?? [];
+    const at = queue.indexOf(id);
+    if (at >= 0) queue.splice(at, 1);
+    if (queue.length === 0) this.queues.delete(key);
+    else if (at === 0 && this.usable) this.begin(queue[0] as number);
     if (this.inFlight.size === 0) this.unwatch();
-    inFlight.resolve(inFlight.collector.result(outcome, performance.now() - inFlight.startedAt));
+    const { started } = inFlight;
+    if (started) clearTimeout(started.timer);
+    if (outcome === "not_started") {
+      inFlight.resolve(notStartedResult(this.stopReason ?? "the runner went down before it started"));
+      return;
+    }
+    const durationMs = started ? performance.now() - started.at : 0;
+    inFlight.resolve(inFlight.collector.result(outcome, durationMs));
   }
 
-  /** Every invocation in flight ends with `outcome`, or `of(id)`'s. */
+  /**
+   * The runner is going down: every invocation in flight ends with `outcome`, or `of(id)`'s,
+   * but those still waiting behind another of their instance, which end as not started.
+   */
   private settleAll(outcome: Outcome | ((id: number) => Outcome)): void {
+    for (const [id, inFlight] of [...this.inFlight]) {
+      if (!inFlight.started) this.settle(id, "not_started");
+    }
     for (const id of [...this.inFlight.keys()]) {
       this.settle(id, typeof outcome === "function" ? outcome(id) : outcome);
     }
@@ -476,6 +536,8 @@ export class RunnerProcess {
       return;
     }
     const instance = this.inFlight.get(id)?.instance;
+    // An uncaught exception left the runner in an unknown state: the next of the instance does not start.
+    if (message.retire === true) void this.stop(this.broughtDownBy(instance, "threw an uncaught exception"));
     this.settle(id, {
       ok: false,
       failure: {
@@ -484,8 +546,6 @@ export class RunnerProcess {
         ...(typeof message.stack === "string" ? { stack: message.stack } : {}),
       },
     });
-    // An uncaught exception left the runner in an unknown state.
-    if (message.retire === true) void this.stop(this.broughtDownBy(instance, "threw an uncaught exception"));
   }
 
   private onDefinition(definition: unknown): void {

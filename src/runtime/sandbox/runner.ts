@@ -50,8 +50,11 @@ const realExit = process.exit.bind(process);
 const ipcSend = process.send?.bind(process);
 /** Set once process.exit was called: nothing more is sent, the process is on its way out. */
 let exiting = false;
-/** The invocations in flight, by id. */
-const running = new Map<number, { readonly instance: string | undefined }>();
+/** The invocations running, by id, with the `db.set`s each made (as JSON). */
+const running = new Map<
+  number,
+  { readonly instance: string | undefined; readonly writes: Map<string, string> }
+>();
 /**
  * The invocation whose asynchronous context the code runs in, once the runner holds more than one
  * module instance. Until then invocations run one at a time and need no context (which costs
@@ -73,11 +76,22 @@ function currentInvocation(): number | undefined {
   return undefined;
 }
 
-/** One module instance of the component, with the props of its last invocation. */
+/**
+ * One module instance of the component, with what its last invocation left: its props and its
+ * key-value state. Its invocations run one after another, in the order they came.
+ */
 interface Instance {
   readonly component: Promise<ComponentObject>;
   /** The props of the instance's last invocation (the parent omits them when unchanged). */
   props: Readonly<Record<string, PropValue>>;
+  /**
+   * The key-value state as the last invocation left it: its input and its `db.set`s. The parent
+   * leaves an invocation's state out when the runner holds it; undefined until one brings it.
+   */
+  db: Record<string, unknown> | undefined;
+  /** Invocations that came while another of the instance ran, in order. */
+  readonly waiting: InvokeMessage[];
+  busy: boolean;
 }
 
 /** Sends to the parent; false when that is impossible (no channel, or exiting). */
@@ -260,7 +274,7 @@ function instanceFor(name: string | undefined, loaded: ComponentObject): Instanc
     const url = `${pathToFileURL(artifactFile ?? "").href}?instance=${encodeURIComponent(key)}`;
     component = importComponent(url);
   }
-  instance = { component, props: {} };
+  instance = { component, props: {}, db: undefined, waiting: [], busy: false };
   instances.set(key, instance);
   return instance;
 }
@@ -294,7 +308,10 @@ function effectsOf(id: number): InvocationEffects {
       if (running.has(id)) send({ t: "emit", id, meta, ...(event === undefined ? {} : { event }) });
     },
     set(key, value) {
-      if (running.has(id)) send({ t: "set", id, key, value });
+      const invocation = running.get(id);
+      if (!invocation) return;
+      invocation.writes.set(key, value);
+      send({ t: "set", id, key, value });
     },
     respond(response) {
       if (running.has(id)) send({ t: "respond", id, ...response });
@@ -325,16 +342,38 @@ function runArgument(component: ComponentObject, message: InvokeMessage): unknow
   return { steps: message.steps ?? {}, $: createActionContext(actionEffectsOf(message.id)) };
 }
 
+/** Runs the invocation once those of its instance that came before it have run. */
 async function invoke(loaded: ComponentObject, message: InvokeMessage): Promise<void> {
+  const instance = instanceFor(message.instance, loaded);
+  instance.waiting.push(message);
+  if (instance.busy) return;
+  instance.busy = true;
+  try {
+    for (let next = instance.waiting.shift(); next; next = instance.waiting.shift()) {
+      await runInInstance(instance, next);
+    }
+  } finally {
+    instance.busy = false;
+  }
+}
+
+async function runInInstance(instance: Instance, message: InvokeMessage): Promise<void> {
   const { id } = message;
   if (running.has(id)) return;
-  const instance = instanceFor(message.instance, loaded);
   if (message.props) instance.props = message.props;
-  running.set(id, { instance: message.instance });
+  if (message.db) instance.db = { ...message.db };
+  const db = instance.db;
+  if (db === undefined) {
+    // The parent sends the state whenever it does not know the runner holds it: a bug if reached.
+    send({ t: "done", id, ok: false, message: "the runner does not hold this instance's key-value state" });
+    return;
+  }
+  const writes = new Map<string, string>();
+  running.set(id, { instance: message.instance, writes });
   const body = async () => {
     try {
       const component = await instance.component;
-      const self = createComponentThis(component, { props: instance.props, db: message.db }, effectsOf(id));
+      const self = createComponentThis(component, { props: instance.props, db }, effectsOf(id));
       const value: unknown =
         message.method === "options"
           ? await runOptions(component, self, message.event as OptionsRequest)
@@ -349,10 +388,12 @@ async function invoke(loaded: ComponentObject, message: InvokeMessage): Promise<
   if (instances.size > 1) {
     // Everything the invocation starts, however deep, runs in its context: its effects are its own.
     await invocationScope.run(id, body);
-    return;
+  } else {
+    unscoped = id;
+    await body();
   }
-  unscoped = id;
-  await body();
+  // What the next invocation of the instance starts from, as the parent's copy has it.
+  for (const [key, json] of writes) db[key] = JSON.parse(json);
 }
 
 /** `run` or a lifecycle hook; a missing one is a no-op. */

@@ -13,7 +13,9 @@
  * LRU pool bounded by `maxRunners`. Invocations of one runner are serialized by default; a
  * runner shared by several module instances (`concurrency` above 1, each invocation naming its
  * `instance`: how the sources of one account and bundle share one process) runs theirs side by
- * side. A runner that times out, crashes, runs out of memory or exits is killed and replaced;
+ * side, and an instance's own one after another, in the order they were handed over: a caller
+ * may hand over the next before the previous one ended (its time limit starts when it starts),
+ * and leave out its state, which the runner then carries from the previous run. A runner that times out, crashes, runs out of memory or exits is killed and replaced;
  * the invocation resolves (never rejects) with `ok: false` and the reason. The other invocations
  * in flight on a shared runner fail with it, each told which instance brought the runner down.
  * Callers import this file, not the implementation.
@@ -79,8 +81,13 @@ export interface Invocation {
   readonly method: "run" | HookName | ConfigureMethod;
   readonly event?: unknown;
   readonly props: Readonly<Record<string, PropValue>>;
-  /** The component's whole key-value state before this invocation. */
-  readonly db: Readonly<Record<string, unknown>>;
+  /**
+   * The component's whole key-value state before this invocation. Absent (with an `instance`):
+   * the state the instance's previous invocation left in its runner, which keeps it; when the
+   * runner does not hold it (it is new, or the instance was forgotten), the invocation resolves
+   * `notStarted`, and the caller sends it again with its state.
+   */
+  readonly db?: Readonly<Record<string, unknown>>;
   readonly timeoutMs: number;
   /** Called as soon as the component calls respond() or `$.respond()`; at most once per invocation. */
   readonly onRespond?: (response: HttpResponse) => void;
@@ -96,6 +103,12 @@ export interface Invocation {
    * its module state and PD_COMPONENT are its own. Absent: the runner's one module.
    */
   readonly instance?: string;
+  /**
+   * Called once the invocation is handed to its runner: an invocation of the same instance
+   * invoked after that runs after this one, in the same runner or not at all (`notStarted`).
+   * Not called when the invocation ends without reaching a runner.
+   */
+  readonly onSent?: () => void;
 }
 
 export interface HttpResponse {
@@ -150,6 +163,12 @@ export interface InvocationResult {
   readonly response?: HttpResponse;
   /** An action's `$.send.*` calls, in call order: queued, for core to perform after the run. */
   readonly sends?: readonly QueuedSend[];
+  /**
+   * The invocation did not start, and did nothing: it waited in its runner behind another
+   * invocation of its instance and the runner went down first, or it came without its state
+   * (`db`) to a runner that does not hold it. Run it again, with its state.
+   */
+  readonly notStarted?: true;
 }
 
 export type SendKind = "http" | "email" | "emit" | "sse" | "s3";
