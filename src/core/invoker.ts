@@ -5,8 +5,7 @@
  */
 import type { ComponentDefinition, HookName, PropDefinition } from "../runtime/component-definition.js";
 import { failedResult } from "../runtime/sandbox/invocation-collector.js";
-import type { HttpResponse, InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
-import { prepared } from "../store/prepared.js";
+import type { HttpResponse, InvocationResult, LogLine, PropValue } from "../runtime/sandbox/sandbox.js";
 import type { Write } from "../store/write-together.js";
 import { loadBundle } from "./components.js";
 import type { CoreContext } from "./context.js";
@@ -16,9 +15,8 @@ import { withDynamicProps } from "./dynamic-props.js";
 import type { StoredEvent } from "./emitter-events.js";
 import { SluiceError } from "./errors.js";
 import { newId } from "./ids.js";
-import { type CommitOutcome, type CommitRequest, commitInvocationsShared } from "./invocation-commit.js";
 import { resolvePropRefs } from "./prop-refs.js";
-import { ownSource, type SourceOwnership } from "./source-ownership.js";
+import { addWrites, joinLane, kvToSend, type Lane, type Place, queueCommit } from "./source-lane.js";
 import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
 import { WORKFLOW_RUNS_TOPIC } from "./workflows/run-queue.js";
 
@@ -110,90 +108,12 @@ export async function loadRunnable(
   };
 }
 
-/**
- * A source's invocations on this node: they run in the sandbox one after another, and their
- * commits follow in the same order. They are pipelined: an invocation is handed to the runner as
- * soon as the previous one is (up to PIPELINE_DEPTH runs ahead of the oldest still running), and
- * the runner runs them in that order, each on the key-value state the previous one left there.
- * An invocation does not wait for the previous one's commit either: its commit joins the queue,
- * and commits that queued up while the previous ones were being written go together, in one
- * transaction, so a busy source pays one disk flush for many invocations.
- */
-interface Lane {
-  /** The last invocation's turn. */
-  last: Turn | undefined;
-  /** The turns of the last PIPELINE_DEPTH invocations, oldest first. */
-  readonly recent: Turn[];
-  /**
-   * The state as this node's finished runs left it (committed or queued); null: read it from
-   * the database.
-   */
-  kv: Record<string, unknown> | null;
-  /**
-   * The runner holds the state as the runs handed to it leave it (it came with a run there): the
-   * next run may be sent without it. A runner that turns out not to hold it (replaced meanwhile)
-   * answers `notStarted`, and the run is sent again with it.
-   */
-  kvInRunner: boolean;
-  readonly queue: QueuedCommit[];
-  /** The commit queue is being written. */
-  committing: boolean;
-  /** Called when the queue is empty. */
-  readonly drained: (() => void)[];
-  /** Invocations not yet committed. */
-  active: number;
-  /** This node's hold on the source, across the cluster (core/source-ownership.ts). */
-  readonly ownership: SourceOwnership;
-}
-
-interface QueuedCommit {
-  readonly request: CommitRequest;
-  readonly done: (outcome: CommitOutcome | { readonly error: unknown }) => void;
-}
-
-/** One invocation's place in its lane. */
-interface Turn {
-  /** Resolves once the invocation is in its runner's queue, or over. */
-  readonly handedOver: Promise<void>;
-  readonly handOver: () => void;
-  /** Resolves once this invocation and every earlier one of the lane has run (and queued its commit). */
-  readonly ran: Promise<void>;
-  readonly end: () => void;
-}
-
-function nextTurn(previous: Turn | undefined): Turn {
-  let handOver = () => {};
-  let end = () => {};
-  const handedOver = new Promise<void>((resolve) => {
-    handOver = resolve;
-  });
-  const ended = new Promise<void>((resolve) => {
-    end = resolve;
-  });
-  return {
-    handedOver,
-    handOver,
-    ran: previous ? Promise.all([previous.ran, ended]).then(() => {}) : ended,
-    end,
-  };
-}
-
-/** Commits written in one transaction, at most. */
-const MAX_COMMIT_BATCH = 64;
-
-/**
- * Runs of one source handed to its runner ahead of the oldest still running, at most: they wait
- * there, and the runner starts each as the previous one ends, without a round trip through the
- * server's event loop. Each holds one of the runner's places (SOURCES_PER_RUNNER_IN_FLIGHT).
- */
-const PIPELINE_DEPTH = 8;
-
 /** A run the runner answered `notStarted` is sent again, at most this many times. */
 const MAX_SENDS = 4;
 
 /**
- * Invocations in flight at once in one shared runner, each of another source (a source's own
- * run one at a time, in its lane).
+ * Invocations in flight at once in one shared runner: those of different sources side by side,
+ * those of one source one after another (core/source-lane.ts).
  */
 const SOURCES_PER_RUNNER_IN_FLIGHT = 32;
 
@@ -205,116 +125,57 @@ const SOURCES_PER_RUNNER_IN_FLIGHT = 32;
 export function sharedRunnerKey(source: Pick<RunnableSource, "accountId" | "bundleHash">): string {
   return `src_${source.accountId}_${source.bundleHash}`;
 }
-const lanes = new Map<string, Lane>();
 
 /**
- * The key-value state the last lane of a source left, by source id, with the hold it ran under
- * (core/source-ownership.ts). A lane under the same hold starts from it instead of reading it
- * again: a timer source's lane lasts one tick, and the read was a round trip per tick. Kept for
- * the most recently ended lanes, as many as a node keeps locks.
- */
-const keptKv = new Map<string, KeptKv>();
-const MAX_KEPT_KV = 1000;
-
-interface KeptKv {
-  readonly hold: object;
-  readonly kv: Record<string, unknown>;
-  /** The runner held it too (the lane's `kvInRunner`). */
-  readonly inRunner: boolean;
-}
-
-function keepKv(sourceId: string, kept: KeptKv): void {
-  keptKv.delete(sourceId);
-  keptKv.set(sourceId, kept);
-  if (keptKv.size > MAX_KEPT_KV) keptKv.delete(keptKv.keys().next().value as string);
-}
-
-/** The state kept for the source if it was left under `hold`, or null (read it then). */
-function takeKeptKv(sourceId: string, hold: object): KeptKv | null {
-  const kept = keptKv.get(sourceId);
-  if (!kept) return null;
-  keptKv.delete(sourceId);
-  return kept.hold === hold ? kept : null;
-}
-
-/**
- * Runs one invocation of the source, after the ones already queued for it on this node, and
- * resolves once it is committed. Each invocation sees the key-value state the previous one
- * left, and commits happen in invocation order.
+ * Runs one invocation of the source, after the ones already queued for it on this node
+ * (core/source-lane.ts), and resolves once it is committed. Each invocation sees the key-value
+ * state the previous one left, and commits happen in invocation order.
  */
 export function invokeSource(
   context: CoreContext,
   source: RunnableSource,
   request: InvocationRequest,
 ): Promise<InvocationReport> {
-  let lane = lanes.get(source.id);
-  if (!lane) {
-    const created: Lane = {
-      last: undefined,
-      recent: [],
-      kv: null,
-      kvInRunner: false,
-      queue: [],
-      committing: false,
-      drained: [],
-      active: 0,
-      // Another node asked for the source: the next invocations here start a new lane, which
-      // waits for the source's lock like theirs, while this one finishes what it has.
-      ownership: ownSource(context.store, source.id, () => {
-        if (lanes.get(source.id) === created) lanes.delete(source.id);
-      }),
-    };
-    const kept = takeKeptKv(source.id, created.ownership.hold);
-    if (kept) {
-      created.kv = kept.kv;
-      created.kvInRunner = kept.inRunner;
-    }
-    lanes.set(source.id, created);
-    lane = created;
-  }
-  const current = lane;
-  current.active++;
-  const report = takeTurn(context, source, request, current);
-  const release = () => {
-    if (--current.active > 0) return;
-    if (lanes.get(source.id) === current) lanes.delete(source.id);
-    // Run and committed: the next owner on another node reads the state afresh; the next lane
-    // here, under the same hold, starts from what this one left.
-    const { kv, kvInRunner, ownership } = current;
-    if (kv !== null) keepKv(source.id, { hold: ownership.hold, kv, inRunner: kvInRunner });
-    current.ownership.release();
-  };
-  report.then(release, release);
+  const { lane, place, leave } = joinLane(context, source.id);
+  const report = takeTurn(context, source, request, lane, place);
+  report.then(leave, leave);
   return report;
 }
 
-/** Runs the invocation in its turn, then queues its commit after the earlier ones'. */
+/** Runs the invocation in its place, then queues its commit after the earlier ones'. */
 async function takeTurn(
   context: CoreContext,
   source: RunnableSource,
   request: InvocationRequest,
   lane: Lane,
+  place: Place,
 ): Promise<InvocationReport> {
-  const previous = lane.last;
-  const mine = nextTurn(previous);
-  lane.last = mine;
-  // The run this one may not be handed over before it ends: PIPELINE_DEPTH places back.
-  const window = lane.recent.length < PIPELINE_DEPTH ? undefined : lane.recent.shift();
-  lane.recent.push(mine);
+  const { previous, mine } = place;
   try {
-    const invocation = await runInSandbox(context, source, request, lane, { previous, window, mine });
+    const { invocationId, result } = await runInSandbox(context, source, request, lane, place);
     // One that ended without reaching a runner (a hook it lacks, props that do not resolve) is
     // over: the next may go once the earlier ones have.
     await previous?.handedOver;
     mine.handOver();
     await previous?.ran;
-    const writes = Object.entries(invocation.result.dbWrites);
-    // As the commit stores them (undefined as null), and as the next run would read them back.
-    if (writes.length > 0 && lane.kv !== null)
-      lane.kv = { ...lane.kv, ...Object.fromEntries(writes.map(([key, value]) => [key, value ?? null])) };
-    const committed = commitInTurn(context, source, request, lane, invocation);
+    addWrites(lane, result.dbWrites);
+    const committed = queueCommit(context, lane, {
+      emitterId: source.id,
+      accountId: source.accountId,
+      invocationId,
+      dedupe: source.definition.dedupe,
+      result,
+      notes: request.notes,
+      alsoWrites: request.alsoWrites,
+    });
     mine.end();
-    return await committed;
+    const outcome = await committed;
+    const { store } = context;
+    if (outcome.events.length > 0) store.notifier.publish(emitsTopic(source.id));
+    if (outcome.deliveries > 0) store.notifier.publish(DELIVERIES_TOPIC, outcome.webhooks);
+    if (outcome.logLines > 0) store.notifier.publish(logsTopic(source.id));
+    if (outcome.runs > 0) store.notifier.publish(WORKFLOW_RUNS_TOPIC);
+    return { invocationId, result, events: outcome.events };
   } finally {
     mine.handOver();
     mine.end();
@@ -326,7 +187,7 @@ async function runInSandbox(
   source: RunnableSource,
   request: InvocationRequest,
   lane: Lane,
-  turns: { readonly previous: Turn | undefined; readonly window: Turn | undefined; readonly mine: Turn },
+  place: Place,
 ): Promise<{ invocationId: string; result: InvocationResult }> {
   const invocationId = newId("inv");
   // A lifecycle hook the component does not define is a no-op: no runner is started for it, so a
@@ -341,7 +202,7 @@ async function runInSandbox(
     if (!(error instanceof SluiceError)) throw error;
     return { invocationId, result: failedResult({ reason: "error", message: error.message }) };
   }
-  const { previous, window, mine } = turns;
+  const { previous, window, mine } = place;
   await previous?.handedOver;
   await window?.ran;
   const spec = {
@@ -350,7 +211,7 @@ async function runInSandbox(
     bundle: () => loadBundle(context, source.componentId),
     concurrency: SOURCES_PER_RUNNER_IN_FLIGHT,
   };
-  const props = runnerProps(source.definition, values, endpointUrl(context, source.endpointId));
+  const props = propsOf(context, source, values);
   for (let sends = 1; ; sends++) {
     const db =
       lane.kvInRunner && lane.kv !== null ? undefined : await kvToSend(context, source.id, lane, previous);
@@ -380,101 +241,26 @@ async function runInSandbox(
 }
 
 /**
- * The state a run is sent with when the runner may not hold it: what the earlier runs left,
- * once they have run, or the database's.
+ * The props of a source whose values needed nothing resolved (no data store, no connected
+ * account) are made once per loaded source (core/runnable-cache.ts keeps it while its
+ * configuration stands): the runner keeps the props it was sent, and the same object is not
+ * sent again (runner-process.ts), so a busy source's props are not serialized per run.
  */
-async function kvToSend(
-  context: CoreContext,
-  sourceId: string,
-  lane: Lane,
-  previous: Turn | undefined,
-): Promise<Record<string, unknown>> {
-  await previous?.ran;
-  if (lane.kv === null) {
-    // Once no other node runs the source, and what this node queued is written: then the database
-    // holds what the last invocation left, wherever it ran.
-    await lane.ownership.acquired;
-    await drained(lane);
-    lane.kv = await readKv(context, sourceId);
-  }
-  return lane.kv;
-}
+const sourceProps = new WeakMap<RunnableSource, Record<string, PropValue>>();
 
-async function commitInTurn(
+function propsOf(
   context: CoreContext,
   source: RunnableSource,
-  request: InvocationRequest,
-  lane: Lane,
-  { invocationId, result }: { invocationId: string; result: InvocationResult },
-): Promise<InvocationReport> {
-  const outcome = await new Promise<CommitOutcome | { readonly error: unknown }>((done) => {
-    lane.queue.push({
-      request: {
-        emitterId: source.id,
-        accountId: source.accountId,
-        invocationId,
-        dedupe: source.definition.dedupe,
-        result,
-        notes: request.notes,
-        alsoWrites: request.alsoWrites,
-      },
-      done,
-    });
-    if (!lane.committing) void writeQueue(context, lane);
-  });
-  if ("error" in outcome) throw outcome.error;
-  const { store } = context;
-  if (outcome.events.length > 0) store.notifier.publish(emitsTopic(source.id));
-  if (outcome.deliveries > 0) store.notifier.publish(DELIVERIES_TOPIC, outcome.webhooks);
-  if (outcome.logLines > 0) store.notifier.publish(logsTopic(source.id));
-  if (outcome.runs > 0) store.notifier.publish(WORKFLOW_RUNS_TOPIC);
-  return { invocationId, result, events: outcome.events };
-}
-
-/** Writes the queued commits, a batch at a time, until none is left. */
-async function writeQueue(context: CoreContext, lane: Lane): Promise<void> {
-  lane.committing = true;
-  try {
-    while (lane.queue.length > 0) {
-      const batch = lane.queue.splice(0, MAX_COMMIT_BATCH);
-      const outcomes = await commitInvocationsShared(
-        context.store,
-        batch.map((queued) => queued.request),
-      ).catch((error: unknown) => batch.map(() => ({ error })));
-      batch.forEach((queued, index) => {
-        const outcome = outcomes[index] ?? { error: new Error("no outcome") };
-        // A commit that failed leaves this node's state unknown: the next run reads it afresh,
-        // and is sent with it.
-        if ("error" in outcome) {
-          lane.kv = null;
-          lane.kvInRunner = false;
-        }
-        queued.done(outcome);
-      });
-    }
-  } finally {
-    lane.committing = false;
-    for (const wake of lane.drained.splice(0)) wake();
+  values: Record<string, unknown>,
+): Record<string, PropValue> {
+  const make = () => runnerProps(source.definition, values, endpointUrl(context, source.endpointId));
+  if (values !== source.values) return make();
+  let props = sourceProps.get(source);
+  if (!props) {
+    props = make();
+    sourceProps.set(source, props);
   }
-}
-
-function drained(lane: Lane): Promise<void> {
-  if (!lane.committing && lane.queue.length === 0) return Promise.resolve();
-  return new Promise((resolve) => lane.drained.push(resolve));
-}
-
-/** A source's key-value state, as its invocations read it (prepared: store/prepared.ts). */
-const kvOf = prepared<{ id: string }, { key: string; value: string }>(
-  (creator, source) => creator.selectFrom("kv").select(["key", "value"]).where("emitter_id", "=", source.id),
-  { reusePlan: true },
-);
-
-async function readKv(context: CoreContext, sourceId: string): Promise<Record<string, unknown>> {
-  const { store } = context;
-  const rows = await kvOf.execute(store.db, store.capabilities.name, { id: sourceId });
-  const db: Record<string, unknown> = {};
-  for (const row of rows) db[row.key] = JSON.parse(row.value);
-  return db;
+  return props;
 }
 
 function scrubLogs(result: InvocationResult, secrets: readonly string[]): InvocationResult {
