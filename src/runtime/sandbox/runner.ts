@@ -5,7 +5,10 @@
  * protocol.ts). Invocations that name an `instance` (a source's id) run in a module instance of
  * their own, so that the sources sharing a runner keep their own module state and see their own
  * PD_COMPONENT, and several may be in flight at once: each effect and log line is charged to
- * the invocation whose asynchronous context produced it (AsyncLocalStorage). It owns the
+ * the invocation whose asynchronous context produced it (AsyncLocalStorage). One instance's
+ * invocations run one after another, in the order they came (the parent sends a busy source's
+ * next ones before the previous one ends), each on the key-value state the previous one left:
+ * the instance keeps it, and the parent sends it only when the runner may not hold it. It owns the
  * process-wide hooks a component could otherwise escape through: the console (captured as log
  * lines), process.exit (reported, then honoured), and uncaught errors (charged to the
  * invocation that was running, or, when that cannot be told, retiring the runner). A source's
