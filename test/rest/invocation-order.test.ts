@@ -1,6 +1,7 @@
 /**
  * A busy source's invocations overlap: the next one runs in the sandbox while the previous one is
- * being committed, and queued commits go together in one transaction. What must not change:
+ * being committed, the ones after it wait in its runner (pipelined, with the key-value state the
+ * runner carries), and queued commits go together in one transaction. What must not change:
  * each invocation sees the key-value state the previous one left, events are numbered and
  * stored in invocation order, dedupe holds across a batch, and every accepted request is stored.
  */
@@ -89,6 +90,23 @@ for (const dialect of dialects) {
       expect(source2.status).toBe(200);
       const [last] = (await sluice.client.listEvents(source.id, { limit: 1, expand: "event" })).data;
       expect(last?.event).toEqual({ n: REQUESTS + 1, tag: "last" });
+    });
+
+    it("keeps the key-value state across an update, which drops the source's module instance", async () => {
+      const source = await sluice.client.deploySource({ component_code: COUNTER });
+      const post = (tag: string) =>
+        fetch(source.endpoint_url as string, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ tag }),
+        }).then((response) => response.status);
+      for (const tag of ["a", "b", "c"]) expect(await post(tag)).toBe(200);
+      // The runner held the state (the runs after the first came without it); the update drops the
+      // instance, so the next run must bring it again.
+      await sluice.client.updateSource(source.id, { name: "counter-renamed" });
+      expect(await post("d")).toBe(200);
+      const [last] = (await sluice.client.listEvents(source.id, { limit: 1, expand: "event" })).data;
+      expect(last?.event).toEqual({ n: 4, tag: "d" });
     });
 
     // The runs that came while one ran were handed to the runner behind it (pipelined); when it
