@@ -16,7 +16,16 @@ import type { StoredEvent } from "./emitter-events.js";
 import { SluiceError } from "./errors.js";
 import { newId } from "./ids.js";
 import { resolvePropRefs } from "./prop-refs.js";
-import { addWrites, joinLane, kvToSend, type Lane, type Place, queueCommit } from "./source-lane.js";
+import {
+  addWrites,
+  handedOver,
+  joinLane,
+  kvToSend,
+  type Lane,
+  notHeld,
+  type Place,
+  queueCommit,
+} from "./source-lane.js";
 import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
 import { WORKFLOW_RUNS_TOPIC } from "./workflows/run-queue.js";
 
@@ -202,7 +211,7 @@ async function runInSandbox(
     if (!(error instanceof SluiceError)) throw error;
     return { invocationId, result: failedResult({ reason: "error", message: error.message }) };
   }
-  const { previous, window, mine } = place;
+  const { previous, window } = place;
   await previous?.handedOver;
   await window?.ran;
   const spec = {
@@ -213,8 +222,7 @@ async function runInSandbox(
   };
   const props = propsOf(context, source, values);
   for (let sends = 1; ; sends++) {
-    const db =
-      lane.kvInRunner && lane.kv !== null ? undefined : await kvToSend(context, source.id, lane, previous);
+    const db = await kvToSend(context, source.id, lane, previous);
     const raw = await context.sandbox.invoke(spec, {
       instance: source.id,
       method: request.method,
@@ -224,14 +232,11 @@ async function runInSandbox(
       timeoutMs: source.timeoutSeconds * 1000,
       onDataStore: dataStoreHandler(context, source.definition, values),
       onRespond: request.onRespond,
-      onSent: () => {
-        if (db !== undefined) lane.kvInRunner = true;
-        mine.handOver();
-      },
+      onSent: () => handedOver(lane, place, db !== undefined),
     });
     if (raw.notStarted && sends < MAX_SENDS) {
       // Its runner went down, or never held the state: again, with the state.
-      lane.kvInRunner = false;
+      notHeld(lane);
       continue;
     }
     const secrets = secretStrings(source.definition, values);

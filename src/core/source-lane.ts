@@ -174,15 +174,16 @@ function nextPlace(lane: Lane): Place {
 }
 
 /**
- * The state a run is sent with when the runner may not hold it: what the earlier runs left,
- * once they have run, or the database's.
+ * The state a run is sent with: none when the runner holds it (it carries it from the earlier
+ * runs), else what the earlier runs left, once they have run, or the database's.
  */
 export async function kvToSend(
   context: CoreContext,
   sourceId: string,
   lane: Lane,
   previous: Turn | undefined,
-): Promise<Record<string, unknown>> {
+): Promise<Record<string, unknown> | undefined> {
+  if (lane.kvInRunner && lane.kv !== null) return undefined;
   await previous?.ran;
   if (lane.kv === null) {
     // Once no other node runs the source, and what this node queued is written: then the database
@@ -192,6 +193,17 @@ export async function kvToSend(
     lane.kv = await readKv(context, sourceId);
   }
   return lane.kv;
+}
+
+/** The run was handed to the runner: with its state, the runner holds it from now on. */
+export function handedOver(lane: Lane, place: Place, sentState: boolean): void {
+  if (sentState) lane.kvInRunner = true;
+  place.mine.handOver();
+}
+
+/** The runner answered `notStarted`: it does not hold the state; the run goes again with it. */
+export function notHeld(lane: Lane): void {
+  lane.kvInRunner = false;
 }
 
 /** Adds a run's `db.set`s to the lane's copy of the state, in run order (after the earlier runs'). */

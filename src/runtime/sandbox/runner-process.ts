@@ -5,8 +5,9 @@
  * own, an instance's own queued one behind another, each timed from its start), which key-value
  * states the runner holds, and what its death means for the invocations in flight — time-out,
  * out of memory, process.exit or crash. When one invocation brings a shared runner down, the
- * others running fail too, each told which instance did it; those still queued end `notStarted`. Nothing a child does makes this throw; the pool
- * decides when to replace a runner that is no longer `usable`.
+ * others running fail too, each told which instance did it; those still queued end `notStarted`.
+ * Nothing a child does makes this throw; the pool decides when to replace a runner that is no
+ * longer `usable`.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import fs from "node:fs";

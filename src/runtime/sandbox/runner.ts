@@ -368,7 +368,8 @@ async function runInInstance(instance: Instance, message: InvokeMessage): Promis
   const db = instance.db;
   if (db === undefined) {
     // The parent sends the state whenever it does not know the runner holds it: a bug if reached.
-    send({ t: "done", id, ok: false, message: "the runner does not hold this instance's key-value state" });
+    const message = "the runner does not hold this instance's key-value state";
+    send({ t: "done", id, ok: false, message });
     return;
   }
   const writes = new Map<string, string>();

@@ -15,9 +15,11 @@
  * `instance`: how the sources of one account and bundle share one process) runs theirs side by
  * side, and an instance's own one after another, in the order they were handed over: a caller
  * may hand over the next before the previous one ended (its time limit starts when it starts),
- * and leave out its state, which the runner then carries from the previous run. A runner that times out, crashes, runs out of memory or exits is killed and replaced;
- * the invocation resolves (never rejects) with `ok: false` and the reason. The other invocations
- * in flight on a shared runner fail with it, each told which instance brought the runner down.
+ * and leave out its state, which the runner then carries from the previous run. A runner that
+ * times out, crashes, runs out of memory or exits is killed and replaced; the invocation resolves
+ * (never rejects) with `ok: false` and the reason. The other invocations running on a shared
+ * runner fail with it, each told which instance brought the runner down; those queued behind
+ * another of their instance end `notStarted`.
  * Callers import this file, not the implementation.
  *
  * A source's `run` receives the event; an action's (`type: "action"`) receives `{ steps, $ }`, and
