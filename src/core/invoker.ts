@@ -124,7 +124,7 @@ const MAX_SENDS = 4;
  * Invocations in flight at once in one shared runner: those of different sources side by side,
  * those of one source one after another (core/source-lane.ts).
  */
-const SOURCES_PER_RUNNER_IN_FLIGHT = 32;
+const SOURCES_PER_RUNNER_IN_FLIGHT = 64;
 
 /**
  * The runner a source runs in: one per account and bundle, shared by every source of that

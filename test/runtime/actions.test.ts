@@ -4,25 +4,12 @@
  * are hand-written ES modules; the runner is the compiled one (`npm run build` first).
  */
 import { createHash } from "node:crypto";
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createSandbox } from "../../src/runtime/sandbox/runner-pool.js";
-import type { HttpResponse, Invocation, RunnerSpec, Sandbox } from "../../src/runtime/sandbox/sandbox.js";
-import { tempDir } from "../support/temp.js";
+import { describe, expect, test } from "vitest";
+import type { HttpResponse, Invocation, RunnerSpec } from "../../src/runtime/sandbox/sandbox.js";
+import { fileSandbox } from "../support/sandbox.js";
 
-let dataDir: string;
-let sandbox: Sandbox;
+const { sandbox } = fileSandbox("sluice-actions-sandbox-");
 let components = 0;
-
-beforeAll(() => {
-  dataDir = tempDir("sluice-actions-sandbox-");
-  sandbox = createSandbox({ dataDir, maxRunners: 10 });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
 
 function action(run: string, extra = ""): RunnerSpec {
   const code = `export default { name: "action", type: "action", ${extra} async run({ steps, $ }) { ${run} } };`;

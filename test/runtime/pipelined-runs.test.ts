@@ -7,28 +7,19 @@
  * runner that does not hold it. On real runner processes (`npm run build` first).
  */
 import { createHash } from "node:crypto";
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createSandbox } from "../../src/runtime/sandbox/runner-pool.js";
-import type { Invocation, InvocationResult, RunnerSpec, Sandbox } from "../../src/runtime/sandbox/sandbox.js";
-import { tempDir } from "../support/temp.js";
+import { describe, expect, test } from "vitest";
+import type { Invocation, InvocationResult, RunnerSpec } from "../../src/runtime/sandbox/sandbox.js";
+import { fileSandbox } from "../support/sandbox.js";
 
-let dataDir: string;
-let sandbox: Sandbox;
+const { sandbox } = fileSandbox("sluice-pipelined-");
 
-beforeAll(() => {
-  dataDir = tempDir("sluice-pipelined-");
-  sandbox = createSandbox({ dataDir, maxRunners: 10 });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-/** Counts its runs in its key-value state; then sleeps, loops or exits when asked. */
+/**
+ * Counts its runs in its key-value state (and, in `runsHere`, those of this import of the module);
+ * then sleeps, loops or exits when asked.
+ */
 const CODE = `
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+let runsHere = 0;
 export default {
   name: "pipelined",
   props: { db: "$.service.db" },
@@ -38,7 +29,7 @@ export default {
     if (event.do === "sleep") await sleep(event.ms);
     if (event.do === "loop") for (;;) {}
     if (event.do === "exit") process.exit(3);
-    return { n, pid: process.pid };
+    return { n, pid: process.pid, runsHere: ++runsHere };
   },
 };
 `;
@@ -79,9 +70,9 @@ async function pipeline(spec: RunnerSpec, invocations: Invocation[]): Promise<In
   return Promise.all(results);
 }
 
-function counted(result: InvocationResult): { n: number; pid: number } {
+function counted(result: InvocationResult): { n: number; pid: number; runsHere: number } {
   expect(result.failure).toBeUndefined();
-  return result.returnValue as { n: number; pid: number };
+  return result.returnValue as { n: number; pid: number; runsHere: number };
 }
 
 describe("pipelined runs of one module instance", () => {
@@ -165,5 +156,38 @@ describe("pipelined runs of one module instance", () => {
     const beside = await runningBeside;
     expect(beside.notStarted).toBeUndefined();
     expect(beside.failure?.message).toMatch(/an invocation of g, which shared it, called process\.exit\(3\)/);
+  });
+
+  test("handed over in one turn, they go to the runner together, and a forget after them goes after them", async () => {
+    const spec = sharedSpec();
+    await pipeline(spec, [run("warm", {}, { db: {} })]);
+    let sent = () => {};
+    const handedOver = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    const first = sandbox.invoke(spec, run("h", {}, { db: {}, onSent: sent }));
+    await handedOver;
+    // In the same turn: the forget must reach the runner after the run queued before it, so the
+    // next run imports the module afresh (had it overtaken, both would share one import).
+    sandbox.forgetInstance("h");
+    const second = sandbox.invoke(spec, run("h", {}, { db: {} }));
+    const [before, after] = await Promise.all([first, second]);
+    expect(counted(before).runsHere).toBe(1);
+    expect(counted(after).runsHere).toBe(1);
+  });
+
+  test("one that cannot be sent fails alone; those of its instance behind it without state do not start", async () => {
+    const spec = sharedSpec();
+    await pipeline(spec, [run("warm", {}, { db: {} })]);
+    const unsendable = pipeline(spec, [run("i", { big: 10n }, { db: {} }), run("i", {})]);
+    const beside = sandbox.invoke(spec, run("j", {}, { db: {} }));
+    const [broken, behind] = await unsendable;
+    expect(broken?.failure?.reason).toBe("crash");
+    expect(broken?.failure?.message).toMatch(/the invocation cannot be sent: .*BigInt/);
+    expect(behind?.notStarted).toBe(true);
+    expect(counted(await beside).n).toBe(1);
+    // The runner holds no state for the instance: the next run without it does not start either.
+    const [next] = await pipeline(spec, [run("i", {})]);
+    expect(next?.notStarted).toBe(true);
   });
 });

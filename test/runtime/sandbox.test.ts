@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createSandbox } from "../../src/runtime/sandbox/runner-pool.js";
 import {
   ComponentLoadError,
@@ -15,22 +15,10 @@ import {
   type Invocation,
   type InvocationResult,
   type RunnerSpec,
-  type Sandbox,
 } from "../../src/runtime/sandbox/sandbox.js";
-import { tempDir } from "../support/temp.js";
+import { fileSandbox } from "../support/sandbox.js";
 
-let dataDir: string;
-let sandbox: Sandbox;
-
-beforeAll(() => {
-  dataDir = tempDir("sluice-sandbox-");
-  sandbox = createSandbox({ dataDir, maxRunners: 50 });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const { sandbox, dataDir } = fileSandbox("sluice-sandbox-", { maxRunners: 50 });
 
 let components = 0;
 
@@ -590,7 +578,7 @@ describe("isolation: each escape fails alone and the component keeps working", (
   });
 
   test("reading a file of the data directory outside the artifact is denied", async () => {
-    const secret = path.join(dataDir, "secret.txt");
+    const secret = path.join(dataDir(), "secret.txt");
     fs.writeFileSync(secret, "the parent's secret");
     const { attempted } = await attempt(escaping(), { do: "read", path: secret });
     expect(attempted.ok).toBe(false);
@@ -695,7 +683,7 @@ describe("isolation: each escape fails alone and the component keeps working", (
       sandbox.invoke(escaping(), invocation({ event: { do: "kill" } })),
       sandbox.invoke(
         escaping(),
-        invocation({ event: { do: "read", path: path.join(dataDir, "secret.txt") } }),
+        invocation({ event: { do: "read", path: path.join(dataDir(), "secret.txt") } }),
       ),
     ]).finally(() => {
       failuresDone = true;
@@ -768,7 +756,7 @@ describe("the pool", () => {
   });
 
   test("with maxRunners 2, a third component evicts the least recently used idle runner, and close stops the rest", async () => {
-    const pool = createSandbox({ dataDir, maxRunners: 2 });
+    const pool = createSandbox({ dataDir: dataDir(), maxRunners: 2 });
     const [a, b, c] = [component(pidComponent), component(pidComponent), component(pidComponent)];
     try {
       const pidA = pidOf(await pool.invoke(a, invocation()));
@@ -789,7 +777,7 @@ describe("the pool", () => {
 
   test("with a memory budget, a runner that would not fit stops the least recently used idle one", async () => {
     // Runners not measured yet count as 10 MB each: two do not fit in 15.
-    const pool = createSandbox({ dataDir, maxRunners: 10, memoryBudgetMb: 15 });
+    const pool = createSandbox({ dataDir: dataDir(), maxRunners: 10, memoryBudgetMb: 15 });
     const [a, b] = [component(pidComponent), component(pidComponent)];
     try {
       const pidA = pidOf(await pool.invoke(a, invocation()));
@@ -812,7 +800,7 @@ describe("the pool", () => {
           return { pid: process.pid };
         },
       };`);
-    const pool = createSandbox({ dataDir, maxRunners: 10, memoryBudgetMb: 80 });
+    const pool = createSandbox({ dataDir: dataDir(), maxRunners: 10, memoryBudgetMb: 80 });
     try {
       const pid = pidOf(await pool.invoke(holder, invocation()));
       expect(isAlive(pid)).toBe(true);

@@ -7,24 +7,12 @@
  * processes; the runner is the compiled one (`npm run build` first).
  */
 import { createHash } from "node:crypto";
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createSandbox } from "../../src/runtime/sandbox/runner-pool.js";
-import type { Invocation, InvocationResult, RunnerSpec, Sandbox } from "../../src/runtime/sandbox/sandbox.js";
-import { tempDir } from "../support/temp.js";
+import type { Invocation, InvocationResult, RunnerSpec } from "../../src/runtime/sandbox/sandbox.js";
+import { fileSandbox } from "../support/sandbox.js";
 
-let dataDir: string;
-let sandbox: Sandbox;
-
-beforeAll(() => {
-  dataDir = tempDir("sluice-shared-runner-");
-  sandbox = createSandbox({ dataDir, maxRunners: 10 });
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const { sandbox, dataDir } = fileSandbox("sluice-shared-runner-");
 
 /**
  * A component that counts its runs in module state, and on `event.do` waits for `event.peers`
@@ -119,10 +107,14 @@ describe("a runner shared by module instances", () => {
     expect(value(await sandbox.invoke(spec, invocation("dc_f", {}))).runs).toBe(2);
     sandbox.forgetInstance("dc_f");
     expect(value(await sandbox.invoke(spec, invocation("dc_f", {}))).runs).toBe(1);
+    // And again: each import is a module of its own, never one imported before (the ESM cache).
+    expect(value(await sandbox.invoke(spec, invocation("dc_f", {}))).runs).toBe(2);
+    sandbox.forgetInstance("dc_f");
+    expect(value(await sandbox.invoke(spec, invocation("dc_f", {}))).runs).toBe(1);
   });
 
   test("a runner holds at most maxInstancesPerRunner instances: the next ones get another runner, and each instance keeps its own", async () => {
-    const bounded = createSandbox({ dataDir, maxRunners: 10, maxInstancesPerRunner: 2 });
+    const bounded = createSandbox({ dataDir: dataDir(), maxRunners: 10, maxInstancesPerRunner: 2 });
     try {
       const spec = sharedSpec();
       const pidOf = async (instance: string) =>

@@ -8,6 +8,8 @@
  * Effects (emit, log, set, respond; an action's export, flow exit and send) are sent as they
  * happen, not batched, so that a runner killed mid-invocation (time-out, out of memory,
  * process.exit) has already reported what it did.
+ * Invokes go the other way together: those the parent sends in one turn of its event loop travel
+ * as one `invoke_batch` (invoke-outbox.ts), one write instead of one each.
  * Every effect carries the id of the invocation it belongs to; the parent drops stale ones.
  * Several invocations may be in flight on one runner when they run in module instances of their
  * own (`instance`, a source's id): ids tell their effects apart.
@@ -40,6 +42,15 @@ export interface InvokeMessage {
   readonly steps?: unknown;
 }
 
+/**
+ * Parent → runner: several invokes written in one turn of the parent's event loop, in the order
+ * they were sent (invoke-outbox.ts): one write to the channel instead of one each.
+ */
+export interface InvokeBatchMessage {
+  readonly t: "invoke_batch";
+  readonly messages: readonly InvokeMessage[];
+}
+
 /** Parent → runner: describe the loaded component (short-lived runners only). */
 export interface DescribeMessage {
   readonly t: "describe";
@@ -70,6 +81,7 @@ export interface ForgetMessage {
 
 export type ParentMessage =
   | InvokeMessage
+  | InvokeBatchMessage
   | DescribeMessage
   | DataStoreResultMessage
   | EgressAnswerMessage

@@ -26,6 +26,7 @@ import {
   type Outcome,
   type SandboxLogger,
 } from "./invocation-collector.js";
+import { InvokeOutbox } from "./invoke-outbox.js";
 import { memoryLimitMb, watchMemory } from "./memory-watch.js";
 import { permissionFlag, quietWarningFlags } from "./node-capabilities.js";
 import type { InvokeMessage, ParentMessage } from "./protocol.js";
@@ -120,6 +121,18 @@ export class RunnerProcess {
   private markClosed: () => void = () => {};
   private readonly namespace: RunnerProcessOptions["namespace"];
   private tunnelsOpened = 0;
+  /** Invokes on their way, written together at the end of the event loop's turn. */
+  private readonly outbox = new InvokeOutbox({
+    send: (message) => this.send(message),
+    unsendable: (message, reason) => {
+      if (message.db !== undefined) this.heldState.delete(message.instance ?? "");
+      this.settle(message.id, {
+        ok: false,
+        failure: { reason: "crash", message: `the invocation cannot be sent: ${reason}` },
+      });
+    },
+    stateLost: (message) => this.settle(message.id, "not_started"),
+  });
 
   private constructor(
     options: RunnerProcessOptions,
@@ -234,7 +247,7 @@ export class RunnerProcess {
         this.begin(id);
       }
       this.watchMemory();
-      if (!this.post(message, id)) return;
+      this.outbox.invoke(message);
       if (invocation.db !== undefined) this.heldState.add(key);
       invocation.onSent?.();
     });
@@ -338,29 +351,21 @@ export class RunnerProcess {
     this.unwatchMemory = undefined;
   }
 
-  /**
-   * Sends to the runner; `id`: the invocation that fails if the message cannot be serialized.
-   * False when it could not be (the invocation has ended).
-   */
-  private post(message: ParentMessage, id?: number): boolean {
-    try {
-      this.child.send(message, (error) => {
-        // The child is gone or going: its 'close' settles whatever was in flight.
-        if (error) {
-          this.logger?.warn({ componentId: this.componentId, err: error }, "sandbox: send to runner failed");
-        }
-      });
-      return true;
-    } catch (error) {
-      // Only serialization can throw here: the invocation itself is not JSON (a caller's bug).
-      const reason = error instanceof Error ? error.message : String(error);
-      if (id === undefined) return false;
-      this.settle(id, {
-        ok: false,
-        failure: { reason: "crash", message: `the invocation cannot be sent: ${reason}` },
-      });
-      return false;
-    }
+  /** Sends a message other than an invoke, after the invokes queued before it. */
+  private post(message: ParentMessage): void {
+    this.outbox.flush();
+    this.send(message);
+  }
+
+  /** Writes to the channel; throws only when `message` cannot be serialized (a caller's bug). */
+  private send(message: ParentMessage): void {
+    // Gone: its 'close' settles (or has settled) whatever was in flight.
+    if (!this.child.connected) return;
+    this.child.send(message, (error) => {
+      // The child is gone or going: its 'close' settles whatever was in flight.
+      if (error)
+        this.logger?.warn({ componentId: this.componentId, err: error }, "sandbox: send to runner failed");
+    });
   }
 
   /** The start-up's outcome; a load that takes longer than `timeoutMs` fails it (and stops the runner). */
@@ -428,7 +433,7 @@ export class RunnerProcess {
     if (this.namespace === undefined || typeof rid !== "number") return;
     const request = { host: String(message.host), port: Number(message.port) };
     void this.namespace.openTunnel(request, this.tmpDir, ++this.tunnelsOpened).then((answer) => {
-      if (this.child.connected) this.child.send({ t: "egress_answer", rid, answer } satisfies ParentMessage);
+      if (this.child.connected) this.post({ t: "egress_answer", rid, answer });
     });
   }
 

@@ -264,6 +264,9 @@ const instances = new Map<string, Instance>();
 /** The module imported at start is handed to the first named instance (no second import for it). */
 let startModuleTaken = false;
 
+/** Module instances imported so far: each gets a URL of its own. */
+let moduleImports = 0;
+
 function instanceFor(name: string | undefined, loaded: ComponentObject): Instance {
   const key = name ?? "";
   let instance = instances.get(key);
@@ -273,8 +276,10 @@ function instanceFor(name: string | undefined, loaded: ComponentObject): Instanc
     if (key !== "") startModuleTaken = true;
     component = Promise.resolve(loaded);
   } else {
-    // The same file under another URL is a module instance of its own (its npm packages are shared).
-    const url = `${pathToFileURL(artifactFile ?? "").href}?instance=${encodeURIComponent(key)}`;
+    // The same file under another URL is a module instance of its own (its npm packages are
+    // shared). Numbered, because a URL imported before (an instance forgotten, then wanted again)
+    // would give back the same module, with the state its code left in it.
+    const url = `${pathToFileURL(artifactFile ?? "").href}?instance=${encodeURIComponent(key)}&import=${++moduleImports}`;
     component = importComponent(url);
   }
   instance = { component, props: {}, db: undefined, waiting: [], busy: false };
@@ -493,14 +498,14 @@ if (ipcSend === undefined || artifactFile === undefined || egressPolicy === unde
       tunnels.delete(message.rid);
       return;
     }
-    if (message.t === "forget") {
-      // Its next invocation (if any) imports a fresh instance; one in flight finishes on the old.
-      instances.delete(message.instance);
-      return;
-    }
+    // Invokes and forgets take effect in the order they came: both wait for the load, in turn.
     void loaded.then((component) => {
       if (component === undefined) return;
-      if (message.t === "invoke") void invoke(component, message);
+      // Its next invocation (if any) imports a fresh instance; one in flight finishes on the old.
+      if (message.t === "forget") instances.delete(message.instance);
+      else if (message.t === "invoke") void invoke(component, message);
+      else if (message.t === "invoke_batch")
+        for (const each of message.messages) void invoke(component, each);
       else if (message.t === "describe") describe(component);
     });
   });
