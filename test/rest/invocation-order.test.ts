@@ -5,6 +5,7 @@
  * each invocation sees the key-value state the previous one left, events are numbered and
  * stored in invocation order, dedupe holds across a batch, and every accepted request is stored.
  */
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -107,6 +108,45 @@ for (const dialect of dialects) {
       expect(await post("d")).toBe(200);
       const [last] = (await sluice.client.listEvents(source.id, { limit: 1, expand: "event" })).data;
       expect(last?.event).toEqual({ n: 4, tag: "d" });
+    });
+
+    it("counts on from the committed state after commits fail, not from what the runner was left holding", async () => {
+      const source = await sluice.client.deploySource({ component_code: STALLING });
+      const post = (tag: string) =>
+        fetch(source.endpoint_url as string, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ tag }),
+        }).then((response) => response.status);
+      for (const tag of ["a", "b", "c"]) expect(await post(tag)).toBe(200);
+      // Every insert of an event fails while the trigger is there: the runs happen (pipelined, the
+      // runner carrying the state from one to the next), their commits do not.
+      const { db } = sluice.server.store;
+      if (database.dialect === "sqlite") {
+        await sql`create trigger refuse_events before insert on events begin select raise(abort, 'refused by the test'); end`.execute(
+          db,
+        );
+      } else {
+        await sql`create function refuse_events() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`.execute(
+          db,
+        );
+        await sql`create trigger refuse_events before insert on events for each row execute function refuse_events()`.execute(
+          db,
+        );
+      }
+      try {
+        const refused = await Promise.all(["d", "e", "f", "g", "h", "i"].map(post));
+        expect(refused).toEqual([500, 500, 500, 500, 500, 500]);
+      } finally {
+        await sql`drop trigger refuse_events${database.dialect === "sqlite" ? sql`` : sql` on events`}`.execute(
+          db,
+        );
+        if (database.dialect === "postgres") await sql`drop function refuse_events()`.execute(db);
+      }
+      for (const tag of ["j", "k"]) expect(await post(tag)).toBe(200);
+      const page = await sluice.client.listEvents(source.id, { limit: 100, expand: "event" });
+      const payloads = page.data.reverse().map((event) => event.event as { n: number; tag: string });
+      expect(payloads.map((payload) => `${payload.tag}${payload.n}`)).toEqual(["a1", "b2", "c3", "j4", "k5"]);
     });
 
     // The runs that came while one ran were handed to the runner behind it (pipelined); when it
