@@ -272,7 +272,7 @@ export class RunnerProcess {
     this.lastProps.delete(instance);
     this.heldState.delete(instance);
     this.forgotten++;
-    if (this.usable && this.child.connected) this.post({ t: "forget", instance });
+    this.post({ t: "forget", instance });
   }
 
   /** Invocations in flight. */
@@ -359,8 +359,8 @@ export class RunnerProcess {
 
   /** Writes to the channel; throws only when `message` cannot be serialized (a caller's bug). */
   private send(message: ParentMessage): void {
-    // Gone: its 'close' settles (or has settled) whatever was in flight.
-    if (!this.child.connected) return;
+    // Stopped or gone: its 'close' settles (or has settled) whatever was in flight.
+    if (!this.usable || !this.child.connected) return;
     this.child.send(message, (error) => {
       // The child is gone or going: its 'close' settles whatever was in flight.
       if (error)
@@ -433,7 +433,7 @@ export class RunnerProcess {
     if (this.namespace === undefined || typeof rid !== "number") return;
     const request = { host: String(message.host), port: Number(message.port) };
     void this.namespace.openTunnel(request, this.tmpDir, ++this.tunnelsOpened).then((answer) => {
-      if (this.child.connected) this.post({ t: "egress_answer", rid, answer });
+      this.post({ t: "egress_answer", rid, answer });
     });
   }
 
