@@ -5,9 +5,9 @@
  * each invocation sees the key-value state the previous one left, events are numbered and
  * stored in invocation order, dedupe holds across a batch, and every accepted request is stored.
  */
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { refuseEventInserts } from "../support/refuse-events.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 
 const COUNTER = `export default {
@@ -121,27 +121,12 @@ for (const dialect of dialects) {
       for (const tag of ["a", "b", "c"]) expect(await post(tag)).toBe(200);
       // Every insert of an event fails while the trigger is there: the runs happen (pipelined, the
       // runner carrying the state from one to the next), their commits do not.
-      const { db } = sluice.server.store;
-      if (database.dialect === "sqlite") {
-        await sql`create trigger refuse_events before insert on events begin select raise(abort, 'refused by the test'); end`.execute(
-          db,
-        );
-      } else {
-        await sql`create function refuse_events() returns trigger language plpgsql as $$ begin raise exception 'refused by the test'; end $$`.execute(
-          db,
-        );
-        await sql`create trigger refuse_events before insert on events for each row execute function refuse_events()`.execute(
-          db,
-        );
-      }
+      const allow = await refuseEventInserts(database, sluice.server.store.db);
       try {
         const refused = await Promise.all(["d", "e", "f", "g", "h", "i"].map(post));
         expect(refused).toEqual([500, 500, 500, 500, 500, 500]);
       } finally {
-        await sql`drop trigger refuse_events${database.dialect === "sqlite" ? sql`` : sql` on events`}`.execute(
-          db,
-        );
-        if (database.dialect === "postgres") await sql`drop function refuse_events()`.execute(db);
+        await allow();
       }
       for (const tag of ["j", "k"]) expect(await post(tag)).toBe(200);
       const page = await sluice.client.listEvents(source.id, { limit: 100, expand: "event" });

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SluiceClient } from "../../src/client/client.js";
 import type { EventSummary } from "../../src/client/types.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { refuseEventInserts } from "../support/refuse-events.js";
 import { startTestServer, type TestServer, testEnvironment } from "../support/server.js";
 import { killAllServerProcesses, startServerProcess, stopServerProcess } from "../support/server-process.js";
 
@@ -114,6 +115,37 @@ for (const dialect of dialects) {
       await sleep(2500);
       expect(await tickJob()).toBeUndefined();
       await expect(sluice.client.listEvents(source.id)).rejects.toMatchObject({ status: 404 });
+    });
+
+    it("ticks whose commits fail leave no count behind: the next ticks count on from the committed state", async () => {
+      const source = await sluice.client.deploySource({
+        component_code: `export default {
+          name: "tick-counter",
+          props: { timer: { type: "$.interface.timer", default: { intervalSeconds: 1 } }, db: "$.service.db" },
+          async run() {
+            const n = (this.db.get("n") ?? 0) + 1;
+            this.db.set("n", n);
+            this.$emit({ n });
+          },
+        };`,
+      });
+      const counts = async () => (await tickEvents(sluice.client, source.id)).map((tick) => tick.n);
+      const until = async (enough: (seen: unknown[]) => boolean) => {
+        const deadline = Date.now() + 10_000;
+        while (!enough(await counts()) && Date.now() < deadline) await sleep(100);
+      };
+      await until((seen) => seen.length >= 2);
+      const before = (await counts()).length;
+      // Each tick runs (the runner counts on in its memory) and its commit fails.
+      const allow = await refuseEventInserts(database, sluice.server.store.db);
+      await sleep(2_500);
+      await allow();
+      expect((await counts()).length).toBe(before);
+      await until((seen) => seen.length >= before + 2);
+      const seen = await counts();
+      // One after another from 1: none of the failed ticks' counts was kept.
+      expect(seen).toEqual(seen.map((_, index) => index + 1));
+      expect(seen.length).toBeGreaterThanOrEqual(before + 2);
     });
 
     it("an update that changes the schedule reschedules it", async () => {
