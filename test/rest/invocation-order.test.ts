@@ -36,6 +36,15 @@ const STALLING = `export default {
 
 const REQUESTS = 200;
 
+/** POSTs `payload` as JSON to a source's endpoint; resolves with the answer's status. */
+function postJson(url: string, payload: object): Promise<number> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(payload),
+  }).then((response) => response.status);
+}
+
 for (const dialect of dialects) {
   describe.skipIf(!isAvailable(dialect))(`overlapping invocations of one source on ${dialect.name}`, () => {
     let database: TestDatabase;
@@ -55,13 +64,7 @@ for (const dialect of dialects) {
       const url = source.endpoint_url as string;
       // 50 tags, each sent 4 times: the unique dedupe (the last 100 ids) keeps the first of each.
       const answers = await Promise.all(
-        Array.from({ length: REQUESTS }, (_, index) =>
-          fetch(url, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ tag: `t${index % 50}` }),
-          }).then((response) => response.status),
-        ),
+        Array.from({ length: REQUESTS }, (_, index) => postJson(url, { tag: `t${index % 50}` })),
       );
       expect(answers.every((status) => status === 200)).toBe(true);
 
@@ -83,24 +86,14 @@ for (const dialect of dialects) {
       expect(Math.max(...counts)).toBeLessThanOrEqual(REQUESTS);
 
       // The state after the last run: every request counted once.
-      const source2 = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ tag: "last" }),
-      });
-      expect(source2.status).toBe(200);
+      expect(await postJson(url, { tag: "last" })).toBe(200);
       const [last] = (await sluice.client.listEvents(source.id, { limit: 1, expand: "event" })).data;
       expect(last?.event).toEqual({ n: REQUESTS + 1, tag: "last" });
     });
 
     it("keeps the key-value state across an update, which drops the source's module instance", async () => {
       const source = await sluice.client.deploySource({ component_code: COUNTER });
-      const post = (tag: string) =>
-        fetch(source.endpoint_url as string, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ tag }),
-        }).then((response) => response.status);
+      const post = (tag: string) => postJson(source.endpoint_url as string, { tag });
       for (const tag of ["a", "b", "c"]) expect(await post(tag)).toBe(200);
       // The runner held the state (the runs after the first came without it); the update drops the
       // instance, so the next run must bring it again.
@@ -112,12 +105,7 @@ for (const dialect of dialects) {
 
     it("counts on from the committed state after commits fail, not from what the runner was left holding", async () => {
       const source = await sluice.client.deploySource({ component_code: STALLING });
-      const post = (tag: string) =>
-        fetch(source.endpoint_url as string, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ tag }),
-        }).then((response) => response.status);
+      const post = (tag: string) => postJson(source.endpoint_url as string, { tag });
       for (const tag of ["a", "b", "c"]) expect(await post(tag)).toBe(200);
       // Every insert of an event fails while the trigger is there: the runs happen (pipelined, the
       // runner carrying the state from one to the next), their commits do not.
@@ -142,12 +130,7 @@ for (const dialect of dialects) {
     ] as const) {
       it(`runs the requests queued behind a run that ${how}, on the state it left`, async () => {
         const source = await sluice.client.deploySource({ component_code: STALLING, timeout_seconds: 1 });
-        const post = (payload: object) =>
-          fetch(source.endpoint_url as string, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify(payload),
-          }).then((response) => response.status);
+        const post = (payload: object) => postJson(source.endpoint_url as string, payload);
         expect(await post({ tag: "warm" })).toBe(200);
         const stalled = post({ tag: "down", ...body });
         await new Promise((resolve) => setTimeout(resolve, 200));
