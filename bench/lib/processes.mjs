@@ -79,3 +79,20 @@ export async function startBareServer({ call = false } = {}) {
   await waitForHttp(url, child, 10_000, undefined, { method: "POST", body: "{}" });
   return { url, pid: child.pid, stop: () => stopChild(child) };
 }
+
+/**
+ * Starts floor-server.mjs (the least a durable, sandboxed ingest can do) as a child process with
+ * `parts` ("ipc,db", "ipc", "db" or ""), its database in `dataDir`; resolves to {url, pid, stop}.
+ */
+export async function startFloorServer({ parts = "ipc,db", dataDir }) {
+  const port = await freePort();
+  const child = track(
+    spawn(process.execPath, [path.join(HERE, "floor-server.mjs"), String(port), dataDir], {
+      env: { PATH: process.env.PATH ?? "", FLOOR_PARTS: parts },
+      stdio: ["ignore", "ignore", "inherit"],
+    }),
+  );
+  const url = `http://127.0.0.1:${port}/ingest`;
+  await waitForHttp(url, child, 10_000, undefined, { method: "POST", body: "{}" });
+  return { url, pid: child.pid, stop: () => stopChild(child) };
+}
