@@ -97,7 +97,7 @@ const COLUMNS = [
   ],
   // The Node that ran the bench and every Sluice server it started (they share process.execPath).
   ["node", (r) => r.machine.node],
-  ["ingest req/s (× bare)", (r) => withRatio(r, "ingest.rps")],
+  ["ingest req/s (× bare)", (r) => ingest(r)],
   ["ingest p99 ms", (r) => value(r, "ingest.p99")],
   ["ingest custom-resp. req/s", (r) => withRatio(r, "ingest.custom.rps")],
   [
@@ -137,6 +137,13 @@ function withRatio(results, key) {
   const entry = find(results, key);
   if (entry === undefined) return "–";
   return `${value(results, key)} (×${entry.ratio ?? "?"})`;
+}
+
+/** Sluice's ingest with its ratio to bare, and the floor's ratio to bare where it was measured. */
+function ingest(results) {
+  const floor = find(results, "ingest.floor.rps");
+  const cell = withRatio(results, "ingest.rps");
+  return floor === undefined ? cell : `${cell.slice(0, -1)}; floor ×${floor.ratio ?? "?"})`;
 }
 
 function timers(results) {

@@ -1,7 +1,8 @@
 /**
  * ingest: an HTTP source that emits its body, under autocannon (50 connections, 10 s; 3 s in
  * quick mode), once without and once with customResponse, against a bare node:http server that
- * parses the JSON and answers 200, under the same load in the same run. In full runs a third
+ * parses the JSON and answers 200, under the same load in the same run, and against the floor
+ * (lib/floor-server.mjs: the same with a child-process hop and a durable commit, nothing else). In full runs a third
  * Sluice run at log level debug shows what a log line per hit costs (at the default level, info,
  * an endpoint's answered hit writes none: server/console-log.ts).
  *
@@ -12,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { hammer } from "../lib/load.mjs";
 import { treeCpuMs } from "../lib/proc.mjs";
-import { startBareServer } from "../lib/processes.mjs";
+import { startBareServer, startFloorServer } from "../lib/processes.mjs";
 import { formatProfile, monotonicMicros, summarizeProfile } from "../lib/profile.mjs";
 import { figure } from "../lib/report.mjs";
 import { startSluice } from "../lib/sluice.mjs";
@@ -44,6 +45,11 @@ export async function ingest(ctx) {
   const bare = await startBareServer();
   const baseline = await hammer(bare.url, load).finally(() => bare.stop());
   ctx.log(`  bare node:http: ${baseline.requests_per_s} req/s, p99 ${baseline.latency_ms.p99} ms`);
+  // The floor: what a server keeping Sluice's two promises (a process hop, a durable commit) and
+  // doing nothing else reaches here (lib/floor-server.mjs), so the ratio to bare reads against it.
+  const floorServer = await startFloorServer({ dataDir: fs.mkdtempSync(path.join(ctx.tmp, "floor-")) });
+  const floor = await hammer(floorServer.url, load).finally(() => floorServer.stop());
+  ctx.log(`  floor (process hop and durable commit only): ${floor.requests_per_s} req/s, p99 ${floor.latency_ms.p99} ms`);
 
   const run = async (code, env = {}, nodeArgs = []) => {
     const server = await startSluice({ ...ctx.serverOptions, env, nodeArgs, label: "ingest" });
@@ -84,6 +90,15 @@ export async function ingest(ctx) {
   const bareP50 = { name: "bare node:http server p50", value: baseline.latency_ms.p50, unit: "ms" };
   const bareP99 = { name: "bare node:http server p99", value: baseline.latency_ms.p99, unit: "ms" };
   const figures = [
+    figure({
+      key: "ingest.floor.rps",
+      name: "floor: node:http with a child-process hop and a durable SQLite group commit, nothing else",
+      value: floor.requests_per_s,
+      unit: "req/s",
+      better: "higher",
+      baseline: bareRps,
+      method,
+    }),
     figure({
       key: "ingest.rps",
       name: "ingest throughput (emit body, default response)",
@@ -159,6 +174,7 @@ export async function ingest(ctx) {
     details: {
       load,
       baseline,
+      floor,
       sluice: plain,
       custom_response: custom,
       log_level_debug: logged ?? null,
