@@ -49,7 +49,9 @@ export async function ingest(ctx) {
   // doing nothing else reaches here (lib/floor-server.mjs), so the ratio to bare reads against it.
   const floorServer = await startFloorServer({ dataDir: fs.mkdtempSync(path.join(ctx.tmp, "floor-")) });
   const floor = await hammer(floorServer.url, load).finally(() => floorServer.stop());
-  ctx.log(`  floor (process hop and durable commit only): ${floor.requests_per_s} req/s, p99 ${floor.latency_ms.p99} ms`);
+  ctx.log(
+    `  floor (process hop and durable commit only): ${floor.requests_per_s} req/s, p99 ${floor.latency_ms.p99} ms`,
+  );
 
   const run = async (code, env = {}, nodeArgs = []) => {
     const server = await startSluice({ ...ctx.serverOptions, env, nodeArgs, label: "ingest" });
