@@ -385,6 +385,13 @@ async function mustLoadRunnable(context: CoreContext, id: string): Promise<Runna
 
 async function removeSource(context: CoreContext, id: string): Promise<void> {
   await context.store.db.transaction().execute(async (tx) => {
+    // The source's row first, locked, as a commit of its runs locks it before it writes
+    // (core/invocation-commit.ts): a commit under way finishes before the delete goes on (and its
+    // events are deleted with the rest), a later one finds no source and keeps nothing. Without
+    // it, on PostgreSQL a commit could store events between the deletes and the row's removal.
+    if (context.store.capabilities.skipLocked) {
+      await tx.selectFrom("sources").select("id").where("id", "=", id).forUpdate().execute();
+    }
     await tx.deleteFrom("events").where("emitter_id", "=", id).execute();
     await tx.deleteFrom("emitter_logs").where("emitter_id", "=", id).execute();
     await tx.deleteFrom("kv").where("emitter_id", "=", id).execute();

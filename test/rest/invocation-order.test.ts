@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { refuseEventInserts } from "../support/refuse-events.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { slowDeletesFrom } from "../support/slow-deletes.js";
 
 const COUNTER = `export default {
   name: "counter",
@@ -35,6 +36,8 @@ const STALLING = `export default {
 };`;
 
 const REQUESTS = 200;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** POSTs `payload` as JSON to a source's endpoint; resolves with the answer's status. */
 function postJson(url: string, payload: object): Promise<number> {
@@ -120,6 +123,43 @@ for (const dialect of dialects) {
       const page = await sluice.client.listEvents(source.id, { limit: 100, expand: "event" });
       const payloads = page.data.reverse().map((event) => event.event as { n: number; tag: string });
       expect(payloads.map((payload) => `${payload.tag}${payload.n}`)).toEqual(["a1", "b2", "c3", "j4", "k5"]);
+    });
+
+    it("a source deleted while requests arrive keeps nothing of them: no events, log lines or state", async () => {
+      const source = await sluice.client.deploySource({ component_code: COUNTER });
+      const url = source.endpoint_url as string;
+      // On PostgreSQL the delete's transaction is held open between the deletes of the source's
+      // events and log lines and the removal of its row, so commits of runs in flight come in
+      // between: before the delete took the row's lock first, hundreds of their events were left.
+      const db = sluice.server.store.db;
+      const undo = await slowDeletesFrom(database, db, "emitter_logs", 0.8);
+      try {
+        let sending = true;
+        let sent = 0;
+        const statuses: number[] = [];
+        const sender = async () => {
+          while (sending) statuses.push(await postJson(url, { tag: `t${sent++}` }));
+        };
+        const senders = Array.from({ length: 6 }, sender);
+        while (statuses.filter((status) => status === 200).length < 20) await sleep(10);
+        await sluice.client.deleteSource(source.id);
+        await sleep(300);
+        sending = false;
+        await Promise.all(senders);
+        // Accepted before the delete, or refused after it; never a server error.
+        expect(statuses.filter((status) => status !== 200 && status !== 404)).toEqual([]);
+        expect(statuses.filter((status) => status === 404).length).toBeGreaterThan(0);
+        for (const table of ["events", "emitter_logs", "kv"] as const) {
+          const left = await db
+            .selectFrom(table)
+            .select("emitter_id")
+            .where("emitter_id", "=", source.id)
+            .execute();
+          expect({ table, left: left.length }).toEqual({ table, left: 0 });
+        }
+      } finally {
+        await undo();
+      }
     });
 
     // The runs that came while one ran were handed to the runner behind it (pipelined); when it

@@ -4,11 +4,13 @@
  * subscribed webhook, an action importing a pinned npm package, replay, `$.send.emit` events,
  * the trigger kinds (manual, http, source, timer, uses), retries, updates and isolation.
  */
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SluiceClient } from "../../src/client/client.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { type Recorder, startRecorder } from "../support/recorder.js";
 import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
+import { slowDeletesFrom } from "../support/slow-deletes.js";
 import { DeliveryApi, deployEmitter, emit, verifyDelivery, waitUntil } from "../support/webhook-delivery.js";
 
 const NETWORK_TIMEOUT = 120_000;
@@ -479,6 +481,47 @@ for (const dialect of dialects) {
         parallel.some((other, j) => i !== j && other.start < run.end && run.start < other.end),
       );
       expect(overlapping).toBe(true);
+    });
+
+    it("a workflow deleted while its runs are ending keeps nothing of them, and the delete succeeds", async () => {
+      const workflow = await deploy(client, {
+        name: "deleted-while-running",
+        concurrency: 4,
+        steps: [
+          {
+            name: "late",
+            code: code(`await new Promise((r) => setTimeout(r, 400));
+                        $.send.emit({ raw_event: { n: steps.trigger.event.n } });`),
+          },
+        ],
+      });
+      const db = sluice.server.store.db;
+      // On PostgreSQL the delete's transaction stays open after its deletes of the runs and events,
+      // before the workflow's row goes: the runs end and commit in between.
+      const undo = await slowDeletesFrom(database, db, "workflows", 0.8);
+      try {
+        for (const n of [1, 2, 3, 4]) {
+          await client.request("POST", `/v1/workflows/${workflow.id}/runs`, { body: { event: { n } } });
+        }
+        await waitUntil("the runs to start", async () =>
+          (await runs(client, workflow.id)).some((run) => run.status === "running") ? true : undefined,
+        );
+        await client.request("DELETE", `/v1/workflows/${workflow.id}`);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        for (const [table, column] of [
+          ["events", "emitter_id"],
+          ["workflow_runs", "workflow_id"],
+        ] as const) {
+          const left = await db
+            .selectFrom(table)
+            .select(sql<number>`count(*)`.as("n"))
+            .where(column, "=", workflow.id)
+            .executeTakeFirstOrThrow();
+          expect({ table, left: Number(left.n) }).toEqual({ table, left: 0 });
+        }
+      } finally {
+        await undo();
+      }
     });
 
     it("retries a failed run as configured, recording the attempts", async () => {

@@ -206,6 +206,14 @@ async function setActive(context: CoreContext, workflow: Workflow, active: boole
 export async function deleteWorkflow(context: CoreContext, accountId: string, id: string): Promise<void> {
   const workflow = await getWorkflow(context, accountId, id);
   await context.store.db.transaction().execute(async (tx) => {
+    // The workflow's row first, locked, as a run's commit locks it before it writes its events
+    // and its record (run-executor.ts): a commit under way finishes first (its events and run are
+    // deleted with the rest), a later one finds no workflow. Taken last, the two transactions
+    // could each hold what the other waits for (a deadlock, the delete failing with a 500), or a
+    // commit could store events between the deletes and the row's removal.
+    if (context.store.capabilities.skipLocked) {
+      await tx.selectFrom("workflows").select("id").where("id", "=", workflow.id).forUpdate().execute();
+    }
     await removeSubscriptionsOf(tx, workflow.id);
     await tx
       .deleteFrom("jobs")

@@ -1,0 +1,30 @@
+/**
+ * Holds every delete from `table` for `seconds` before it runs, on PostgreSQL: a trigger that
+ * sleeps. A transaction deleting a source or a workflow then stays open between its statements,
+ * so that what runs concurrently (the commit of a run in flight) comes in between. On SQLite the
+ * server's transactions share one connection and nothing can come between: nothing is installed.
+ * Resolves to the undo.
+ */
+import { sql } from "kysely";
+import type { Store } from "../../src/store/store.js";
+import type { TestDatabase } from "./dialects.js";
+
+export async function slowDeletesFrom(
+  database: TestDatabase,
+  db: Store["db"],
+  table: string,
+  seconds: number,
+): Promise<() => Promise<void>> {
+  if (database.dialect !== "postgres") return async () => {};
+  const name = sql.raw(`slow_delete_${table}`);
+  await sql`create function ${name}() returns trigger language plpgsql as $$ begin perform pg_sleep(${sql.raw(String(seconds))}); return null; end $$`.execute(
+    db,
+  );
+  await sql`create trigger ${name} before delete on ${sql.table(table)} for each statement execute function ${name}()`.execute(
+    db,
+  );
+  return async () => {
+    await sql`drop trigger ${name} on ${sql.table(table)}`.execute(db);
+    await sql`drop function ${name}()`.execute(db);
+  };
+}
