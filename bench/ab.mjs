@@ -19,8 +19,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { hammer } from "./lib/load.mjs";
-import { treeCpuMs } from "./lib/proc.mjs";
+import { hammerWithCpu } from "./lib/load.mjs";
 import { ROOT, startSluice } from "./lib/sluice.mjs";
 import { percentile, round } from "./lib/stats.mjs";
 import { EMIT_AND_RESPOND, EMIT_BODY } from "./scenarios/ingest.mjs";
@@ -91,21 +90,15 @@ async function measure(name) {
   });
   try {
     const source = await server.deploy(build.code);
-    let before;
-    let after;
-    const run = await hammer(
-      source.endpoint_url,
-      { connections: 50, seconds: Number(args.seconds) },
-      {
-        beforeMeasured: () => (before = treeCpuMs(server.pid)),
-        afterMeasured: () => (after = treeCpuMs(server.pid)),
-      },
-    );
+    const run = await hammerWithCpu(source.endpoint_url, server.pid, {
+      connections: 50,
+      seconds: Number(args.seconds),
+    });
     const row = {
       rps: run.requests_per_s,
       p99: run.latency_ms.p99,
-      server: round((after.server - before.server) / run.total, 3),
-      runner: round((after.children - before.children) / run.total, 3),
+      server: round(run.cpu_ms_per_request.server, 3),
+      runner: round(run.cpu_ms_per_request.children, 3),
       load: os.loadavg()[0].toFixed(1),
     };
     results[name].push(row);

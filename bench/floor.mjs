@@ -13,8 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { hammer } from "./lib/load.mjs";
-import { treeCpuMs } from "./lib/proc.mjs";
+import { hammerWithCpu } from "./lib/load.mjs";
 import { startBareServer, startFloorServer } from "./lib/processes.mjs";
 import { startSluice } from "./lib/sluice.mjs";
 import { percentile, round } from "./lib/stats.mjs";
@@ -51,21 +50,15 @@ const results = Object.fromEntries(Object.keys(contenders).map((name) => [name, 
 async function measure(name) {
   const server = await contenders[name]();
   try {
-    let before;
-    let after;
-    const run = await hammer(
-      server.url,
-      { connections: 50, seconds: Number(args.seconds) },
-      {
-        beforeMeasured: () => (before = treeCpuMs(server.pid)),
-        afterMeasured: () => (after = treeCpuMs(server.pid)),
-      },
-    );
+    const run = await hammerWithCpu(server.url, server.pid, {
+      connections: 50,
+      seconds: Number(args.seconds),
+    });
     const row = {
       rps: run.requests_per_s,
       p99: run.latency_ms.p99,
-      server: round((after.server - before.server) / run.total, 4),
-      children: round((after.children - before.children) / run.total, 4),
+      server: round(run.cpu_ms_per_request.server, 4),
+      children: round(run.cpu_ms_per_request.children, 4),
       load: os.loadavg()[0].toFixed(1),
     };
     results[name].push(row);

@@ -15,10 +15,10 @@
  */
 import { fork } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
+import { serveJson } from "./json-server.mjs";
 
 if (!isMainThread) {
   // `dbworker`: the connection on a worker thread; each batch comes as one message and its
@@ -42,40 +42,15 @@ if (!isMainThread) {
     }
   });
 } else {
-  const port = Number(process.argv[2]);
   const dataDir = process.argv[3];
   const parts = new Set((process.env.FLOOR_PARTS ?? "ipc,db").split(",").filter(Boolean));
   const commit = parts.has("db")
-    ? committer(dataDir)
+    ? groupCommit(inProcessWrite(dataDir))
     : parts.has("dbworker")
-      ? workerCommitter(dataDir)
+      ? groupCommit(workerWrite(dataDir))
       : (item) => item.respond();
   const handOver = parts.has("ipc") ? runner(commit) : commit;
-
-  const server = http.createServer((request, response) => {
-    const chunks = [];
-    request.on("data", (chunk) => chunks.push(chunk));
-    request.on("end", () => {
-      let body;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "null");
-      } catch {
-        response.writeHead(400).end();
-        return;
-      }
-      handOver({
-        body,
-        respond: (error) => {
-          if (error) return response.writeHead(500).end();
-          response.writeHead(200, { "content-type": "application/json; charset=utf-8" });
-          response.end('{"success":true}');
-        },
-      });
-    });
-  });
-  server.keepAliveTimeout = 30_000;
-  server.listen(port, "127.0.0.1");
-  process.on("SIGTERM", () => server.close(() => process.exit(0)));
+  serveJson(Number(process.argv[2]), (body, respond) => handOver({ body, respond }));
 }
 
 /** A child process each item goes through: one message per turn there, two per item back. */
@@ -121,55 +96,53 @@ function openDatabase(dataDir) {
   return { insertAll, wal: fs.openSync(`${file}-wal`, "r") };
 }
 
-/** Group commit: what arrives while a commit and its flush run goes in the next one. */
-function committer(dataDir) {
-  const { insertAll, wal } = openDatabase(dataDir);
+/**
+ * Group commit: the items of a turn are written together by `write(events)` (a promise), and
+ * what arrives while a write runs goes in the next one; each item is answered once its write is done.
+ */
+function groupCommit(write) {
   let pending = [];
   let busy = false;
-  const run = () => {
+  let scheduled = false;
+  const run = async () => {
+    scheduled = false;
     if (busy || pending.length === 0) return;
     busy = true;
     const batch = pending;
     pending = [];
-    setImmediate(() => {
-      insertAll(batch.map((item) => item.event ?? item.body));
-      fs.fdatasync(wal, (error) => {
-        for (const item of batch) item.respond(error);
-        busy = false;
-        run();
-      });
-    });
-  };
-  return (item) => {
-    pending.push(item);
-    run();
-  };
-}
-
-/** Group commit with the connection on a worker thread: one message a batch each way. */
-function workerCommitter(dataDir) {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { dataDir } });
-  let pending = [];
-  let batch = [];
-  let busy = false;
-  let scheduled = false;
-  const run = () => {
-    scheduled = false;
-    if (busy || pending.length === 0) return;
-    busy = true;
-    batch = pending;
-    pending = [];
-    worker.postMessage({ events: batch.map((item) => item.event ?? item.body) });
-  };
-  worker.on("message", ({ error }) => {
+    const error = await write(batch.map((item) => item.event ?? item.body)).then(
+      () => undefined,
+      (failure) => failure,
+    );
     for (const item of batch) item.respond(error);
     busy = false;
     run();
-  });
+  };
   return (item) => {
     pending.push(item);
     if (busy || scheduled) return;
     scheduled = true;
     setImmediate(run);
   };
+}
+
+/** The events inserted on this thread, then the log flushed with fdatasync on the thread pool. */
+function inProcessWrite(dataDir) {
+  const { insertAll, wal } = openDatabase(dataDir);
+  return async (events) => {
+    insertAll(events);
+    await new Promise((resolve, reject) => fs.fdatasync(wal, (error) => (error ? reject(error) : resolve())));
+  };
+}
+
+/** The same on a worker thread owning the connection: one message a batch each way. */
+function workerWrite(dataDir) {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { dataDir } });
+  let settle = () => {};
+  worker.on("message", ({ error }) => settle(error));
+  return (events) =>
+    new Promise((resolve, reject) => {
+      settle = (error) => (error ? reject(new Error(error)) : resolve());
+      worker.postMessage({ events });
+    });
 }

@@ -4,6 +4,7 @@
  * process, on the same machine as the server under test.
  */
 import autocannon from "autocannon";
+import { treeCpuMs } from "./proc.mjs";
 import { round, sleep } from "./stats.mjs";
 
 /** The JSON body every ingest request carries. */
@@ -47,6 +48,25 @@ export async function hammer(
     seconds: round(result.duration, 2),
     connections,
   };
+}
+
+/**
+ * `hammer`, with the CPU time a request cost (ms, unrounded) the process `pid` (`server`) and its
+ * descendants (`children`, the runners) over the measured run: what a request costs, which a busy
+ * machine changes far less than it changes throughput.
+ */
+export async function hammerWithCpu(url, pid, load) {
+  let before;
+  let after;
+  const result = await hammer(url, load, {
+    beforeMeasured: () => (before = treeCpuMs(pid)),
+    afterMeasured: () => (after = treeCpuMs(pid)),
+  });
+  const cpu_ms_per_request = {
+    server: (after.server - before.server) / result.total,
+    children: (after.children - before.children) / result.total,
+  };
+  return { ...result, cpu_ms_per_request };
 }
 
 /**

@@ -66,12 +66,16 @@ export async function waitForHttp(url, child, timeoutMs, describe = () => "", in
   }
 }
 
-/** Starts bare-server.mjs (the node:http baseline) as a child process; resolves to {url, pid, stop}. */
-export async function startBareServer({ call = false } = {}) {
+/**
+ * Starts `script` (a server of this folder taking its port as first argument, then `args`) as a
+ * child process with only PATH and `env`, and waits until it answers a POST; resolves to
+ * {url, pid, stop}.
+ */
+async function startServerScript(script, args, env) {
   const port = await freePort();
   const child = track(
-    spawn(process.execPath, [path.join(HERE, "bare-server.mjs"), String(port)], {
-      env: { PATH: process.env.PATH ?? "", BENCH_CALL: call ? "1" : "0" },
+    spawn(process.execPath, [path.join(HERE, script), String(port), ...args], {
+      env: { PATH: process.env.PATH ?? "", ...env },
       stdio: ["ignore", "ignore", "inherit"],
     }),
   );
@@ -80,19 +84,16 @@ export async function startBareServer({ call = false } = {}) {
   return { url, pid: child.pid, stop: () => stopChild(child) };
 }
 
+/** Starts bare-server.mjs (the node:http baseline) as a child process; resolves to {url, pid, stop}. */
+export function startBareServer({ call = false } = {}) {
+  return startServerScript("bare-server.mjs", [], { BENCH_CALL: call ? "1" : "0" });
+}
+
 /**
  * Starts floor-server.mjs (the least a durable, sandboxed ingest can do) as a child process with
- * `parts` ("ipc,db", "ipc", "db" or ""), its database in `dataDir`; resolves to {url, pid, stop}.
+ * `parts` ("ipc,db", "ipc", "db", "ipc,dbworker" or ""), its database in `dataDir`; resolves to
+ * {url, pid, stop}.
  */
-export async function startFloorServer({ parts = "ipc,db", dataDir }) {
-  const port = await freePort();
-  const child = track(
-    spawn(process.execPath, [path.join(HERE, "floor-server.mjs"), String(port), dataDir], {
-      env: { PATH: process.env.PATH ?? "", FLOOR_PARTS: parts },
-      stdio: ["ignore", "ignore", "inherit"],
-    }),
-  );
-  const url = `http://127.0.0.1:${port}/ingest`;
-  await waitForHttp(url, child, 10_000, undefined, { method: "POST", body: "{}" });
-  return { url, pid: child.pid, stop: () => stopChild(child) };
+export function startFloorServer({ parts = "ipc,db", dataDir }) {
+  return startServerScript("floor-server.mjs", [dataDir], { FLOOR_PARTS: parts });
 }

@@ -142,8 +142,9 @@ function withRatio(results, key) {
 /** Sluice's ingest with its ratio to bare, and the floor's ratio to bare where it was measured. */
 function ingest(results) {
   const floor = find(results, "ingest.floor.rps");
-  const cell = withRatio(results, "ingest.rps");
-  return floor === undefined ? cell : `${cell.slice(0, -1)}; floor ×${floor.ratio ?? "?"})`;
+  const sluice = find(results, "ingest.rps");
+  if (floor === undefined || sluice === undefined) return withRatio(results, "ingest.rps");
+  return `${value(results, "ingest.rps")} (×${sluice.ratio ?? "?"}; floor ×${floor.ratio ?? "?"})`;
 }
 
 function timers(results) {

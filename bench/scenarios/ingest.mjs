@@ -11,8 +11,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { hammer } from "../lib/load.mjs";
-import { treeCpuMs } from "../lib/proc.mjs";
+import { hammer, hammerWithCpu } from "../lib/load.mjs";
 import { startBareServer, startFloorServer } from "../lib/processes.mjs";
 import { formatProfile, monotonicMicros, summarizeProfile } from "../lib/profile.mjs";
 import { figure } from "../lib/report.mjs";
@@ -58,16 +57,10 @@ export async function ingest(ctx) {
     try {
       const source = await server.deploy(code);
       const from = monotonicMicros();
-      let cpuBefore;
-      let cpuAfter;
-      const result = await hammer(source.endpoint_url, load, {
-        beforeMeasured: () => (cpuBefore = treeCpuMs(server.pid)),
-        afterMeasured: () => (cpuAfter = treeCpuMs(server.pid)),
-      });
-      // CPU time per request: what a request costs, which a busy machine changes far less than throughput.
+      const result = await hammerWithCpu(source.endpoint_url, server.pid, load);
       const cpu_ms_per_request = {
-        server: round((cpuAfter.server - cpuBefore.server) / result.total, 3),
-        runners: round((cpuAfter.children - cpuBefore.children) / result.total, 3),
+        server: round(result.cpu_ms_per_request.server, 3),
+        runners: round(result.cpu_ms_per_request.children, 3),
       };
       return { ...result, cpu_ms_per_request, window: { from, to: monotonicMicros() } };
     } finally {
