@@ -17,9 +17,10 @@
  *   npm run bench -- --density 10000   the memory scenario's sources of one code (default 1000);
  *                                      10000 is issue 15's 10,000-source scenario (minutes)
  *   npm run bench -- --keep            keep the temporary folder (server logs) for a look
- *   npm run bench -- --profile         write a CPU profile of the ingest scenario's server to
- *                                      bench/results/*.cpuprofile and print where its time went
- *                                      (no RESULTS.md row: the profiler slows what it measures)
+ *   npm run bench -- --profile         write CPU profiles of the ingest and deliver scenarios'
+ *                                      servers to bench/results/*.cpuprofile and print where their
+ *                                      time went under load (ingest's plain run; deliver's fixed-rate
+ *                                      phase); no RESULTS.md row: the profiler slows what it measures
  *
  * Targets from issue 7 are recorded next to the figures, never asserted.
  */
@@ -75,7 +76,7 @@ const ctx = {
   tmp,
   log,
   serverOptions: { tmp, postgres: args.postgres, sluiceRoot },
-  /** Where the ingest scenario writes its server's CPU profile (`--profile`), or undefined. */
+  /** Where the ingest and deliver scenarios write their servers' CPU profiles (`--profile`), or undefined. */
   profile: args.profile ? path.join(ROOT, "bench", "results") : undefined,
   /** The memory scenario's sources of one code (`--density`), or undefined for its default. */
   densitySources: args.density === undefined ? undefined : Number(args.density),

@@ -7,6 +7,20 @@ import fs from "node:fs";
 import path from "node:path";
 import { round } from "./stats.mjs";
 
+/**
+ * node's flags to write a CPU profile of a server into `dir` (written when the server exits), and
+ * where it goes. `name` says which scenario it profiles. The profiler's sampling slows the server a
+ * little: a profiled run's figures are for finding where the time goes, not for the results table.
+ */
+export function profileArgs(dir, name) {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = `${name}-${new Date().toISOString().replace(/[:.]/g, "-")}.cpuprofile`;
+  return {
+    nodeArgs: ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-name", file],
+    file: () => path.join(dir, file),
+  };
+}
+
 /** The monotonic clock V8 stamps its samples with (CLOCK_MONOTONIC, shared by every process), in µs. */
 export function monotonicMicros() {
   return Number(process.hrtime.bigint() / 1000n);
@@ -34,6 +48,21 @@ export function summarizeProfile(file, { top = 25, window } = {}) {
 
   const frames = new Map();
   const origins = new Map();
+  const inclusive = new Map();
+  const parentOf = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  for (const [id, ms] of selfMs) {
+    // Each of the sample's Sluice frames once (recursion counts once), for the time under it.
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parentOf.get(at)) {
+      const { callFrame } = byId.get(at);
+      if (!origin(callFrame).startsWith("sluice ")) continue;
+      const key = `${callFrame.functionName || "(anonymous)"} ${location(callFrame)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + ms);
+    }
+  }
   for (const [id, ms] of selfMs) {
     const { callFrame } = byId.get(id);
     const where = location(callFrame);
@@ -54,6 +83,7 @@ export function summarizeProfile(file, { top = 25, window } = {}) {
     idle_ms: round(origins.get("(idle)") ?? 0, 1),
     by_origin: ranked(origins, 20),
     top_frames: ranked(frames, top),
+    sluice_inclusive: ranked(inclusive, top),
   };
 }
 
@@ -66,6 +96,8 @@ export function formatProfile(summary) {
     ...summary.by_origin.map((entry) => `    ${pad(entry.self_ms)} ms ${pct(entry.share)}  ${entry.name}`),
     "  top frames by self time:",
     ...summary.top_frames.map((entry) => `    ${pad(entry.self_ms)} ms ${pct(entry.share)}  ${entry.name}`),
+    "  Sluice's functions by the time spent in them and under them:",
+    ...summary.sluice_inclusive.map((entry) => `    ${pad(entry.self_ms)} ms ${pct(entry.share)}  ${entry.name}`),
   ];
   return lines.join("\n");
 }

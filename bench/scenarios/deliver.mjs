@@ -13,6 +13,7 @@
  */
 import { paced, postJson } from "../lib/load.mjs";
 import { startReceiver } from "../lib/receiver.mjs";
+import { formatProfile, monotonicMicros, profileArgs, summarizeProfile } from "../lib/profile.mjs";
 import { figure } from "../lib/report.mjs";
 import { startSluice } from "../lib/sluice.mjs";
 import { mapLimit, percentile, round, summarize } from "../lib/stats.mjs";
@@ -31,7 +32,11 @@ const PER_REQUEST = 5;
 
 export async function deliver(ctx) {
   const receiver = await startReceiver();
-  const server = await startSluice({ ...ctx.serverOptions, label: "deliver" });
+  // With --profile, the server runs under the profiler and the fixed-rate phase's samples are read.
+  const profiling = ctx.profile ? profileArgs(ctx.profile, "deliver") : undefined;
+  const server = await startSluice({ ...ctx.serverOptions, nodeArgs: profiling?.nodeArgs, label: "deliver" });
+  let window;
+  let stopped = false;
   try {
     // Below the delivery capacity of one webhook, then at the fixed rate.
     const low = await measureLatency(ctx, server, receiver, {
@@ -39,14 +44,20 @@ export async function deliver(ctx) {
       seconds: ctx.quick ? 3 : 5,
       prefix: "deliver.low",
     });
+    const from = monotonicMicros();
     const latency = await measureLatency(ctx, server, receiver, {
       rate: ctx.quick ? 250 : 500,
       seconds: ctx.quick ? 4 : 10,
       prefix: "deliver",
       target: "at most 50 ms at 500 events/s",
     });
+    window = { from, to: monotonicMicros() };
     const max = await measureMaxRate(ctx, server, receiver);
     const fanout = await measureFanout(ctx, server, receiver);
+    await server.stop();
+    stopped = true;
+    const profile = profiling ? summarizeProfile(profiling.file(), { window }) : undefined;
+    if (profile) ctx.log(formatProfile(profile));
     return {
       figures: [...low.figures, ...latency.figures, ...max.figures, ...fanout.figures],
       details: {
@@ -54,10 +65,11 @@ export async function deliver(ctx) {
         latency: latency.details,
         max_rate: max.details,
         fanout: fanout.details,
+        ...(profile ? { profile_of_fixed_rate: profile } : {}),
       },
     };
   } finally {
-    await server.stop();
+    if (!stopped) await server.stop();
     await receiver.close();
   }
 }

@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { hammer, hammerWithCpu } from "../lib/load.mjs";
 import { startBareServer, startFloorServer } from "../lib/processes.mjs";
-import { formatProfile, monotonicMicros, summarizeProfile } from "../lib/profile.mjs";
+import { formatProfile, monotonicMicros, profileArgs, summarizeProfile } from "../lib/profile.mjs";
 import { figure } from "../lib/report.mjs";
 import { startSluice } from "../lib/sluice.mjs";
 import { round } from "../lib/stats.mjs";
@@ -67,7 +67,7 @@ export async function ingest(ctx) {
       await server.stop();
     }
   };
-  const profiling = ctx.profile ? profileArgs(ctx.profile) : undefined;
+  const profiling = ctx.profile ? profileArgs(ctx.profile, "ingest") : undefined;
   const { window, ...plain } = await run(EMIT_BODY, {}, profiling?.nodeArgs);
   ctx.log(
     `  sluice: ${plain.requests_per_s} req/s, p99 ${plain.latency_ms.p99} ms, CPU per request: server ${plain.cpu_ms_per_request.server} ms, runner ${plain.cpu_ms_per_request.runners} ms`,
@@ -175,20 +175,6 @@ export async function ingest(ctx) {
       log_level_debug: logged ?? null,
       ...(profile ? { profile } : {}),
     },
-  };
-}
-
-/**
- * node's flags to write a CPU profile of the server into `dir` (written when the server exits),
- * and where it went. The profiler's sampling slows the server a little: a profiled run's figures
- * are for finding where the time goes, not for the results table.
- */
-function profileArgs(dir) {
-  fs.mkdirSync(dir, { recursive: true });
-  const name = `ingest-${new Date().toISOString().replace(/[:.]/g, "-")}.cpuprofile`;
-  return {
-    nodeArgs: ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-name", name],
-    file: () => path.join(dir, name),
   };
 }
 

@@ -169,8 +169,23 @@ export async function appendEvents(
 }
 
 /**
+ * What a commit that leaves an emitter with `count` rows of a table kept to `limit` rows trims:
+ * nothing until the rows past the limit reach a batch (1% of the limit, at most 100), then all of
+ * them, so a busy emitter at its limit deletes its oldest rows a hundred at a time instead of a
+ * few in every commit (a delete's index walk and the pages at the table's old end written again,
+ * 8% of the server's ingest time when it was every commit: bench/RESULTS.md). Past the limit,
+ * fewer rows than a batch may be kept for a while, as Redis keeps a stream trimmed with `MAXLEN ~`.
+ * `kept` is the count to store with the emitter's row after the trim.
+ */
+export function retention(count: number, limit: number): { readonly excess: number; readonly kept: number } {
+  const excess = count - limit;
+  const batch = Math.min(100, Math.max(1, Math.floor(limit / 100)));
+  return excess >= batch ? { excess, kept: limit } : { excess: 0, kept: count };
+}
+
+/**
  * Deletes the emitter's `excess` oldest rows of an id-ordered table: what a commit that took it
- * past its retention limit must drop (the emitter's counter, kept with its row, says by how many).
+ * past its retention limit drops (`retention`; the emitter's counter, kept with its row, says by how many).
  * Finding the cutoff walks only those rows' index entries. Found from the newest end it walked
  * the whole retained window (10,000 events by default) in every commit past the limit: 0.5 ms of
  * SQLite a commit for a busy source (bench/RESULTS.md).

@@ -18,7 +18,14 @@ import type { Store } from "../store/store.js";
 import { insertWrites, preparedWrite, type Write, writeIn } from "../store/write-together.js";
 import { readSource, readSourceLocked, updateSource, upsertKv } from "./commit-statements.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
-import { listenersOf, type NewEvent, planAppend, type StoredEvent, trimOldest } from "./emitter-events.js";
+import {
+  listenersOf,
+  type NewEvent,
+  planAppend,
+  retention,
+  type StoredEvent,
+  trimOldest,
+} from "./emitter-events.js";
 import { nextSequenceId, type SequenceId } from "./event-ids.js";
 import { storableText } from "./storable-text.js";
 
@@ -206,14 +213,14 @@ async function commitBatch(
   );
   writes.push(...insertWrites("emitter_logs", logRows, INSERT_CHUNK));
 
-  // Retention: trim only once over the limit, so a commit normally pays nothing for it.
-  const eventCount = emitter.event_count + appended.events.length;
-  const logCount = emitter.log_count + logRows.length;
+  // Retention: trim only once a batch over the limit, so most commits pay nothing for it.
+  const eventRetention = retention(emitter.event_count + appended.events.length, emitter.max_events);
+  const logRetention = retention(emitter.log_count + logRows.length, MAX_LOG_LINES);
   writes.push(
     preparedWrite(updateSource, {
       id: emitterId,
-      event_count: Math.min(eventCount, emitter.max_events),
-      log_count: Math.min(logCount, MAX_LOG_LINES),
+      event_count: eventRetention.kept,
+      log_count: logRetention.kept,
       dedupe_state: dedupeState === null ? null : JSON.stringify(dedupeState),
       last_event_ms: appended.last.ms,
       last_event_seq: appended.last.seq,
@@ -224,8 +231,8 @@ async function commitBatch(
   // Everything above in one statement on PostgreSQL: the events, their deliveries and runs, the
   // key-value writes, the log lines, the source's row and the caller's writes.
   await writeIn(tx, store.capabilities, writes);
-  await trimOldest(tx, store.capabilities.name, "events", emitterId, eventCount - emitter.max_events);
-  await trimOldest(tx, store.capabilities.name, "emitter_logs", emitterId, logCount - MAX_LOG_LINES);
+  await trimOldest(tx, store.capabilities.name, "events", emitterId, eventRetention.excess);
+  await trimOldest(tx, store.capabilities.name, "emitter_logs", emitterId, logRetention.excess);
 
   // The stored events, handed back to the invocation that emitted them.
   let taken = 0;

@@ -544,6 +544,30 @@ for (const dialect of dialects) {
       expect((await sluice.client.listEvents(source.id)).page_info.total_count).toBe(5);
     });
 
+    it("past a limit of 300, retention waits for 3 events over it (1%), then drops all of them at once", async () => {
+      const source = await deploy(itemsSource(), { max_events: 300 });
+      const items = (prefix: string, count: number) =>
+        Array.from({ length: count }, (_, n) => ({ id: `${prefix}${n}` }));
+      await post(source, items("a", 300));
+      // One and two over the limit: fewer than a batch, all kept for now.
+      await post(source, items("b", 1));
+      expect((await sluice.client.listEvents(source.id)).page_info.total_count).toBe(301);
+      await post(source, items("c", 1));
+      expect((await allEvents(source.id)).length).toBe(302);
+      // The third over the limit trims the three oldest: the newest 300 are left.
+      await post(source, items("d", 1));
+      const kept = await emittedIds(source.id);
+      expect(kept).toHaveLength(300);
+      expect(kept.slice(0, 2)).toEqual(["a3", "a4"]);
+      expect(kept.slice(-3)).toEqual(["b0", "c0", "d0"]);
+      expect((await sluice.client.listEvents(source.id)).page_info.total_count).toBe(300);
+      // A commit far past the limit drops everything past it at once.
+      await post(source, items("e", 250));
+      const after = await emittedIds(source.id);
+      expect(after).toHaveLength(300);
+      expect(after[0]).toBe("a253");
+    });
+
     it("retention drops the oldest events past max_events after a DELETE and after lowering the limit", async () => {
       const source = await deploy(itemsSource(), { max_events: 5 });
       await post(

@@ -12,7 +12,7 @@ import { invokeAction } from "../actions.js";
 import { getComponent, type SavedComponent } from "../components.js";
 import type { CoreContext } from "../context.js";
 import { DELIVERIES_TOPIC } from "../delivery/enqueue.js";
-import { appendEvents, type NewEvent, trimOldest } from "../emitter-events.js";
+import { appendEvents, type NewEvent, retention, trimOldest } from "../emitter-events.js";
 import { SluiceError } from "../errors.js";
 import { emitsTopic } from "../invoker.js";
 import type { SendReport } from "../outbound/action-sends.js";
@@ -158,17 +158,17 @@ export async function runAttempt(
             now,
           );
           deliveries = appended.deliveries;
-          const count = emitter.event_count + appended.events.length;
+          const kept = retention(emitter.event_count + appended.events.length, emitter.max_events);
           await tx
             .updateTable("workflows")
             .set({
               last_event_ms: appended.last.ms,
               last_event_seq: appended.last.seq,
-              event_count: Math.min(count, emitter.max_events),
+              event_count: kept.kept,
             })
             .where("id", "=", workflow.id)
             .execute();
-          await trimOldest(tx, store.capabilities.name, "events", workflow.id, count - emitter.max_events);
+          await trimOldest(tx, store.capabilities.name, "events", workflow.id, kept.excess);
         }
       }
       await tx
