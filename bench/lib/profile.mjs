@@ -97,7 +97,9 @@ export function formatProfile(summary) {
     "  top frames by self time:",
     ...summary.top_frames.map((entry) => `    ${pad(entry.self_ms)} ms ${pct(entry.share)}  ${entry.name}`),
     "  Sluice's functions by the time spent in them and under them:",
-    ...summary.sluice_inclusive.map((entry) => `    ${pad(entry.self_ms)} ms ${pct(entry.share)}  ${entry.name}`),
+    ...summary.sluice_inclusive.map(
+      (entry) => `    ${pad(entry.self_ms)} ms ${pct(entry.share)}  ${entry.name}`,
+    ),
   ];
   return lines.join("\n");
 }

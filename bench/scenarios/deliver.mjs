@@ -12,8 +12,8 @@
  *    100 concurrent direct POSTs.
  */
 import { paced, postJson } from "../lib/load.mjs";
-import { startReceiver } from "../lib/receiver.mjs";
 import { formatProfile, monotonicMicros, profileArgs, summarizeProfile } from "../lib/profile.mjs";
+import { startReceiver } from "../lib/receiver.mjs";
 import { figure } from "../lib/report.mjs";
 import { startSluice } from "../lib/sluice.mjs";
 import { mapLimit, percentile, round, summarize } from "../lib/stats.mjs";
