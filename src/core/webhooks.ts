@@ -4,6 +4,7 @@
  */
 import type { Updateable } from "kysely";
 import type { Executor, WebhooksTable } from "../store/schema.js";
+import type { Store } from "../store/store.js";
 import { inTransaction } from "../store/transaction.js";
 import { removeDeliveriesOf } from "./delivery/deliveries.js";
 import { InvalidInputError, NotFoundError } from "./errors.js";
@@ -186,8 +187,29 @@ export async function getWebhook(db: Executor, accountId: string, id: string): P
 }
 
 /** Deletes the webhook with its subscriptions, deliveries, queued delivery jobs and rate slots. */
-export async function deleteWebhook(db: Executor, accountId: string, id: string): Promise<void> {
-  await inTransaction(db, async (tx) => {
+export async function deleteWebhook(
+  store: Pick<Store, "db" | "capabilities">,
+  accountId: string,
+  id: string,
+): Promise<void> {
+  await inTransaction(store.db, async (tx) => {
+    // PostgreSQL: the emitters subscribed to it are locked first, as their commits lock them, so a
+    // commit in flight ends before the deliveries are deleted, and one that comes after waits
+    // for this delete. (A source's commit may still have read the subscription before it waited:
+    // the deliveries it then stores go unsent, with their jobs: delivery/delivery-worker.ts.)
+    if (store.capabilities.skipLocked) {
+      const subscribed = tx.selectFrom("subscriptions").select("emitter_id").where("listener_id", "=", id);
+      for (const emitters of ["sources", "workflows"] as const) {
+        await tx
+          .selectFrom(emitters)
+          .select("id")
+          .where("id", "in", subscribed)
+          .where("account_id", "=", accountId)
+          .orderBy("id")
+          .forUpdate()
+          .execute();
+      }
+    }
     const result = await tx
       .deleteFrom("webhooks")
       .where("id", "=", id)

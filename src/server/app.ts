@@ -116,7 +116,7 @@ export async function buildApp({
       );
       accountRoutes(v1, store.db);
       sessionRoutes(v1, store.db, config.baseUrl);
-      webhookRoutes(v1, store.db, secrets);
+      webhookRoutes(v1, store, secrets);
       componentRoutes(v1, core);
       registryRoutes(v1, core);
       registryImportRoutes(v1, core);

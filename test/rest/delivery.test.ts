@@ -13,6 +13,7 @@ import {
   startRecorder,
 } from "../support/recorder.js";
 import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
+import { slowDeletesFrom } from "../support/slow-deletes.js";
 import {
   DeliveryApi,
   type DeliveryView,
@@ -489,6 +490,43 @@ for (const dialect of dialects) {
       const drained = await scrape();
       expect(metricValue(drained, "sluice_delivery_queue_depth")).toBe(0);
       expect(metricValue(drained, "sluice_delivery_oldest_pending_age_seconds")).toBe(0);
+    });
+
+    it("a webhook deleted while events for it are being committed leaves no deliveries or jobs behind", async () => {
+      const source = await deployEmitter(sluice.client);
+      const hook = await hookAt("/deleted-mid-commit", source);
+      const db = sluice.server.store.db;
+      // On PostgreSQL the delete's transaction is held open after it deleted the webhook's
+      // deliveries (at its last delete, of the webhook's rate slots): commits that read the
+      // subscription before the delete committed store deliveries for the webhook after it.
+      const undo = await slowDeletesFrom(database, db, "rate_slots", 0.8);
+      try {
+        let sending = true;
+        const senders = Array.from({ length: 4 }, async () => {
+          while (sending) await emit(source, { count: 3, tag: "racing" });
+        });
+        await waitUntil("deliveries to the webhook", () => hook.received().length >= 10 || undefined);
+        await api.client.deleteWebhook(hook.id);
+        sending = false;
+        await Promise.all(senders);
+        const left = async () => ({
+          deliveries: (
+            await db.selectFrom("deliveries").select("id").where("webhook_id", "=", hook.id).execute()
+          ).length,
+          jobs: (await db.selectFrom("jobs").select("id").where("group_key", "=", hook.id).execute()).length,
+        });
+        await waitUntil("nothing of the deleted webhook", async () => {
+          const rows = await left();
+          return rows.deliveries === 0 && rows.jobs === 0 ? rows : undefined;
+        });
+        // Nothing was sent for it after the delete answered, and nothing comes back later.
+        const received = hook.received().length;
+        await sleep(300);
+        expect(hook.received().length).toBe(received);
+        expect(await left()).toEqual({ deliveries: 0, jobs: 0 });
+      } finally {
+        await undo();
+      }
     });
 
     it("fans one event out to 100 webhooks, each signed with its own secret", async () => {

@@ -180,7 +180,7 @@ async function attachWebhook(
       ]);
     });
   } catch (error) {
-    await deleteWebhook(store.db, accountId, webhook.id).catch(() => {});
+    await deleteWebhook(store, accountId, webhook.id).catch(() => {});
     throw error;
   }
   if (enqueued > 0) store.notifier.publish(DELIVERIES_TOPIC);
@@ -222,7 +222,7 @@ export async function deleteTrigger(context: CoreContext, endUser: EndUser, id: 
   const webhooks = await triggerWebhooks(context, endUser, source.id);
   await deleteSource(context, endUser.accountId, source.id);
   for (const webhook of webhooks) {
-    await deleteWebhook(context.store.db, endUser.accountId, webhook.id).catch(() => {});
+    await deleteWebhook(context.store, endUser.accountId, webhook.id).catch(() => {});
   }
 }
 
@@ -281,7 +281,7 @@ export async function setTriggerWebhooks(
   const wanted = [...new Set(urls.map((url) => validateWebhookUrl(url)))];
   const current = await triggerWebhooks(context, endUser, source.id);
   for (const webhook of current) {
-    if (!wanted.includes(webhook.url)) await deleteWebhook(context.store.db, endUser.accountId, webhook.id);
+    if (!wanted.includes(webhook.url)) await deleteWebhook(context.store, endUser.accountId, webhook.id);
   }
   const kept = current.filter((webhook) => wanted.includes(webhook.url));
   const added: TriggerWebhook[] = [];

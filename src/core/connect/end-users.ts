@@ -147,7 +147,7 @@ export async function removeEndUser(context: CoreContext, accountId: string): Pr
   for (;;) {
     const page = await listWebhooks(context.store.db, accountId, { limit: 100 });
     if (page.items.length === 0) break;
-    for (const webhook of page.items) await deleteWebhook(context.store.db, accountId, webhook.id);
+    for (const webhook of page.items) await deleteWebhook(context.store, accountId, webhook.id);
   }
   await context.store.db.deleteFrom("accounts").where("id", "=", accountId).execute();
 }

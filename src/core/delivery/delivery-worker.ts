@@ -23,7 +23,7 @@ import { type DeliveryRow, type TakenNext, writeAndTakeNext } from "./hand-off.j
 import { awaitTurn, createRateSlots } from "./rate-slots.js";
 import { nextRetryDelayMs, parseRetryAfter } from "./retry-policy.js";
 import { createSigners, type DeliveryOutcome, sendDelivery } from "./send.js";
-import { insertAttempt, readDelivery, updateDelivery } from "./statements.js";
+import { deleteOrphan, insertAttempt, readDelivery, updateDelivery } from "./statements.js";
 
 /** A webhook that has failed for this long without a success is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
@@ -73,7 +73,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     const { deliveryId, manual } = job.payload as DeliveryJob;
     const row =
       known ?? (await readDelivery.execute(store.db, store.capabilities.name, { id: deliveryId }))[0];
-    if (row?.status !== "pending") {
+    if (!row) {
+      // The delivery is gone, or its webhook is: on PostgreSQL a commit that read the
+      // subscription before the webhook's delete committed may store deliveries for it after the
+      // delete removed its deliveries. Nothing is sent, and such a delivery goes with its job.
+      await writeTogether(store, [
+        preparedWrite(deleteOrphan, { id: deliveryId }),
+        store.jobs.endWrite(job, undefined),
+      ]);
+      return undefined;
+    }
+    if (row.status !== "pending") {
       await store.jobs.complete(job);
       return undefined;
     }

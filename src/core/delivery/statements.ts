@@ -43,3 +43,21 @@ export const updateDelivery = prepared(
   },
   { reusePlan: true },
 );
+
+/** A delivery whose webhook is gone (deleted while the commit that queued it ran). */
+export const deleteOrphan = prepared(
+  (creator, delivery: { id: string }) =>
+    creator
+      .deleteFrom("deliveries")
+      .where("id", "=", delivery.id)
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("webhooks")
+              .select("webhooks.id")
+              .whereRef("webhooks.id", "=", "deliveries.webhook_id"),
+          ),
+        ),
+      ),
+  { reusePlan: true },
+);

@@ -11,7 +11,7 @@ import {
   updateWebhook,
   type Webhook,
 } from "../../core/webhooks.js";
-import type { Executor } from "../../store/schema.js";
+import type { Store } from "../../store/store.js";
 import { commonErrors, deletedResponse, epochSeconds, idParams, pageOf, pageQuery } from "../schemas.js";
 
 const webhookProperties = {
@@ -58,7 +58,12 @@ export function webhookView(webhook: Webhook) {
   };
 }
 
-export function webhookRoutes(app: FastifyInstance, db: Executor, secrets: SecretBox): void {
+export function webhookRoutes(
+  app: FastifyInstance,
+  store: Pick<Store, "db" | "capabilities">,
+  secrets: SecretBox,
+): void {
+  const { db } = store;
   app.post<{ Body: WebhookParams }>(
     "/webhooks",
     {
@@ -179,7 +184,7 @@ export function webhookRoutes(app: FastifyInstance, db: Executor, secrets: Secre
       },
     },
     async (request) => {
-      await deleteWebhook(db, request.account.id, request.params.id);
+      await deleteWebhook(store, request.account.id, request.params.id);
       return { data: { id: request.params.id, deleted: true } };
     },
   );
