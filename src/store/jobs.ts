@@ -56,6 +56,8 @@ export interface ClaimedJob extends Lease {
   readonly attempts: number;
   readonly lockedUntil: number;
   readonly lastError: string | null;
+  /** What the claim's `readAlong` read with the job, when it did. */
+  readonly readAlong?: Readonly<Record<string, unknown>>;
 }
 
 export interface ClaimOptions {
@@ -73,6 +75,13 @@ export interface ClaimOptions {
    * PostgreSQL (an advisory lock for the claim's transaction); SQLite has one writer anyway.
    */
   readonly groupLimit?: number | GroupLimitColumn;
+  /**
+   * PostgreSQL, capped claims: a SELECT over `claimed` (the jobs the claim takes) returning each
+   * job as `claimed_job` (`to_jsonb(claimed)`) with what the worker needs of it, read in the
+   * claim's statement instead of a round trip per job after it. Its other columns come back as
+   * the job's `readAlong`. Elsewhere it is ignored, and the worker reads for itself.
+   */
+  readonly readAlong?: string;
 }
 
 /** Where each group's cap is kept: `table.limitColumn` of the row whose `idColumn` is the group key. */
@@ -97,6 +106,12 @@ export interface JobQueue {
   enqueueWrites(jobs: readonly NewJob[]): Write[];
   /** Claims up to `limit` due, unleased jobs of a queue, oldest due first. */
   claimDue(options: ClaimOptions): Promise<ClaimedJob[]>;
+  /**
+   * `claimDue`, and the queue's `nextRunAt` as it is right after the claim: on PostgreSQL, for a
+   * capped claim, read in the claim's round trip; elsewhere undefined, for the caller to ask if
+   * it needs to (a claimer that sleeps until the next due job asks after most claims).
+   */
+  claimDueThenNext(options: ClaimOptions): Promise<{ jobs: ClaimedJob[]; nextRunAt?: number | null }>;
   /**
    * Pushes many leases out by `leaseMs` from now, in one statement (a worker's heartbeat). Returns
    * the ids whose lease still held; the others were lost (expired and claimed by another worker).
@@ -238,12 +253,13 @@ export function createJobQueue(
    * plain statements instead (sqlite-capped-claim.ts).
    */
   const claimCapped = async (
-    { queue, limit, leaseMs, now = Date.now(), excludeGroups = [] }: ClaimOptions,
+    { queue, limit, leaseMs, now = Date.now(), excludeGroups = [], readAlong }: ClaimOptions,
     groupLimit: number | GroupLimitColumn,
-  ): Promise<ClaimedJob[]> => {
+    thenNext = false,
+  ): Promise<{ jobs: ClaimedJob[]; nextRunAt?: number | null }> => {
     if (!capabilities.roundTrips) {
       const rows = await claimCappedOnSqlite(db, { queue, limit, leaseMs, now, excludeGroups }, groupLimit);
-      return claimedInOrder(rows);
+      return { jobs: claimedInOrder(rows) };
     }
     const capOf = (alias: string) =>
       typeof groupLimit === "number"
@@ -254,8 +270,8 @@ export function createJobQueue(
         ? sql`and candidate.group_key not in (${sql.join([...excludeGroups])})`
         : sql``;
     const lockRows = capabilities.skipLocked ? sql`for update skip locked` : sql``;
-    const claim = sql<JobsTable>`
-        with leased as (
+    const chosen = sql`
+        leased as (
           select group_key, count(*) as held from jobs
           where queue = ${queue} and state = 'queued' and locked_until > ${now} and group_key is not null
           group by group_key
@@ -286,17 +302,31 @@ export function createJobQueue(
             limit ${limit}`)}
             and state = 'queued' and (locked_until is null or locked_until <= ${now})
           ${lockRows}
-        )
+        )`;
+    const update = sql`
         update jobs set lease_token = ${randomUUID()}, locked_until = ${now + leaseMs}, attempts = attempts + 1
         where ${idIn(sql`select id from chosen`)}
         returning *`;
+    const claim = readAlong
+      ? sql`with ${chosen}, claimed as (${update}) ${sql.raw(readAlong)}`
+      : sql`with ${chosen} ${update}`;
     // One claimer of the queue at a time in this schema, so no two count the same free room: the
     // lock and the claim go as one script, one round trip, and the lock ends with it.
     const lock = sql`select pg_advisory_xact_lock(hashtextextended(current_schema() || ':claim:' || ${queue}, 0))`;
-    const rows = batch
-      ? ((await batch([lock.compile(db), claim.compile(db)]))[1] as JobsTable[])
-      : (await claim.execute(db)).rows;
-    return claimedInOrder(rows);
+    // The queue's next due time, when asked for, goes in the same script, after the claim.
+    const next = batch && thenNext ? [nextDue.compile(db, "postgres", { queue })] : [];
+    const results = batch ? await batch([lock.compile(db), claim.compile(db), ...next]) : undefined;
+    const rows = (results ? results[1] : (await claim.execute(db)).rows) as readonly Record<
+      string,
+      unknown
+    >[];
+    const jobs = readAlong
+      ? rows
+          .map(({ claimed_job, ...read }) => ({ ...toClaimedJob(claimed_job as JobsTable), readAlong: read }))
+          .sort(inClaimOrder)
+      : claimedInOrder(rows as unknown as JobsTable[]);
+    const nextRow = results?.[2]?.[0] as NextDueRow | undefined;
+    return next.length > 0 ? { jobs, nextRunAt: earliestOf(nextRow) } : { jobs };
   };
 
   /** A job, unless one with its unique key exists: its id if it was inserted. */
@@ -411,7 +441,7 @@ export function createJobQueue(
     return insertWrites("jobs", rows, 500);
   };
 
-  return {
+  const jobQueue: JobQueue = {
     async enqueue(executor, job) {
       const now = Date.now();
       const [row] = await insertJob.execute(executor, capabilities.name, {
@@ -436,8 +466,13 @@ export function createJobQueue(
 
     enqueueWrites,
 
+    async claimDueThenNext(options) {
+      if (options.groupLimit !== undefined) return claimCapped(options, options.groupLimit, true);
+      return { jobs: await jobQueue.claimDue(options) };
+    },
+
     async claimDue(options) {
-      if (options.groupLimit !== undefined) return claimCapped(options, options.groupLimit);
+      if (options.groupLimit !== undefined) return (await claimCapped(options, options.groupLimit)).jobs;
       const { queue, limit, leaseMs, now = Date.now(), excludeGroups = [] } = options;
       let due = db
         .selectFrom("jobs")
@@ -536,17 +571,32 @@ export function createJobQueue(
     async nextRunAt(queue) {
       // A leased job is due again only when its lease expires, so it counts at its lease's end.
       const [row] = await nextDue.execute(db, capabilities.name, { queue });
-      const times = [row?.free, row?.leased]
-        .filter((time) => time !== null && time !== undefined)
-        .map(Number);
-      return times.length === 0 ? null : Math.min(...times);
+      return earliestOf(row);
     },
   };
+  return jobQueue;
+}
+
+/** What `nextDue` reads: the first due time of the free jobs and the first end of a lease. */
+interface NextDueRow {
+  readonly free: unknown;
+  readonly leased: unknown;
+}
+
+/** The earlier of a `nextDue` row's times, or null if it has neither. */
+function earliestOf(row: NextDueRow | undefined): number | null {
+  const times = [row?.free, row?.leased].filter((time) => time !== null && time !== undefined).map(Number);
+  return times.length === 0 ? null : Math.min(...times);
 }
 
 /** Claimed rows as their claimer holds them, oldest due first (the order claims take them). */
 function claimedInOrder(rows: readonly JobsTable[]): ClaimedJob[] {
-  return rows.map(toClaimedJob).sort((a, b) => a.runAt - b.runAt || a.id.localeCompare(b.id));
+  return rows.map(toClaimedJob).sort(inClaimOrder);
+}
+
+/** Oldest due first, then by id: the order a claim takes jobs in. */
+function inClaimOrder(a: ClaimedJob, b: ClaimedJob): number {
+  return a.runAt - b.runAt || a.id.localeCompare(b.id);
 }
 
 /** A job row as its claimer holds it. */

@@ -45,9 +45,9 @@ describe("the claim loop's wake-ups when a job ends", () => {
       ...store,
       jobs: {
         ...store.jobs,
-        claimDue: (options) => {
+        claimDueThenNext: (options) => {
           claims.count++;
-          return store.jobs.claimDue(options);
+          return store.jobs.claimDueThenNext(options);
         },
       },
     };

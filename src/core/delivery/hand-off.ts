@@ -73,7 +73,7 @@ export async function writeAndTakeNext(
       if (!taken) return undefined;
       const { next_job: jobRow, ...row } = taken;
       const job = toClaimedJob(jobRow);
-      return row.id === null ? { job } : { job, row: row as DeliveryRow };
+      return { job, ...(found(row) ? { row } : {}) };
     }
   }
   const [taken] = await writeTogetherReturning(store, writes, takeNext);
@@ -81,7 +81,7 @@ export async function writeAndTakeNext(
 }
 
 type HandOffDatabase = Database & { next_job: JobsTable };
-type HandOffRow = { readonly [column in keyof DeliveryRow]: DeliveryRow[column] | null } & {
+type HandOffRow = MaybeRow & {
   readonly next_job: JobsTable;
 };
 
@@ -95,6 +95,45 @@ function selectTaken(creator: QueryCreator<HandOffDatabase>) {
     .leftJoin("webhooks", "webhooks.id", "deliveries.webhook_id")
     .select(DELIVERY_ROW_COLUMNS)
     .select(sql<JobsTable>`to_jsonb(next_job)`.as("next_job"));
+}
+
+type ClaimDatabase = Database & { claimed: JobsTable };
+
+/**
+ * What a claim of delivery jobs reads with them on PostgreSQL (store/jobs.ts `readAlong`): each
+ * job's delivery and webhook, as the hand-off reads them, so that the sends start without a
+ * round trip per job. Its text, compiled once: it has no values.
+ */
+export function claimedDeliveriesRead(db: Kysely<Database>): string {
+  claimedText ??= (db as unknown as Kysely<ClaimDatabase>)
+    .selectFrom("claimed")
+    .leftJoin("deliveries", (join) =>
+      join.on(sql<boolean>`deliveries.id = (claimed.payload::json ->> 'deliveryId')`),
+    )
+    .leftJoin("webhooks", "webhooks.id", "deliveries.webhook_id")
+    .select(DELIVERY_ROW_COLUMNS)
+    .select(sql<JobsTable>`to_jsonb(claimed)`.as("claimed_job"))
+    .compile().sql;
+  return claimedText;
+}
+
+let claimedText: string | undefined;
+
+/** A claimed job's delivery row as `claimedDeliveriesRead` read it; undefined if it was not read or is gone. */
+export function claimedDeliveryRow(job: ClaimedJob): DeliveryRow | undefined {
+  const row = job.readAlong as MaybeRow | undefined;
+  return row && found(row) ? row : undefined;
+}
+
+type MaybeRow = { readonly [column in keyof DeliveryRow]: DeliveryRow[column] | null };
+
+/**
+ * Whether a row read through the left joins found the delivery and its webhook: either may be
+ * gone (a webhook deleted while a commit stored deliveries for it), and then the worker reads
+ * again, finds nothing, and drops the job (delivery-worker.ts).
+ */
+function found(row: MaybeRow): row is DeliveryRow {
+  return row.id !== null && row.url !== null;
 }
 
 /** `selectTaken`'s text, compiled once: it has no values. */

@@ -47,6 +47,8 @@ export interface ClaimLoopOptions {
   readonly groupLimit?: number | GroupLimitColumn;
   /** The longest sleep between looks at the queue. */
   readonly pollMs?: number;
+  /** What to read with each job in the claim's statement (store/jobs.ts `ClaimOptions.readAlong`). */
+  readonly readAlong?: string;
   /** How long a claim holds without renewal (LEASE_MS); renewed every quarter of it. */
   readonly leaseMs?: number;
   readonly onError?: (error: unknown) => void;
@@ -123,15 +125,20 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
     const free = options.concurrency - tasks.size;
     const claimedAt = Date.now();
     const excluded = hooks.excludeGroups?.(claimedAt) ?? [];
+    /** The queue's next due time as read with the claim (PostgreSQL), or undefined. */
+    let nextRunAt: number | null | undefined;
     if (free > 0) {
       const limit = Math.min(free, MAX_CLAIM);
-      const jobs = await store.jobs.claimDue({
+      const claim = await store.jobs.claimDueThenNext({
         queue,
         limit,
         leaseMs,
         excludeGroups: excluded,
         ...(options.groupLimit === undefined ? {} : { groupLimit: options.groupLimit }),
+        ...(options.readAlong === undefined ? {} : { readAlong: options.readAlong }),
       });
+      const { jobs } = claim;
+      nextRunAt = claim.nextRunAt;
       for (const job of jobs) hold(job);
       await hooks.claimed(jobs, claimedAt);
       if (jobs.length === limit) return;
@@ -145,7 +152,8 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
     // or locked by another claimer): a job ending or the poll brings it. One that became due
     // since is claimed now. (A job another node holds counts as due when its lease ends.)
     const now = Date.now();
-    const next = await store.jobs.nextRunAt(queue);
+    // Read with the claim on PostgreSQL (one round trip for both); asked now elsewhere.
+    const next = nextRunAt !== undefined ? nextRunAt : await store.jobs.nextRunAt(queue);
     const untilDue = next === null ? pollMs : next > now ? next - now : next > claimedAt ? 0 : pollMs;
     // Measured from the claim: a group held back then may have reopened since.
     const untilChange = hooks.nextChange ? hooks.nextChange(claimedAt) - now : pollMs;
