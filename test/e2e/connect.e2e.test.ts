@@ -172,7 +172,8 @@ describe("the connect link page in a browser", { timeout: 120_000 }, () => {
     const success = messages.find((message) => message.type === "success");
     expect(success?.authProvisionId).toMatch(/^apn_/);
     await connectPage.close();
-    expect(await page.evaluate("window.messages.map((m) => m.type)")).toContain("close");
+    // postMessage reaches the opener as a task of its own: it may come after the click returns.
+    await expect.poll(() => page.evaluate("window.messages.map((m) => m.type)")).toContain("close");
 
     // The SDK's browser client (a fresh token: the one used is spent) and its server client see it.
     const listed = await page.evaluate(async () => {
