@@ -80,40 +80,45 @@ export async function writeAndTakeNext(
   return taken ? { job: toClaimedJob(taken) } : undefined;
 }
 
-type HandOffDatabase = Database & { next_job: JobsTable };
 type HandOffRow = MaybeRow & {
   readonly next_job: JobsTable;
 };
 
-/** What the hand-off reads of the job it took (`next_job`): the job, its delivery and webhook. */
-function selectTaken(creator: QueryCreator<HandOffDatabase>) {
+/** The delivery jobs the hand-off took (`next_job`) or a claim took (`claimed`), as `WITH`s. */
+type JobsDatabase = Database & { next_job: JobsTable; claimed: JobsTable };
+
+/**
+ * The jobs of `from` with each one's delivery and webhook (`DELIVERY_ROW_COLUMNS`, null where
+ * either is gone) and the job itself as JSON in the column `as`: what the hand-off reads of the
+ * job it took, and what a claim reads of the jobs it took.
+ */
+function jobsWithDeliveries(creator: QueryCreator<JobsDatabase>, from: "next_job" | "claimed", as: string) {
   return creator
-    .selectFrom("next_job")
+    .selectFrom(from)
     .leftJoin("deliveries", (join) =>
-      join.on(sql<boolean>`deliveries.id = (next_job.payload::json ->> 'deliveryId')`),
+      join.on(sql<boolean>`deliveries.id = (${sql.ref(`${from}.payload`)}::json ->> 'deliveryId')`),
     )
     .leftJoin("webhooks", "webhooks.id", "deliveries.webhook_id")
     .select(DELIVERY_ROW_COLUMNS)
-    .select(sql<JobsTable>`to_jsonb(next_job)`.as("next_job"));
+    .select(sql<JobsTable>`to_jsonb(${sql.table(from)})`.as(as));
 }
 
-type ClaimDatabase = Database & { claimed: JobsTable };
+/** What the hand-off reads of the job it took: the job (`next_job`), its delivery and webhook. */
+function selectTaken(creator: QueryCreator<JobsDatabase>) {
+  return jobsWithDeliveries(creator, "next_job", "next_job");
+}
 
 /**
  * What a claim of delivery jobs reads with them on PostgreSQL (store/jobs.ts `readAlong`): each
- * job's delivery and webhook, as the hand-off reads them, so that the sends start without a
- * round trip per job. Its text, compiled once: it has no values.
+ * job (`claimed_job`) with its delivery and webhook, as the hand-off reads them, so that the sends
+ * start without a round trip per job. Its text, compiled once: it has no values.
  */
 export function claimedDeliveriesRead(db: Kysely<Database>): string {
-  claimedText ??= (db as unknown as Kysely<ClaimDatabase>)
-    .selectFrom("claimed")
-    .leftJoin("deliveries", (join) =>
-      join.on(sql<boolean>`deliveries.id = (claimed.payload::json ->> 'deliveryId')`),
-    )
-    .leftJoin("webhooks", "webhooks.id", "deliveries.webhook_id")
-    .select(DELIVERY_ROW_COLUMNS)
-    .select(sql<JobsTable>`to_jsonb(claimed)`.as("claimed_job"))
-    .compile().sql;
+  claimedText ??= jobsWithDeliveries(
+    db as unknown as QueryCreator<JobsDatabase>,
+    "claimed",
+    "claimed_job",
+  ).compile().sql;
   return claimedText;
 }
 
@@ -151,7 +156,7 @@ function preparedHandOff(
 ): CompiledQuery | undefined {
   const texts = preparedTexts(db, writes);
   if (!takeNext.compiled || !texts) return undefined;
-  takenText ??= selectTaken(db as unknown as QueryCreator<HandOffDatabase>).compile();
+  takenText ??= selectTaken(db as unknown as QueryCreator<JobsDatabase>).compile();
   return combinedWritesThen(
     texts,
     { name: "next_job", query: takeNext.compiled(db, "postgres") },
@@ -171,6 +176,6 @@ function builtHandOff(
   const query = withWrites(db, writes).with(
     "next_job",
     (creator) => takeNext(creator) as never,
-  ) as unknown as QueryCreator<HandOffDatabase>;
+  ) as unknown as QueryCreator<JobsDatabase>;
   return selectTaken(query).compile();
 }
