@@ -529,6 +529,49 @@ for (const dialect of dialects) {
       }
     });
 
+    it("a webhook deleted while a delivery to it is being sent keeps no record of that attempt", async () => {
+      const db = sluice.server.store.db;
+      // Delivered attempts so far (none yet: no sample of the counter).
+      const counted = async () => {
+        const page = await (await fetch(`${sluice.url}/metrics`)).text();
+        return page.includes('sluice_delivery_attempts_total{outcome="delivered"}')
+          ? metricValue(page, "sluice_delivery_attempts_total", { outcome: "delivered" })
+          : 0;
+      };
+      const source = await deployEmitter(sluice.client);
+      let answer: () => void = () => {};
+      const answered = new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      const hook = await hookAt("/deleted-mid-send", source, async () => {
+        await answered;
+        return { status: 200 };
+      });
+      const before = await counted();
+      await emit(source, { tag: "in flight" });
+      await waitUntil("the delivery in flight", () => hook.received().length === 1 || undefined);
+      const [delivery] = await db
+        .selectFrom("deliveries")
+        .select("id")
+        .where("webhook_id", "=", hook.id)
+        .execute();
+      const deliveryId = delivery?.id as string;
+      await api.client.deleteWebhook(hook.id);
+      answer();
+      // The attempt is counted as it is recorded; its record's statement follows at once.
+      await waitUntil("the attempt counted", async () => ((await counted()) > before ? true : undefined));
+      await sleep(500);
+      const attempts = await db
+        .selectFrom("delivery_attempts")
+        .select("attempt")
+        .where("delivery_id", "=", deliveryId)
+        .execute();
+      expect(attempts).toEqual([]);
+      expect(await db.selectFrom("deliveries").select("id").where("id", "=", deliveryId).execute()).toEqual(
+        [],
+      );
+    });
+
     it("fans one event out to 100 webhooks, each signed with its own secret", async () => {
       const source = await deployEmitter(sluice.client);
       const hooks: Hook[] = [];

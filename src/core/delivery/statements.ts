@@ -2,6 +2,7 @@
  * The statements every delivery runs, prepared (store/prepared.ts): built and compiled once, run
  * with each delivery's values. Their builders pass the values on and never look at them.
  */
+import { sql } from "kysely";
 import { prepared } from "../../store/prepared.js";
 import type { DeliveriesTable, DeliveryAttemptsTable } from "../../store/schema.js";
 import { type DeliveryRow, deliveryRows } from "./hand-off.js";
@@ -12,12 +13,38 @@ export const readDelivery = prepared<{ id: string }, DeliveryRow>(
   { reusePlan: true },
 );
 
-/** An attempt's record; a second record of the same attempt (a retried write) is a no-op. */
+const ATTEMPT_COLUMNS = [
+  "delivery_id",
+  "attempt",
+  "at",
+  "status_code",
+  "latency_ms",
+  "error",
+  "response_body",
+] as const satisfies readonly (keyof DeliveryAttemptsTable)[];
+
+/**
+ * An attempt's record, kept only while its delivery is: a delivery whose webhook was deleted while
+ * it was being sent is gone with its attempts, and its record adds none (attempts are read through
+ * their delivery, so one left would never be seen, nor removed). A second record of the same
+ * attempt (a retried write) is a no-op.
+ */
 export const insertAttempt = prepared(
   (creator, attempt: Pick<DeliveryAttemptsTable, keyof DeliveryAttemptsTable>) =>
     creator
       .insertInto("delivery_attempts")
-      .values(attempt)
+      .columns(ATTEMPT_COLUMNS)
+      .expression(
+        creator
+          .selectNoFrom((eb) => ATTEMPT_COLUMNS.map((column) => eb.val(attempt[column]).as(column)))
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom("deliveries")
+                .select(sql.lit(1).as("found"))
+                .where("deliveries.id", "=", attempt.delivery_id),
+            ),
+          ),
+      )
       .onConflict((conflict) => conflict.columns(["delivery_id", "attempt"]).doNothing()),
   { reusePlan: true },
 );
