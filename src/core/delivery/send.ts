@@ -66,6 +66,14 @@ export async function sendDelivery(
     .map((signer) => signer.sign(delivery.messageId, timestamp, delivery.payload))
     .join(" ");
   const latency = () => Math.round(performance.now() - started);
+  // The whole exchange, answer and body, within the timeout. Cleared when it ends: a signal of
+  // AbortSignal.timeout() keeps its timer for the full 15 s after every delivery, then fires it.
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new DOMException("The delivery timed out", "TimeoutError")),
+    DELIVERY_TIMEOUT_MS,
+  );
+  timer.unref();
   try {
     checkUrlHost(policy, new URL(delivery.url));
     const response = await request(delivery.url, {
@@ -84,7 +92,7 @@ export async function sendDelivery(
       body: delivery.payload,
       headersTimeout: DELIVERY_TIMEOUT_MS,
       bodyTimeout: DELIVERY_TIMEOUT_MS,
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      signal: deadline.signal,
     });
     const responseBody = await readSome(response.body);
     const ok = response.statusCode >= 200 && response.statusCode < 300;
@@ -108,6 +116,8 @@ export async function sendDelivery(
       retryAfter: undefined,
       responseBody: null,
     };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
