@@ -30,6 +30,15 @@ import {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Attempts the metrics page counts with `outcome`; 0 before the counter has a sample of it. */
+function attemptsCounted(page: string, outcome: string): number {
+  try {
+    return metricValue(page, "sluice_delivery_attempts_total", { outcome });
+  } catch {
+    return 0;
+  }
+}
+
 /** Four attempts: at once, then 0.2 s apart (±20 % jitter). */
 const RETRY_SCHEDULE = "0,0.2,0.2,0.2";
 const ATTEMPTS = 4;
@@ -444,13 +453,7 @@ for (const dialect of dialects) {
         return response.text;
       };
       const counts = (page: string) => {
-        const outcome = (name: string) => {
-          try {
-            return metricValue(page, "sluice_delivery_attempts_total", { outcome: name });
-          } catch {
-            return 0;
-          }
-        };
+        const outcome = (name: string) => attemptsCounted(page, name);
         return {
           delivered: outcome("delivered"),
           failed_attempt: outcome("failed_attempt"),
@@ -531,13 +534,8 @@ for (const dialect of dialects) {
 
     it("a webhook deleted while a delivery to it is being sent keeps no record of that attempt", async () => {
       const db = sluice.server.store.db;
-      // Delivered attempts so far (none yet: no sample of the counter).
-      const counted = async () => {
-        const page = await (await fetch(`${sluice.url}/metrics`)).text();
-        return page.includes('sluice_delivery_attempts_total{outcome="delivered"}')
-          ? metricValue(page, "sluice_delivery_attempts_total", { outcome: "delivered" })
-          : 0;
-      };
+      const counted = async () =>
+        attemptsCounted((await rawRequest(`${sluice.url}/metrics`)).text, "delivered");
       const source = await deployEmitter(sluice.client);
       let answer: () => void = () => {};
       const answered = new Promise<void>((resolve) => {

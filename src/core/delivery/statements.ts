@@ -22,6 +22,11 @@ const ATTEMPT_COLUMNS = [
   "error",
   "response_body",
 ] as const satisfies readonly (keyof DeliveryAttemptsTable)[];
+/** Fails to compile when a column of the table is missing from ATTEMPT_COLUMNS (it would go unwritten). */
+const everyAttemptColumn: Exclude<keyof DeliveryAttemptsTable, (typeof ATTEMPT_COLUMNS)[number]> extends never
+  ? true
+  : never = true;
+void everyAttemptColumn;
 
 /**
  * An attempt's record, kept only while its delivery is: a delivery whose webhook was deleted while
