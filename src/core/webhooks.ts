@@ -210,14 +210,19 @@ export async function deleteWebhook(
           .execute();
       }
     }
+    await getWebhook(tx, accountId, id);
+    // The webhook's row goes after its jobs: a delivery's record locks its job first and then may
+    // write the webhook's row (its failure state), so a delete holding that row while it waited
+    // for the job would deadlock with it (PostgreSQL).
+    await removeDeliveriesOf(tx, id);
+    await removeSubscriptionsOf(tx, id);
     const result = await tx
       .deleteFrom("webhooks")
       .where("id", "=", id)
       .where("account_id", "=", accountId)
       .executeTakeFirst();
+    // Deleted meanwhile by another request: this one deleted nothing.
     if (result.numDeletedRows === 0n) throw new NotFoundError("webhook", id);
-    await removeSubscriptionsOf(tx, id);
-    await removeDeliveriesOf(tx, id);
     await tx.deleteFrom("rate_slots").where("key", "=", id).execute();
   });
 }

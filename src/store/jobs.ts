@@ -380,7 +380,20 @@ export function createJobQueue(
         .orderBy("id")
         // In the text, not a parameter: a plan made for any limit could sort the group's backlog.
         .limit(sql.lit(1));
-      if (capabilities.skipLocked) next = next.forUpdate().skipLocked();
+      if (capabilities.skipLocked) {
+        // The finished job's row is locked first (a one-time filter, read before the group's
+        // jobs), so the hand-off waits for it holding nothing. Taking the next job first and then
+        // waiting for the finished one, held by a transaction deleting the group's jobs that in
+        // turn waited for the next one (a webhook's delete), was a deadlock. The filter is always
+        // true: whether the finished job is still there (its end may have run before, in this
+        // transaction) changes nothing.
+        next = next
+          .where(
+            sql<SqlBool>`(select count(*) from (select from jobs as finished where finished.id = ${take.id} for update) as locked) >= 0`,
+          )
+          .forUpdate()
+          .skipLocked();
+      }
       return creator
         .updateTable("jobs")
         .set({ lease_token: take.token, locked_until: take.lockedUntil, attempts: sql`attempts + 1` })

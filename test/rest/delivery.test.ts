@@ -98,6 +98,16 @@ for (const dialect of dialects) {
     });
 
     /** A webhook to the recorder at `path` answered by `answer`, subscribed to `source`. */
+    /** The deliveries and delivery jobs left of a webhook, counted in the database. */
+    async function leftOf(webhookId: string): Promise<{ deliveries: number; jobs: number }> {
+      const db = sluice.server.store.db;
+      const [deliveries, jobs] = await Promise.all([
+        db.selectFrom("deliveries").select("id").where("webhook_id", "=", webhookId).execute(),
+        db.selectFrom("jobs").select("id").where("group_key", "=", webhookId).execute(),
+      ]);
+      return { deliveries: deliveries.length, jobs: jobs.length };
+    }
+
     async function hookAt(
       path: string,
       source: EmitterSource | undefined,
@@ -508,25 +518,26 @@ for (const dialect of dialects) {
         const senders = Array.from({ length: 4 }, async () => {
           while (sending) await emit(source, { count: 3, tag: "racing" });
         });
-        await waitUntil("deliveries to the webhook", () => hook.received().length >= 10 || undefined);
-        await api.client.deleteWebhook(hook.id);
-        sending = false;
-        await Promise.all(senders);
-        const left = async () => ({
-          deliveries: (
-            await db.selectFrom("deliveries").select("id").where("webhook_id", "=", hook.id).execute()
-          ).length,
-          jobs: (await db.selectFrom("jobs").select("id").where("group_key", "=", hook.id).execute()).length,
-        });
+        // The senders stop however the delete ends: left running after a failure, they outlive
+        // the server and fail with it. An emit that failed fails the test.
+        let sent: PromiseSettledResult<void>[];
+        try {
+          await waitUntil("deliveries to the webhook", () => hook.received().length >= 10 || undefined);
+          await api.client.deleteWebhook(hook.id);
+        } finally {
+          sending = false;
+          sent = await Promise.allSettled(senders);
+        }
+        for (const sender of sent) if (sender.status === "rejected") throw sender.reason;
         await waitUntil("nothing of the deleted webhook", async () => {
-          const rows = await left();
+          const rows = await leftOf(hook.id);
           return rows.deliveries === 0 && rows.jobs === 0 ? rows : undefined;
         });
         // Nothing was sent for it after the delete answered, and nothing comes back later.
         const received = hook.received().length;
         await sleep(300);
         expect(hook.received().length).toBe(received);
-        expect(await left()).toEqual({ deliveries: 0, jobs: 0 });
+        expect(await leftOf(hook.id)).toEqual({ deliveries: 0, jobs: 0 });
       } finally {
         await undo();
       }
@@ -568,6 +579,48 @@ for (const dialect of dialects) {
       expect(await db.selectFrom("deliveries").select("id").where("id", "=", deliveryId).execute()).toEqual(
         [],
       );
+    });
+
+    // On PostgreSQL the delete removes the webhook's jobs one at a time (held 0.1 s each), so that
+    // the deliveries in flight end while it walks them: each one's record ends its own job and
+    // takes the webhook's next queued one in the same statement, and a failure's record also marks
+    // the webhook failing. A record that took its next job and then waited for its own (which the
+    // delete held), while the delete waited for that next job, was a deadlock; so was a record
+    // holding its job and waiting for the webhook's row, deleted first. PostgreSQL then failed one
+    // of the two, sometimes the delete (a 500).
+    it.each([
+      { outcome: "succeed", status: 200 },
+      { outcome: "fail", status: 500 },
+    ])("a webhook deleted while deliveries to it $outcome and hand on its next jobs is deleted", async ({
+      outcome,
+      status,
+    }) => {
+      const db = sluice.server.store.db;
+      const source = await deployEmitter(sluice.client);
+      let answer: () => void = () => {};
+      const answered = new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      const hook = await hookAt(`/deleted-mid-hand-off/${outcome}`, source, async () => {
+        await answered;
+        return { status };
+      });
+      await emit(source, { count: 24, tag: "backlog" });
+      await waitUntil("8 deliveries in flight", () => hook.received().length === 8 || undefined);
+      const undo = await slowDeletesFrom(database, db, "jobs", 0.1, { perRow: true });
+      try {
+        const deleted = api.client.deleteWebhook(hook.id);
+        await sleep(400);
+        answer();
+        await deleted;
+      } finally {
+        await undo();
+      }
+      await expect(api.client.getWebhook(hook.id)).rejects.toMatchObject({ status: 404 });
+      await waitUntil("nothing of the deleted webhook", async () => {
+        const rows = await leftOf(hook.id);
+        return rows.deliveries === 0 && rows.jobs === 0 ? rows : undefined;
+      });
     });
 
     it("fans one event out to 100 webhooks, each signed with its own secret", async () => {

@@ -3,7 +3,8 @@
  * sleeps. A transaction deleting a source or a workflow then stays open between its statements,
  * so that what runs concurrently (the commit of a run in flight) comes in between. On SQLite the
  * server's transactions share one connection and nothing can come between: nothing is installed.
- * Resolves to the undo.
+ * With `perRow`, each row's delete is held instead: one statement deleting many rows then holds the
+ * rows it has deleted while it walks on to the rest. Resolves to the undo.
  */
 import { sql } from "kysely";
 import type { Store } from "../../src/store/store.js";
@@ -14,13 +15,14 @@ export async function slowDeletesFrom(
   db: Store["db"],
   table: string,
   seconds: number,
+  { perRow = false }: { perRow?: boolean } = {},
 ): Promise<() => Promise<void>> {
   if (database.dialect !== "postgres") return async () => {};
   const name = sql.raw(`slow_delete_${table}`);
-  await sql`create function ${name}() returns trigger language plpgsql as $$ begin perform pg_sleep(${sql.raw(String(seconds))}); return null; end $$`.execute(
+  await sql`create function ${name}() returns trigger language plpgsql as $$ begin perform pg_sleep(${sql.raw(String(seconds))}); return ${sql.raw(perRow ? "old" : "null")}; end $$`.execute(
     db,
   );
-  await sql`create trigger ${name} before delete on ${sql.table(table)} for each statement execute function ${name}()`.execute(
+  await sql`create trigger ${name} before delete on ${sql.table(table)} for each ${sql.raw(perRow ? "row" : "statement")} execute function ${name}()`.execute(
     db,
   );
   return async () => {
