@@ -37,8 +37,11 @@ export async function startTestServer(
   options: { env?: Record<string, string>; config?: Partial<ServerConfig> } = {},
 ): Promise<TestServer> {
   const apiKey = `sk_test_${randomBytes(16).toString("hex")}`;
+  // Errors only are logged (to the test run's output): a request that failed with a 500, or a
+  // worker's failure, then leaves its cause there, where CI's log shows it.
+  const env = { SLUICE_LOG_LEVEL: "error", SLUICE_BOOTSTRAP_API_KEY: apiKey, ...options.env };
   const config = {
-    ...loadServerConfig({}, testEnvironment(database, { SLUICE_BOOTSTRAP_API_KEY: apiKey, ...options.env })),
+    ...loadServerConfig({}, testEnvironment(database, env)),
     ...options.config,
   };
   const server = await startServer(config);
