@@ -30,6 +30,15 @@ import {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A receiver's answer held until `release` is called: `held` resolves then. */
+function heldAnswer(): { held: Promise<void>; release: () => void } {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { held, release };
+}
+
 /** Attempts the metrics page counts with `outcome`; 0 before the counter has a sample of it. */
 function attemptsCounted(page: string, outcome: string): number {
   try {
@@ -548,12 +557,9 @@ for (const dialect of dialects) {
       const counted = async () =>
         attemptsCounted((await rawRequest(`${sluice.url}/metrics`)).text, "delivered");
       const source = await deployEmitter(sluice.client);
-      let answer: () => void = () => {};
-      const answered = new Promise<void>((resolve) => {
-        answer = resolve;
-      });
+      const answer = heldAnswer();
       const hook = await hookAt("/deleted-mid-send", source, async () => {
-        await answered;
+        await answer.held;
         return { status: 200 };
       });
       const before = await counted();
@@ -566,7 +572,7 @@ for (const dialect of dialects) {
         .execute();
       const deliveryId = delivery?.id as string;
       await api.client.deleteWebhook(hook.id);
-      answer();
+      answer.release();
       // The attempt is counted as it is recorded; its record's statement follows at once.
       await waitUntil("the attempt counted", async () => ((await counted()) > before ? true : undefined));
       await sleep(500);
@@ -597,21 +603,21 @@ for (const dialect of dialects) {
     }) => {
       const db = sluice.server.store.db;
       const source = await deployEmitter(sluice.client);
-      let answer: () => void = () => {};
-      const answered = new Promise<void>((resolve) => {
-        answer = resolve;
-      });
+      const answer = heldAnswer();
       const hook = await hookAt(`/deleted-mid-hand-off/${outcome}`, source, async () => {
-        await answered;
+        await answer.held;
         return { status };
       });
       await emit(source, { count: 24, tag: "backlog" });
       await waitUntil("8 deliveries in flight", () => hook.received().length === 8 || undefined);
+      const deliveryIds = (
+        await db.selectFrom("deliveries").select("id").where("webhook_id", "=", hook.id).execute()
+      ).map((delivery) => delivery.id);
       const undo = await slowDeletesFrom(database, db, "jobs", 0.1, { perRow: true });
       try {
         const deleted = api.client.deleteWebhook(hook.id);
         await sleep(400);
-        answer();
+        answer.release();
         await deleted;
       } finally {
         await undo();
@@ -621,6 +627,13 @@ for (const dialect of dialects) {
         const rows = await leftOf(hook.id);
         return rows.deliveries === 0 && rows.jobs === 0 ? rows : undefined;
       });
+      // The deliveries whose records ran while the delete was under way left no attempt behind.
+      const attempts = await db
+        .selectFrom("delivery_attempts")
+        .select(["delivery_id", "attempt"])
+        .where("delivery_id", "in", deliveryIds)
+        .execute();
+      expect(attempts).toEqual([]);
     });
 
     it("fans one event out to 100 webhooks, each signed with its own secret", async () => {

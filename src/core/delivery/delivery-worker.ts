@@ -207,18 +207,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
             .where("failing_since", "is", null);
       return undefined;
     })();
-    // The attempt, the delivery's new state, the webhook's and the job's end: one statement on
-    // PostgreSQL (store/write-together.ts).
+    // The delivery's new state, the attempt, the webhook's and the job's end: one statement on
+    // PostgreSQL (store/write-together.ts). The update is listed before the attempt, so that the
+    // attempt's check locks the delivery's row before the update changes it (`insertAttempt`).
     const writes: Write[] = [
-      preparedWrite(insertAttempt, {
-        delivery_id: row.id,
-        attempt,
-        at: now,
-        status_code: outcome.statusCode,
-        latency_ms: outcome.latencyMs,
-        error: outcome.error,
-        response_body: outcome.responseBody,
-      }),
       preparedWrite(updateDelivery, {
         id: row.id,
         status,
@@ -228,6 +220,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         last_latency_ms: outcome.latencyMs,
         next_attempt_at: delay === null ? null : now + delay,
         updated_at: now,
+      }),
+      preparedWrite(insertAttempt[store.capabilities.name], {
+        delivery_id: row.id,
+        attempt,
+        at: now,
+        status_code: outcome.statusCode,
+        latency_ms: outcome.latencyMs,
+        error: outcome.error,
+        response_body: outcome.responseBody,
       }),
       ...(webhookChange ? [webhookChange] : []),
       store.jobs.endWrite(

@@ -2,9 +2,9 @@
  * The statements every delivery runs, prepared (store/prepared.ts): built and compiled once, run
  * with each delivery's values. Their builders pass the values on and never look at them.
  */
-import { sql } from "kysely";
+import { type QueryCreator, sql } from "kysely";
 import { prepared } from "../../store/prepared.js";
-import type { DeliveriesTable, DeliveryAttemptsTable } from "../../store/schema.js";
+import type { Database, DeliveriesTable, DeliveryAttemptsTable } from "../../store/schema.js";
 import { type DeliveryRow, deliveryRows } from "./hand-off.js";
 
 /** A delivery and its webhook, by the delivery's id. */
@@ -28,31 +28,46 @@ const everyAttemptColumn: Exclude<keyof DeliveryAttemptsTable, (typeof ATTEMPT_C
   : never = true;
 void everyAttemptColumn;
 
+type Attempt = Pick<DeliveryAttemptsTable, keyof DeliveryAttemptsTable>;
+
 /**
  * An attempt's record, kept only while its delivery is: a delivery whose webhook was deleted while
  * it was being sent is gone with its attempts, and its record adds none (attempts are read through
  * their delivery, so one left would never be seen, nor removed). A second record of the same
  * attempt (a retried write) is a no-op.
+ *
+ * On PostgreSQL the check locks the delivery's row (`FOR KEY SHARE`): a record that runs while a
+ * delete of the delivery is under way waits for it, and then finds the row gone. Without the lock
+ * the check reads the statement's snapshot, taken before the wait, and finds it still there. The
+ * record's statement also updates the row, and a row that one part of a statement updated cannot
+ * be locked by a later part (it is skipped), so the update is listed before the insert: PostgreSQL
+ * runs the parts that nothing reads last listed first (the record in delivery-worker.ts).
  */
-export const insertAttempt = prepared(
-  (creator, attempt: Pick<DeliveryAttemptsTable, keyof DeliveryAttemptsTable>) =>
-    creator
-      .insertInto("delivery_attempts")
-      .columns(ATTEMPT_COLUMNS)
-      .expression(
-        creator
-          .selectNoFrom((eb) => ATTEMPT_COLUMNS.map((column) => eb.val(attempt[column]).as(column)))
-          .where(({ exists, selectFrom }) =>
-            exists(
-              selectFrom("deliveries")
-                .select(sql.lit(1).as("found"))
-                .where("deliveries.id", "=", attempt.delivery_id),
-            ),
-          ),
-      )
-      .onConflict((conflict) => conflict.columns(["delivery_id", "attempt"]).doNothing()),
-  { reusePlan: true },
-);
+function attemptInsert(creator: QueryCreator<Database>, attempt: Attempt, lock: boolean) {
+  const delivery = creator
+    .selectFrom("deliveries")
+    .select(sql.lit(1).as("found"))
+    .where("deliveries.id", "=", attempt.delivery_id);
+  return creator
+    .insertInto("delivery_attempts")
+    .columns(ATTEMPT_COLUMNS)
+    .expression(
+      creator
+        .selectNoFrom((eb) => ATTEMPT_COLUMNS.map((column) => eb.val(attempt[column]).as(column)))
+        .where(({ exists }) => exists(lock ? delivery.forKeyShare() : delivery)),
+    )
+    .onConflict((conflict) => conflict.columns(["delivery_id", "attempt"]).doNothing());
+}
+
+/** `attemptInsert` for each dialect: SQLite has no row locks (nor their syntax). */
+export const insertAttempt = {
+  sqlite: prepared((creator, attempt: Attempt) => attemptInsert(creator, attempt, false), {
+    reusePlan: true,
+  }),
+  postgres: prepared((creator, attempt: Attempt) => attemptInsert(creator, attempt, true), {
+    reusePlan: true,
+  }),
+};
 
 /** A delivery's state after an attempt. */
 export const updateDelivery = prepared(
