@@ -9,7 +9,8 @@
  * source's row (with what listens to it), one insert of their events, one of their log lines, one
  * upsert of their key-value writes, one update of the row. The outcome is the same as committing
  * them one after another. On PostgreSQL the writes go as one statement (store/write-together.ts),
- * so a commit is four round trips: BEGIN, the locked read, the writes, COMMIT.
+ * so a commit is four round trips: BEGIN, the locked read, the writes (with the NOTIFY that tells
+ * the other nodes), COMMIT.
  */
 import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import type { Executor } from "../store/schema.js";
@@ -28,6 +29,7 @@ import {
 } from "./emitter-events.js";
 import { nextSequenceId, type SequenceId } from "./event-ids.js";
 import { storableText } from "./storable-text.js";
+import { commitTopics } from "./topics.js";
 
 /** Log lines kept per emitter. */
 export const MAX_LOG_LINES = 1000;
@@ -54,6 +56,11 @@ export interface CommitOutcome {
   readonly webhooks: readonly string[];
   /** Runs queued for linked workflows (in a batch, counted on its last commit). */
   readonly runs: number;
+  /**
+   * The other nodes were told of the commit in its own transaction (PostgreSQL): its topics
+   * (core/topics.ts) are to be published on this node only.
+   */
+  readonly othersTold: boolean;
 }
 
 export async function commitInvocation(store: Store, request: CommitRequest): Promise<CommitOutcome> {
@@ -135,7 +142,14 @@ async function commitBatch(
   // Deleted while they ran: nothing of them is kept.
   if (!emitter) {
     await writeIn(tx, store.capabilities, alsoWritten(requests));
-    return requests.map(() => ({ events: [], logLines: 0, deliveries: 0, webhooks: [], runs: 0 }));
+    return requests.map(() => ({
+      events: [],
+      logLines: 0,
+      deliveries: 0,
+      webhooks: [],
+      runs: 0,
+      othersTold: false,
+    }));
   }
 
   const now = Date.now();
@@ -229,8 +243,17 @@ async function commitBatch(
     }),
   );
   // Everything above in one statement on PostgreSQL: the events, their deliveries and runs, the
-  // key-value writes, the log lines, the source's row and the caller's writes.
-  await writeIn(tx, store.capabilities, writes);
+  // key-value writes, the log lines, the source's row and the caller's writes, and the NOTIFY
+  // that tells the other nodes of them when the transaction commits.
+  const notice = store.notifier.noticeToOthers(
+    commitTopics(emitterId, {
+      events: appended.events.length,
+      logLines: logRows.length,
+      deliveries: appended.deliveries,
+      runs: appended.runs,
+    }),
+  );
+  await writeIn(tx, store.capabilities, writes, notice);
   await trimOldest(tx, store.capabilities.name, "events", emitterId, eventRetention.excess);
   await trimOldest(tx, store.capabilities.name, "emitter_logs", emitterId, logRetention.excess);
 
@@ -246,6 +269,7 @@ async function commitBatch(
       deliveries: last ? appended.deliveries : 0,
       webhooks: last ? appended.webhooks : [],
       runs: last ? appended.runs : 0,
+      othersTold: notice !== undefined,
     };
   });
 }

@@ -27,6 +27,7 @@ import {
   queueCommit,
 } from "./source-lane.js";
 import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
+import { emitsTopic, logsTopic } from "./topics.js";
 import { WORKFLOW_RUNS_TOPIC } from "./workflows/run-queue.js";
 
 /** Everything an invocation needs of a source, read in one query. */
@@ -65,14 +66,6 @@ export interface InvocationReport {
 
 export function endpointUrl(context: CoreContext, endpointId: string | null): string | null {
   return endpointId === null ? null : `${context.baseUrl}/e/${endpointId}`;
-}
-
-export function emitsTopic(sourceId: string): string {
-  return `emits:${sourceId}`;
-}
-
-export function logsTopic(sourceId: string): string {
-  return `logs:${sourceId}`;
 }
 
 /** Loads a source by id, or by its endpoint id; null when there is none. */
@@ -180,10 +173,11 @@ async function takeTurn(
     mine.end();
     const outcome = await committed;
     const { store } = context;
-    if (outcome.events.length > 0) store.notifier.publish(emitsTopic(source.id));
-    if (outcome.deliveries > 0) store.notifier.publish(DELIVERIES_TOPIC, outcome.webhooks);
-    if (outcome.logLines > 0) store.notifier.publish(logsTopic(source.id));
-    if (outcome.runs > 0) store.notifier.publish(WORKFLOW_RUNS_TOPIC);
+    const told = { othersTold: outcome.othersTold };
+    if (outcome.events.length > 0) store.notifier.publish(emitsTopic(source.id), undefined, told);
+    if (outcome.deliveries > 0) store.notifier.publish(DELIVERIES_TOPIC, outcome.webhooks, told);
+    if (outcome.logLines > 0) store.notifier.publish(logsTopic(source.id), undefined, told);
+    if (outcome.runs > 0) store.notifier.publish(WORKFLOW_RUNS_TOPIC, undefined, told);
     return { invocationId, result, events: outcome.events };
   } finally {
     mine.handOver();

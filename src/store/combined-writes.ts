@@ -13,11 +13,20 @@ import { reusePlanOf, reusesPlan } from "./prepared.js";
 const KEPT_COMBINATIONS = 512;
 const combinations = new Map<string, string>();
 
-/** `parts` as one statement, or undefined when one of them does not number its placeholders plainly. */
-export function combinedWrites(parts: readonly CompiledQuery[]): CompiledQuery | undefined {
+const WRITTEN = CompiledQuery.raw('select 1 as "written"');
+
+/**
+ * `parts` as one statement, or undefined when one of them does not number its placeholders
+ * plainly. `then` is the statement's own `SELECT` (its placeholders numbered after the parts'),
+ * one that reads none of them: a `pg_notify`, say.
+ */
+export function combinedWrites(
+  parts: readonly CompiledQuery[],
+  then: CompiledQuery = WRITTEN,
+): CompiledQuery | undefined {
   return combined(
     parts.map((part, index) => [`write_${index}`, part] as const),
-    'select 1 as "written"',
+    then,
     parts.every((part) => reusesPlan(part.sql)),
   );
 }
@@ -36,17 +45,17 @@ export function combinedWritesThen(
   if (select.parameters.length > 0) return undefined;
   return combined(
     [...writes.map((write, index) => [`write_${index}`, write] as const), [last.name, last.query] as const],
-    select.sql,
+    select,
     options.reusePlan,
   );
 }
 
 function combined(
   parts: readonly (readonly [string, CompiledQuery])[],
-  select: string,
+  select: CompiledQuery,
   reusePlan: boolean,
 ): CompiledQuery | undefined {
-  const key = `${parts.map(([name, part]) => `${name}\u0000${part.sql}`).join("\u0000")}\u0000${select}`;
+  const key = `${parts.map(([name, part]) => `${name}\u0000${part.sql}`).join("\u0000")}\u0000${select.sql}`;
   let text = combinations.get(key);
   if (text === undefined) {
     text = joinParts(parts, select);
@@ -56,26 +65,34 @@ function combined(
     combinations.set(key, text);
   }
   if (reusePlan) reusePlanOf(text);
-  return CompiledQuery.raw(
-    text,
-    parts.flatMap(([, part]) => part.parameters),
-  );
+  return CompiledQuery.raw(text, [...parts.flatMap(([, part]) => part.parameters), ...select.parameters]);
 }
 
-function joinParts(parts: readonly (readonly [string, CompiledQuery])[], select: string): string | undefined {
+function joinParts(
+  parts: readonly (readonly [string, CompiledQuery])[],
+  select: CompiledQuery,
+): string | undefined {
   let offset = 0;
   const ctes: string[] = [];
   for (const [name, part] of parts) {
-    const seen = new Set<number>();
-    const numbered = part.sql.replace(/\$(\d+)/g, (_, n: string) => {
-      seen.add(Number(n));
-      return `$${Number(n) + offset}`;
-    });
-    // Every placeholder of the part, and nothing else that looks like one (a `$` in a literal).
-    const count = part.parameters.length;
-    if (seen.size !== count || [...seen].some((n) => n < 1 || n > count)) return undefined;
+    const numbered = renumbered(part, offset);
+    if (numbered === undefined) return undefined;
     ctes.push(`"${name}" as (${numbered})`);
     offset += part.parameters.length;
   }
-  return `with ${ctes.join(", ")} ${select}`;
+  const last = renumbered(select, offset);
+  return last === undefined ? undefined : `with ${ctes.join(", ")} ${last}`;
+}
+
+/** `query`'s text with its placeholders numbered on from `offset`; undefined if they are not plain. */
+function renumbered(query: CompiledQuery, offset: number): string | undefined {
+  const seen = new Set<number>();
+  const numbered = query.sql.replace(/\$(\d+)/g, (_, n: string) => {
+    seen.add(Number(n));
+    return `$${Number(n) + offset}`;
+  });
+  // Every placeholder of the query, and nothing else that looks like one (a `$` in a literal).
+  const count = query.parameters.length;
+  if (seen.size !== count || [...seen].some((n) => n < 1 || n > count)) return undefined;
+  return numbered;
 }

@@ -15,13 +15,31 @@ export interface Notifier {
    * (the webhooks of new deliveries), so that one may let pass a wake it has no use for; the
    * other nodes hear the topic alone.
    */
-  publish(topic: string, groups?: readonly string[]): void;
+  publish(topic: string, groups?: readonly string[], options?: PublishOptions): void;
+  /**
+   * The NOTIFY that tells the other nodes of `topics`, for a caller to send in the transaction
+   * that commits what they announce (PostgreSQL delivers it on commit): a round trip, and a
+   * transaction of PostgreSQL's, fewer than `publish`'s own NOTIFY. The caller then publishes each
+   * topic with `othersTold`. Undefined when there are no other nodes (SQLite).
+   */
+  noticeToOthers(topics: readonly string[]): Notice | undefined;
   /**
    * Calls `listener` on each publish to `topic`, with the publish's groups when it named them on
    * this node; returns the unsubscribe function.
    */
   subscribe(topic: string, listener: (groups?: readonly string[]) => void): () => void;
   close(): Promise<void>;
+}
+
+export interface PublishOptions {
+  /** The other nodes were told in the commit's transaction (`noticeToOthers`): this node only. */
+  readonly othersTold?: boolean;
+}
+
+/** A NOTIFY's arguments: `select pg_notify(channel, payload)`. */
+export interface Notice {
+  readonly channel: string;
+  readonly payload: string;
 }
 
 const CHANNEL = "sluice_wakeups";
@@ -35,6 +53,7 @@ export function createLocalNotifier(): Notifier & { wakeAll(): void } {
     publish: (topic, groups) => {
       emitter.emit(topic, groups);
     },
+    noticeToOthers: () => undefined,
     /** Calls every listener of every topic once. */
     wakeAll() {
       for (const topic of emitter.eventNames()) emitter.emit(topic);
@@ -129,10 +148,15 @@ export function createPostgresNotifier(
   };
 
   return {
-    publish(topic, groups) {
+    publish(topic, groups, options) {
       local.publish(topic, groups);
+      if (options?.othersTold) return;
       if (pending.size === 0) setImmediate(flush);
       pending.add(topic);
+    },
+    noticeToOthers(topics) {
+      const payload = [node, ...topics].join(" ");
+      return topics.length === 0 || payload.length > MAX_PAYLOAD ? undefined : { channel: CHANNEL, payload };
     },
     subscribe: local.subscribe,
     async close() {

@@ -9,7 +9,7 @@
  */
 import {
   type Compilable,
-  type CompiledQuery,
+  CompiledQuery,
   type DeleteQueryBuilder,
   type DeleteResult,
   type Insertable,
@@ -22,6 +22,7 @@ import {
 } from "kysely";
 import { combinedWrites } from "./combined-writes.js";
 import type { DialectCapabilities } from "./dialect.js";
+import type { Notice } from "./notifier.js";
 import { type Prepared, prepared, type Row, type Values } from "./prepared.js";
 import type { Database, Executor } from "./schema.js";
 import { inSharedTransaction } from "./shared-transaction.js";
@@ -156,38 +157,61 @@ export async function writeTogetherReturning<R>(
 
 /**
  * Runs `writes` on `executor`, the caller's transaction: on PostgreSQL as one statement (or as
- * few as the parameter limit allows), on SQLite one after another.
+ * few as the parameter limit allows), on SQLite one after another. A `notice` (PostgreSQL's
+ * NOTIFY, delivered when the transaction commits: store/notifier.ts) goes in the same statement.
  */
 export async function writeIn(
   executor: Executor,
   capabilities: DialectCapabilities,
   writes: readonly Write[],
+  notice?: Notice,
 ): Promise<void> {
-  if (writes.length === 0) return;
-  const statement = capabilities.name === "postgres" ? oneStatement(executor, writes) : undefined;
+  const statement = capabilities.name === "postgres" ? oneStatement(executor, writes, notice) : undefined;
   if (statement) {
     await executor.executeQuery(statement);
   } else if (capabilities.name === "postgres" && writes.length > 1) {
     const half = Math.ceil(writes.length / 2);
     await writeIn(executor, capabilities, writes.slice(0, half));
-    await writeIn(executor, capabilities, writes.slice(half));
+    await writeIn(executor, capabilities, writes.slice(half), notice);
   } else {
     for (const write of writes)
       await executor.executeQuery(compiledWrite(write, executor, capabilities.name));
+    if (notice && capabilities.name === "postgres") await executor.executeQuery(notifyQuery(notice));
   }
 }
 
-/** The writes as one statement, or undefined if they are too many parameters for one. */
-function oneStatement(executor: Executor, writes: readonly Write[]): CompiledQuery | undefined {
-  if (writes.length === 1) {
+/** `select pg_notify(…)`: the statement's last `SELECT` when a notice goes with writes. */
+function notifyQuery(notice: Notice): CompiledQuery {
+  return CompiledQuery.raw('select pg_notify($1, $2) as "written"', [notice.channel, notice.payload]);
+}
+
+/**
+ * The writes (and the notice) as one statement; undefined if they are too many parameters for
+ * one, or nothing to run.
+ */
+function oneStatement(
+  executor: Executor,
+  writes: readonly Write[],
+  notice?: Notice,
+): CompiledQuery | undefined {
+  if (writes.length === 0) return notice && notifyQuery(notice);
+  if (writes.length === 1 && !notice) {
     const [write] = writes as [Write];
     const only = compiledWrite(write, executor, "postgres");
     return fitsOneStatement(only) ? only : undefined;
   }
+  const then = notice && notifyQuery(notice);
   const texts = preparedTexts(executor, writes);
-  const prepared = texts ? combinedWrites(texts) : undefined;
+  const prepared = texts ? combinedWrites(texts, then) : undefined;
   const compiled =
-    prepared ?? withWrites(executor, writes).selectNoFrom(sql<number>`1`.as("written")).compile();
+    prepared ??
+    withWrites(executor, writes)
+      .selectNoFrom(
+        notice
+          ? sql<unknown>`pg_notify(${notice.channel}, ${notice.payload})`.as("written")
+          : sql<unknown>`1`.as("written"),
+      )
+      .compile();
   return fitsOneStatement(compiled) ? compiled : undefined;
 }
 

@@ -3,9 +3,12 @@
  * nodes. Topics published in one turn of the event loop travel in one NOTIFY, split when they
  * would pass PostgreSQL's 8,000-byte payload limit; every topic reaches the other node, and a
  * node's own listeners are called once, at publish time, not again when its NOTIFY comes back.
+ * A notice sent with a transaction's writes (`noticeToOthers`) reaches the other node when the
+ * transaction commits, and never when it rolls back.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/store.js";
+import { insertWrites, writeIn } from "../../src/store/write-together.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 
 const postgres = dialects.find((dialect) => dialect.name === "postgres");
@@ -73,6 +76,94 @@ describe.skipIf(!postgres || !isAvailable(postgres))("wake-ups across nodes on p
       expect(heardOnA.get(topics[1] as string)).toBe(1);
     } finally {
       for (const stop of stops) stop();
+    }
+  });
+
+  /** Calls on node B's listener of each topic, counted. */
+  function heardOnB(topics: readonly string[]): { counts: Map<string, number>; stop(): void } {
+    const counts = new Map<string, number>();
+    const stops = topics.map((topic) =>
+      nodeB.notifier.subscribe(topic, () => counts.set(topic, (counts.get(topic) ?? 0) + 1)),
+    );
+    return {
+      counts,
+      stop: () => {
+        for (const stop of stops) stop();
+      },
+    };
+  }
+
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+  it("a notice sent with a transaction's writes reaches the other node once it commits, and only then", async () => {
+    const topics = ["notifier-test:commit:events", "notifier-test:commit:deliveries"];
+    const heard = heardOnB(topics);
+    try {
+      const notice = nodeA.notifier.noticeToOthers(topics);
+      expect(notice).toBeDefined();
+      await nodeA.db.transaction().execute(async (tx) => {
+        // A prepared write and one Kysely builds: the statement is built, not joined from kept texts.
+        await writeIn(
+          tx,
+          nodeA.capabilities,
+          [
+            ...insertWrites("meta", [{ key: "notifier-test", value: "1" }]),
+            (db) => db.insertInto("meta").values({ key: "notifier-test:built", value: "2" }),
+          ],
+          notice,
+        );
+        await settle();
+        // Sent, but not delivered before the commit.
+        expect(heard.counts.size).toBe(0);
+      });
+      const deadline = Date.now() + 10_000;
+      while (heard.counts.size < topics.length && Date.now() < deadline) await settle();
+      expect(Object.fromEntries(heard.counts)).toEqual({
+        [topics[0] as string]: 1,
+        [topics[1] as string]: 1,
+      });
+      // The sender then publishes on its own node only: nothing more reaches node B.
+      for (const topic of topics) nodeA.notifier.publish(topic, undefined, { othersTold: true });
+      await settle();
+      expect(Object.fromEntries(heard.counts)).toEqual({
+        [topics[0] as string]: 1,
+        [topics[1] as string]: 1,
+      });
+      expect(
+        await nodeA.db
+          .selectFrom("meta")
+          .select("value")
+          .where("key", "in", ["notifier-test", "notifier-test:built"])
+          .orderBy("key")
+          .execute(),
+      ).toEqual([{ value: "1" }, { value: "2" }]);
+    } finally {
+      heard.stop();
+    }
+  });
+
+  it("a notice sent in a transaction that rolls back never reaches the other node", async () => {
+    const topics = ["notifier-test:rolled-back"];
+    const heard = heardOnB(topics);
+    try {
+      const failed = nodeA.db.transaction().execute(async (tx) => {
+        await writeIn(tx, nodeA.capabilities, [], nodeA.notifier.noticeToOthers(topics));
+        throw new Error("rolled back on purpose");
+      });
+      await expect(failed).rejects.toThrow("rolled back on purpose");
+      // A later NOTIFY of another topic arrives; the rolled-back one never did.
+      const later = heardOnB(["notifier-test:after-rollback"]);
+      try {
+        nodeA.notifier.publish("notifier-test:after-rollback");
+        const deadline = Date.now() + 10_000;
+        while (later.counts.size === 0 && Date.now() < deadline) await settle();
+        expect(later.counts.size).toBe(1);
+      } finally {
+        later.stop();
+      }
+      expect(heard.counts.size).toBe(0);
+    } finally {
+      heard.stop();
     }
   });
 });
