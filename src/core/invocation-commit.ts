@@ -29,7 +29,7 @@ import {
 } from "./emitter-events.js";
 import { nextSequenceId, type SequenceId } from "./event-ids.js";
 import { storableText } from "./storable-text.js";
-import { commitTopics } from "./topics.js";
+import { commitWakeUps } from "./topics.js";
 
 /** Log lines kept per emitter. */
 export const MAX_LOG_LINES = 1000;
@@ -246,12 +246,12 @@ async function commitBatch(
   // key-value writes, the log lines, the source's row and the caller's writes, and the NOTIFY
   // that tells the other nodes of them when the transaction commits.
   const notice = store.notifier.noticeToOthers(
-    commitTopics(emitterId, {
+    commitWakeUps(emitterId, {
       events: appended.events.length,
       logLines: logRows.length,
       deliveries: appended.deliveries,
       runs: appended.runs,
-    }),
+    }).map((wakeUp) => wakeUp.topic),
   );
   await writeIn(tx, store.capabilities, writes, notice);
   await trimOldest(tx, store.capabilities.name, "events", emitterId, eventRetention.excess);

@@ -10,7 +10,6 @@ import type { Write } from "../store/write-together.js";
 import { loadBundle } from "./components.js";
 import type { CoreContext } from "./context.js";
 import { dataStoreHandler } from "./data-store-props.js";
-import { DELIVERIES_TOPIC } from "./delivery/enqueue.js";
 import { withDynamicProps } from "./dynamic-props.js";
 import type { StoredEvent } from "./emitter-events.js";
 import { SluiceError } from "./errors.js";
@@ -27,8 +26,7 @@ import {
   queueCommit,
 } from "./source-lane.js";
 import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
-import { emitsTopic, logsTopic } from "./topics.js";
-import { WORKFLOW_RUNS_TOPIC } from "./workflows/run-queue.js";
+import { commitWakeUps } from "./topics.js";
 
 /** Everything an invocation needs of a source, read in one query. */
 export interface RunnableSource {
@@ -173,11 +171,16 @@ async function takeTurn(
     mine.end();
     const outcome = await committed;
     const { store } = context;
-    const told = { othersTold: outcome.othersTold };
-    if (outcome.events.length > 0) store.notifier.publish(emitsTopic(source.id), undefined, told);
-    if (outcome.deliveries > 0) store.notifier.publish(DELIVERIES_TOPIC, outcome.webhooks, told);
-    if (outcome.logLines > 0) store.notifier.publish(logsTopic(source.id), undefined, told);
-    if (outcome.runs > 0) store.notifier.publish(WORKFLOW_RUNS_TOPIC, undefined, told);
+    const wakeUps = commitWakeUps(source.id, {
+      events: outcome.events.length,
+      logLines: outcome.logLines,
+      deliveries: outcome.deliveries,
+      webhooks: outcome.webhooks,
+      runs: outcome.runs,
+    });
+    for (const { topic, groups } of wakeUps) {
+      store.notifier.publish(topic, groups, { othersTold: outcome.othersTold });
+    }
     return { invocationId, result, events: outcome.events };
   } finally {
     mine.handOver();

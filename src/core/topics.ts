@@ -18,15 +18,23 @@ export interface Committed {
   readonly events: number;
   readonly logLines: number;
   readonly deliveries: number;
+  /** The webhooks of the deliveries: the groups of the deliveries' topic, for this node only. */
+  readonly webhooks?: readonly string[];
   readonly runs: number;
 }
 
+/** A topic to publish, with the groups it names on this node (store/notifier.ts `publish`). */
+export interface WakeUp {
+  readonly topic: string;
+  readonly groups?: readonly string[];
+}
+
 /** The topics a commit of `sourceId`'s invocations publishes. */
-export function commitTopics(sourceId: string, committed: Committed): string[] {
-  const topics: string[] = [];
-  if (committed.events > 0) topics.push(emitsTopic(sourceId));
-  if (committed.deliveries > 0) topics.push(DELIVERIES_TOPIC);
-  if (committed.logLines > 0) topics.push(logsTopic(sourceId));
-  if (committed.runs > 0) topics.push(WORKFLOW_RUNS_TOPIC);
-  return topics;
+export function commitWakeUps(sourceId: string, committed: Committed): WakeUp[] {
+  const wakeUps: WakeUp[] = [];
+  if (committed.events > 0) wakeUps.push({ topic: emitsTopic(sourceId) });
+  if (committed.deliveries > 0) wakeUps.push({ topic: DELIVERIES_TOPIC, groups: committed.webhooks });
+  if (committed.logLines > 0) wakeUps.push({ topic: logsTopic(sourceId) });
+  if (committed.runs > 0) wakeUps.push({ topic: WORKFLOW_RUNS_TOPIC });
+  return wakeUps;
 }
