@@ -9,8 +9,8 @@
  * source's row (with what listens to it), one insert of their events, one of their log lines, one
  * upsert of their key-value writes, one update of the row. The outcome is the same as committing
  * them one after another. On PostgreSQL the writes go as one statement (store/write-together.ts),
- * so a commit is four round trips: BEGIN, the locked read, the writes (with the NOTIFY that tells
- * the other nodes), COMMIT.
+ * with the NOTIFY that tells the other nodes, and a commit is two round trips: BEGIN with the
+ * locked read, the writes with COMMIT (store/postgres-driver.ts).
  */
 import type { InvocationResult, LogLine } from "../runtime/sandbox/sandbox.js";
 import type { Executor } from "../store/schema.js";
@@ -141,7 +141,7 @@ async function commitBatch(
   const emitter = rows[0];
   // Deleted while they ran: nothing of them is kept.
   if (!emitter) {
-    await writeIn(tx, store.capabilities, alsoWritten(requests));
+    await writeIn(tx, store.capabilities, alsoWritten(requests), { last: true });
     return requests.map(() => ({
       events: [],
       logLines: 0,
@@ -253,7 +253,10 @@ async function commitBatch(
       runs: appended.runs,
     }).map((wakeUp) => wakeUp.topic),
   );
-  await writeIn(tx, store.capabilities, writes, notice);
+  // Most commits trim nothing: then the writes are the transaction's last statement, and its
+  // COMMIT goes right behind them (store/postgres-driver.ts).
+  const trims = eventRetention.excess > 0 || logRetention.excess > 0;
+  await writeIn(tx, store.capabilities, writes, { notice, last: !trims });
   await trimOldest(tx, store.capabilities.name, "events", emitterId, eventRetention.excess);
   await trimOldest(tx, store.capabilities.name, "emitter_logs", emitterId, logRetention.excess);
 

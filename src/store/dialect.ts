@@ -8,7 +8,7 @@ import type SQLite from "better-sqlite3";
 import type { Dialect } from "kysely";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.js";
-import { OwnSchemaPostgresDialect } from "./postgres-introspector.js";
+import { SluicePostgresDialect } from "./postgres-dialect.js";
 import { serverStatementName } from "./prepared.js";
 import { EmbeddedSqliteDialect } from "./sqlite-dialect.js";
 import { sqliteDriver } from "./sqlite-driver.js";
@@ -129,6 +129,9 @@ function openPostgres(connectionString: string): OpenedDialect {
     Client: NamedStatementClient,
     connectionString,
     max: 10,
+    // A statement is sent without waiting for the one before: a transaction's BEGIN and COMMIT
+    // go along with its statements (postgres-driver.ts).
+    pipeline: true,
     // bigint columns hold epoch milliseconds and counts, all well inside Number's exact range.
     types: {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
@@ -143,7 +146,7 @@ function openPostgres(connectionString: string): OpenedDialect {
     client.on("error", () => {});
   });
   return {
-    dialect: new OwnSchemaPostgresDialect({ pool }),
+    dialect: new SluicePostgresDialect(pool),
     capabilities: { name: "postgres", skipLocked: true, singleProcess: false, roundTrips: true },
     batch: createStatementBatch(pool),
     // An idle client losing its connection (a database restart) must not crash the process.

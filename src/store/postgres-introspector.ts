@@ -16,7 +16,6 @@ import {
   DEFAULT_MIGRATION_LOCK_TABLE,
   DEFAULT_MIGRATION_TABLE,
   type Kysely,
-  PostgresDialect,
   type SchemaMetadata,
   sql,
   type TableMetadata,
@@ -35,7 +34,7 @@ interface ColumnRow {
   comment: string | null;
 }
 
-class CurrentSchemaIntrospector implements DatabaseIntrospector {
+export class CurrentSchemaIntrospector implements DatabaseIntrospector {
   readonly #db: Kysely<unknown>;
 
   constructor(db: Kysely<unknown>) {
@@ -92,12 +91,5 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
 
   async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
     return { tables: await this.getTables(options) };
-  }
-}
-
-/** Kysely's PostgreSQL dialect, introspecting the connection's own schema only. */
-export class OwnSchemaPostgresDialect extends PostgresDialect {
-  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
-    return new CurrentSchemaIntrospector(db);
   }
 }

@@ -23,6 +23,7 @@ import {
 import { combinedWrites } from "./combined-writes.js";
 import type { DialectCapabilities } from "./dialect.js";
 import type { Notice } from "./notifier.js";
+import { endingTransaction } from "./postgres-driver.js";
 import { type Prepared, prepared, type Row, type Values } from "./prepared.js";
 import type { Database, Executor } from "./schema.js";
 import { inSharedTransaction } from "./shared-transaction.js";
@@ -155,28 +156,41 @@ export async function writeTogetherReturning<R>(
   });
 }
 
+/** What goes with a transaction's writes (`writeIn`). */
+export interface WritesEnd {
+  /** PostgreSQL's NOTIFY, delivered when the transaction commits (store/notifier.ts). */
+  readonly notice?: Notice | undefined;
+  /**
+   * The transaction runs nothing after these writes: its COMMIT goes right behind their last
+   * statement (store/postgres-driver.ts), a round trip fewer.
+   */
+  readonly last?: boolean;
+}
+
 /**
  * Runs `writes` on `executor`, the caller's transaction: on PostgreSQL as one statement (or as
- * few as the parameter limit allows), on SQLite one after another. A `notice` (PostgreSQL's
- * NOTIFY, delivered when the transaction commits: store/notifier.ts) goes in the same statement.
+ * few as the parameter limit allows), on SQLite one after another. A notice goes in the same
+ * statement.
  */
 export async function writeIn(
   executor: Executor,
   capabilities: DialectCapabilities,
   writes: readonly Write[],
-  notice?: Notice,
+  { notice, last = false }: WritesEnd = {},
 ): Promise<void> {
+  const ends = (query: CompiledQuery) => (last ? endingTransaction(query) : query);
   const statement = capabilities.name === "postgres" ? oneStatement(executor, writes, notice) : undefined;
   if (statement) {
-    await executor.executeQuery(statement);
+    await executor.executeQuery(ends(statement));
   } else if (capabilities.name === "postgres" && writes.length > 1) {
     const half = Math.ceil(writes.length / 2);
     await writeIn(executor, capabilities, writes.slice(0, half));
-    await writeIn(executor, capabilities, writes.slice(half), notice);
+    await writeIn(executor, capabilities, writes.slice(half), { notice, last });
   } else {
-    for (const write of writes)
-      await executor.executeQuery(compiledWrite(write, executor, capabilities.name));
-    if (notice && capabilities.name === "postgres") await executor.executeQuery(notifyQuery(notice));
+    const queries = writes.map((write) => compiledWrite(write, executor, capabilities.name));
+    if (notice && capabilities.name === "postgres") queries.push(notifyQuery(notice));
+    for (const [index, query] of queries.entries())
+      await executor.executeQuery(index === queries.length - 1 ? ends(query) : query);
   }
 }
 

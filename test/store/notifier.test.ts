@@ -110,7 +110,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("wake-ups across nodes on p
             ...insertWrites("meta", [{ key: "notifier-test", value: "1" }]),
             (db) => db.insertInto("meta").values({ key: "notifier-test:built", value: "2" }),
           ],
-          notice,
+          { notice },
         );
         await settle();
         // Sent, but not delivered before the commit.
@@ -147,7 +147,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("wake-ups across nodes on p
     const heard = heardOnB(topics);
     try {
       const failed = nodeA.db.transaction().execute(async (tx) => {
-        await writeIn(tx, nodeA.capabilities, [], nodeA.notifier.noticeToOthers(topics));
+        await writeIn(tx, nodeA.capabilities, [], { notice: nodeA.notifier.noticeToOthers(topics) });
         throw new Error("rolled back on purpose");
       });
       await expect(failed).rejects.toThrow("rolled back on purpose");
