@@ -8,7 +8,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/store.js";
-import { writeIn } from "../../src/store/write-together.js";
+import { type Write, writeIn } from "../../src/store/write-together.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 
 for (const dialect of dialects) {
@@ -26,8 +26,8 @@ for (const dialect of dialects) {
     });
 
     const slot =
-      (key: string, next_at = 1) =>
-      (db: Store["db"]) =>
+      (key: string, next_at = 1): Write =>
+      (db) =>
         db.insertInto("rate_slots").values({ key, next_at });
     const stored = async (...keys: string[]) =>
       (
