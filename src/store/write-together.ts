@@ -178,7 +178,10 @@ export async function writeIn(
   writes: readonly Write[],
   { notice, last = false }: WritesEnd = {},
 ): Promise<void> {
-  const ends = (query: CompiledQuery) => (last ? endingTransaction(query) : query);
+  // Marked only where a statement is a round trip (PostgreSQL): SQLite's driver has no use for
+  // the mark, and its transaction may be shared with other work (store/shared-transaction.ts).
+  const marks = last && capabilities.roundTrips;
+  const ends = (query: CompiledQuery) => (marks ? endingTransaction(query) : query);
   const statement = capabilities.name === "postgres" ? oneStatement(executor, writes, notice) : undefined;
   if (statement) {
     await executor.executeQuery(ends(statement));
