@@ -130,3 +130,19 @@ export function stealShare(before, after) {
   if (!before || !after || after.total <= before.total) return null;
   return (after.steal - before.steal) / (after.total - before.total);
 }
+
+/** CPU ms used so far by every process whose command name is `name` (every `postgres` process, say). */
+export function cpuMsOfProcessesNamed(name) {
+  let total = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let command;
+    try {
+      command = fs.readFileSync(`/proc/${entry}/comm`, "utf8").trim();
+    } catch {
+      continue; // The process exited while we looked.
+    }
+    if (command === name) total += processCpuMs(entry);
+  }
+  return total;
+}

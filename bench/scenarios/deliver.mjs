@@ -19,7 +19,7 @@ import { startSluice } from "../lib/sluice.mjs";
 import { mapLimit, percentile, round, summarize } from "../lib/stats.mjs";
 
 /** Emits `count` events per request: {seq, i, sent_at, emitted_at}. */
-const EMITTER = `export default {
+export const EMITTER = `export default {
   name: "deliver",
   props: { http: { type: "$.interface.http" } },
   async run(event) {
@@ -28,7 +28,7 @@ const EMITTER = `export default {
   },
 };`;
 
-const PER_REQUEST = 5;
+export const PER_REQUEST = 5;
 
 export async function deliver(ctx) {
   const receiver = await startReceiver();
@@ -75,7 +75,7 @@ export async function deliver(ctx) {
 }
 
 /** A source subscribed to a new webhook at `path` on the receiver. */
-async function subscribedSource(server, receiver, path, name) {
+export async function subscribedSource(server, receiver, path, name) {
   const source = await server.deploy(EMITTER, { name });
   const webhook = await server.api("POST", "/v1/webhooks", { url: `${receiver.url}${path}`, name });
   await server.api("POST", "/v1/subscriptions", { emitter_id: source.id, listener_id: webhook.id });
@@ -86,17 +86,17 @@ async function subscribedSource(server, receiver, path, name) {
  * Warm-up (the runner, the webhook's connection, the delivery worker): `count` events with
  * seq -1, so that none can be mistaken for a measured one, all received before going on.
  */
-async function warmUp(receiver, source, count) {
+export async function warmUp(receiver, source, count) {
   receiver.reset();
   await postJson(source.endpoint_url, { count, seq: -1 });
   await receiver.waitForCount(count, 30_000);
 }
 
 /** Which event an arrival carries: the request's seq and the event's index in it. */
-const eventKey = (entry) => `${entry.body?.seq}:${entry.body?.i}`;
+export const eventKey = (entry) => `${entry.body?.seq}:${entry.body?.i}`;
 
 /** The first arrival of each event, and how many arrivals repeated one. */
-function firstArrivals(received) {
+export function firstArrivals(received) {
   const seen = new Set();
   const first = [];
   for (const entry of received) {

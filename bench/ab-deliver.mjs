@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+/**
+ * `node bench/ab-deliver.mjs --a DIR [--b DIR] [--rounds N] [--rate 500] [--seconds 10]
+ * [--postgres URL]`: the deliver scenario's fixed-rate phase (scenarios/deliver.mjs) for two built
+ * Sluice checkouts, A and B (B defaults to this one), in rotation (A B B A, repeated). Each run: a
+ * fresh server, a source subscribed to a webhook on a receiver in this process, events emitted
+ * `--rate` a second (5 a request, open loop) for `--seconds` after a warm-up. Prints each run and
+ * the medians: emit-to-receiver p50 and p99, and the CPU time an event cost the server, its
+ * runner and, with `--postgres`, every `postgres` process of the machine (the database's backends
+ * do half the work at these rates). CPU an event moves far less with a busy host than the tail
+ * does, so it is what tells two builds apart. Writes nothing.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { paced, postJson } from "./lib/load.mjs";
+import { cpuMsOfProcessesNamed, machineCpuTicks, stealShare, treeCpuMs } from "./lib/proc.mjs";
+import { startReceiver } from "./lib/receiver.mjs";
+import { ROOT, startSluice } from "./lib/sluice.mjs";
+import { percentile, round } from "./lib/stats.mjs";
+import { eventKey, firstArrivals, PER_REQUEST, subscribedSource, warmUp } from "./scenarios/deliver.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    a: { type: "string" },
+    b: { type: "string", default: ROOT },
+    rounds: { type: "string", default: "2" },
+    rate: { type: "string", default: "500" },
+    seconds: { type: "string", default: "10" },
+    postgres: { type: "string" },
+  },
+});
+if (!args.a) {
+  console.error(
+    "usage: node bench/ab-deliver.mjs --a DIR [--b DIR] [--rounds N] [--rate 500] [--seconds 10] [--postgres URL]",
+  );
+  process.exit(2);
+}
+const rate = Number(args.rate);
+const seconds = Number(args.seconds);
+const builds = { A: path.resolve(args.a), B: path.resolve(args.b) };
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-ab-deliver-"));
+const results = { A: [], B: [] };
+
+async function measure(name) {
+  const receiver = await startReceiver();
+  const server = await startSluice({ tmp, postgres: args.postgres, sluiceRoot: builds[name], label: name });
+  try {
+    const source = await subscribedSource(server, receiver, "/ab", "ab");
+    await warmUp(receiver, source, 50);
+    receiver.reset();
+    const expected = rate * seconds;
+    const before = {
+      tree: treeCpuMs(server.pid),
+      postgres: cpuMsOfProcessesNamed("postgres"),
+      machine: machineCpuTicks(),
+    };
+    const send = await paced({
+      rate: rate / PER_REQUEST,
+      seconds,
+      send: (seq) => postJson(source.endpoint_url, { count: PER_REQUEST, seq, sent_at: Date.now() }),
+    });
+    await receiver.waitForCount(expected, 60_000, { partial: true, distinct: eventKey });
+    const after = {
+      tree: treeCpuMs(server.pid),
+      postgres: cpuMsOfProcessesNamed("postgres"),
+      machine: machineCpuTicks(),
+    };
+    const { first, duplicates } = firstArrivals(receiver.received);
+    const latency = first.map((entry) => entry.at - entry.body.emitted_at);
+    const row = {
+      p50: percentile(latency, 50),
+      p99: percentile(latency, 99),
+      server: round((after.tree.server - before.tree.server) / expected, 3),
+      runner: round((after.tree.children - before.tree.children) / expected, 3),
+      postgres: args.postgres ? round((after.postgres - before.postgres) / expected, 3) : undefined,
+      missing: expected - first.length,
+      steal: round((stealShare(before.machine, after.machine) ?? 0) * 100, 1),
+    };
+    results[name].push(row);
+    console.log(
+      `${name}: ${send.achieved_rate * PER_REQUEST} events/s, p50 ${row.p50} ms, p99 ${row.p99} ms, CPU/event server ${row.server} ms, runner ${row.runner} ms` +
+        (args.postgres ? `, postgres ${row.postgres} ms` : "") +
+        `, missing ${row.missing}, duplicates ${duplicates}, steal ${row.steal}%`,
+    );
+  } finally {
+    await server.stop();
+    await receiver.close();
+  }
+}
+
+try {
+  for (let round = 0; round < Number(args.rounds); round++) {
+    for (const name of ["A", "B", "B", "A"]) await measure(name);
+  }
+  const median = (rows, key) =>
+    percentile(
+      rows.map((row) => row[key]),
+      50,
+    );
+  for (const name of ["A", "B"]) {
+    const rows = results[name];
+    console.log(
+      `${name} median (${rows.length} runs, ${builds[name]}): p50 ${median(rows, "p50")} ms, p99 ${median(rows, "p99")} ms, CPU/event server ${median(rows, "server")} ms, runner ${median(rows, "runner")} ms` +
+        (args.postgres ? `, postgres ${median(rows, "postgres")} ms` : ""),
+    );
+  }
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
