@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { type Compilable, type Expression, type Kysely, type SqlBool, sql } from "kysely";
 import { newId } from "../core/ids.js";
 import type { DialectCapabilities } from "./dialect.js";
-import { prepared } from "./prepared.js";
+import { prepared, reusePlanOf } from "./prepared.js";
 import type { Database, Executor, JobsTable } from "./schema.js";
 import { claimCappedOnSqlite } from "./sqlite-capped-claim.js";
 import type { StatementBatch } from "./statement-batch.js";
@@ -265,10 +265,8 @@ export function createJobQueue(
       typeof groupLimit === "number"
         ? sql`${groupLimit}`
         : sql`coalesce((select ${sql.ref(`limits.${groupLimit.limitColumn}`)} from ${sql.table(groupLimit.table)} as limits where ${sql.ref(`limits.${groupLimit.idColumn}`)} = ${sql.ref(`${alias}.group_key`)}), 1)`;
-    const excluded =
-      excludeGroups.length > 0
-        ? sql`and candidate.group_key not in (${sql.join([...excludeGroups])})`
-        : sql``;
+    // One parameter, however many groups.
+    const excluded = sql`and candidate.group_key <> all(${[...excludeGroups]}::text[])`;
     const lockRows = capabilities.skipLocked ? sql`for update skip locked` : sql``;
     const chosen = sql`
         leased as (
@@ -311,11 +309,15 @@ export function createJobQueue(
       ? sql`with ${chosen}, claimed as (${update}) ${sql.raw(readAlong)}`
       : sql`with ${chosen} ${update}`;
     // One claimer of the queue at a time in this schema, so no two count the same free room: the
-    // lock and the claim go as one script, one round trip, and the lock ends with it.
+    // lock and the claim go as one transaction in one round trip, and the lock ends with it.
     const lock = sql`select pg_advisory_xact_lock(hashtextextended(current_schema() || ':claim:' || ${queue}, 0))`;
-    // The queue's next due time, when asked for, goes in the same script, after the claim.
+    // The queue's next due time, when asked for, goes in the same round trip, after the claim.
     const next = batch && thenNext ? [nextDue.compile(db, "postgres", { queue })] : [];
-    const results = batch ? await batch([lock.compile(db), claim.compile(db), ...next]) : undefined;
+    // The lock's plan is kept (a named statement); the claim is planned anew each time, since a plan
+    // kept for it goes stale as the tables grow (store/prepared.ts, bench/RESULTS.md).
+    const locked = lock.compile(db);
+    reusePlanOf(locked.sql);
+    const results = batch ? await batch([locked, claim.compile(db), ...next]) : undefined;
     const rows = (results ? results[1] : (await claim.execute(db)).rows) as readonly Record<
       string,
       unknown

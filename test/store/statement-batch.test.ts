@@ -1,41 +1,30 @@
 /**
- * Statements in one round trip (store/statement-batch.ts): parameters written into the text as
- * literals come back as they were sent, whatever quotes and backslashes they hold; a lock the
- * first statement takes holds until the last one ends; what cannot be written as a literal is
- * refused.
+ * Statements run as one transaction in one round trip (store/statement-batch.ts): parameters go
+ * as parameters, whatever quotes and backslashes they hold; a lock the first statement takes
+ * holds until the last one ends; a failed statement rolls back the ones before it and the batch
+ * rejects with its error, leaving the connection usable.
  */
 import { type CompiledQuery, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createStatementBatch,
-  inlineParameters,
-  type StatementBatch,
-} from "../../src/store/statement-batch.js";
+import { createStatementBatch, type StatementBatch } from "../../src/store/statement-batch.js";
 import { postgresUrl } from "../support/dialects.js";
 
-const compiled = (text: string, parameters: unknown[]): CompiledQuery =>
+const compiled = (text: string, parameters: unknown[] = []): CompiledQuery =>
   ({ sql: text, parameters, query: { kind: "RawNode" } }) as unknown as CompiledQuery;
-
-describe("inlined parameters", () => {
-  it("writes numbers, strings and nulls as literals, and refuses anything else", () => {
-    expect(inlineParameters(compiled("select $1, $2, $3, $1", [7, "it's", null]))).toBe(
-      "select 7, 'it''s', null, 7",
-    );
-    expect(() => inlineParameters(compiled("select $1", [{ a: 1 }]))).toThrow(/numbers, strings and nulls/);
-    expect(() => inlineParameters(compiled("select $1", [Number.NaN]))).toThrow();
-    expect(() => inlineParameters(compiled("select '$2', $1", [1]))).toThrow(/placeholders/);
-  });
-});
 
 describe.skipIf(postgresUrl === undefined)("statement batches on postgres", () => {
   let pool: pg.Pool;
   let batch: StatementBatch;
-  beforeAll(() => {
-    pool = new pg.Pool({ connectionString: postgresUrl, max: 2 });
+  const table = `batch_test_${process.pid}_${Date.now()}`;
+  beforeAll(async () => {
+    // One connection, pipelined as the store's are: every batch below runs on the same one.
+    pool = new pg.Pool({ connectionString: postgresUrl, max: 1, pipeline: true });
     batch = createStatementBatch(pool);
+    await pool.query(`create table ${table} (id int primary key)`);
   });
   afterAll(async () => {
+    await pool?.query(`drop table if exists ${table}`);
     await pool?.end();
   });
 
@@ -49,22 +38,38 @@ describe.skipIf(postgresUrl === undefined)("statement batches on postgres", () =
 
   it("holds the first statement's transaction lock until the last statement ends", async () => {
     const key = Math.floor(Math.random() * 1e9);
-    const db = { lock: sql`select pg_advisory_xact_lock(${key})`, sleep: sql`select pg_sleep(0.3)` };
-    const { Kysely, PostgresDialect } = await import("kysely");
-    const kysely = new Kysely<object>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresUrl, max: 1 }) }),
-    });
+    const lock = compiled("select pg_advisory_xact_lock($1)", [key]);
+    // The second batch goes on a connection of its own, so that it can wait for the lock.
+    const other = new pg.Pool({ connectionString: postgresUrl, max: 1, pipeline: true });
     try {
       const started = Date.now();
-      const first = batch([db.lock.compile(kysely), db.sleep.compile(kysely)]);
+      const first = batch([lock, compiled("select pg_sleep(0.3)")]);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      // A second script asking for the same lock waits for the first one's end.
-      const [, rows] = await batch([db.lock.compile(kysely), sql`select 1 as after`.compile(kysely)]);
+      const [, rows] = await createStatementBatch(other)([lock, compiled("select 1 as after")]);
       expect(Date.now() - started).toBeGreaterThanOrEqual(280);
       expect(rows).toEqual([{ after: 1 }]);
       await first;
     } finally {
-      await kysely.destroy();
+      await other.end();
     }
+  });
+
+  it("rolls back every statement when one fails, rejects with that one's error, and the connection goes on", async () => {
+    const insert = (id: number) => compiled(`insert into ${table} (id) values ($1)`, [id]);
+    await expect(batch([insert(1), compiled("select 1 / $1::int", [0]), insert(2)])).rejects.toThrow(
+      /division by zero/,
+    );
+    const [count] = await batch([compiled(`select count(*)::int as n from ${table}`)]);
+    expect(count).toEqual([{ n: 0 }]);
+
+    const [, inserted] = await batch([insert(3), compiled(`select id from ${table}`)]);
+    expect(inserted).toEqual([{ id: 3 }]);
+  });
+
+  it("runs statements Kysely compiled, with their parameters", async () => {
+    const { Kysely, PostgresDialect } = await import("kysely");
+    const kysely = new Kysely<object>({ dialect: new PostgresDialect({ pool }) });
+    const [rows] = await batch([sql<{ sum: number }>`select ${20}::int + ${22}::int as sum`.compile(kysely)]);
+    expect(rows).toEqual([{ sum: 42 }]);
   });
 });
