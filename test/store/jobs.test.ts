@@ -1,5 +1,6 @@
 /** The jobs table contract, on every dialect. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { NewJob } from "../../src/store/jobs.js";
 import { openStore, type Store } from "../../src/store/store.js";
 import { writeTogether } from "../../src/store/write-together.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
@@ -199,6 +200,59 @@ for (const dialect of dialects) {
         excludeGroups: ["left-out"],
       });
       expect(claimed.map((job) => job.payload)).toEqual(["open-0", "open-1", "ungrouped"]);
+    });
+
+    it("a capped claim finds the other groups' jobs behind a full group's long backlog", async () => {
+      const queue = freshQueue();
+      const now = Date.now();
+      const leased = (group: string, n: number, runAt: number) =>
+        store.jobs.enqueue(store.db, {
+          queue,
+          payload: `${group}-leased-${n}`,
+          runAt,
+          groupKey: group,
+          claim: { leaseToken: `token-${group}-${n}`, leaseMs: 60_000 },
+        });
+      // "full" holds its cap (2) and has a backlog of 1,100 due jobs; every other group's jobs are
+      // behind them. (A claim that read only so many due jobs in order would find none of them.)
+      await leased("full", 0, now - 100_000);
+      await leased("full", 1, now - 100_000);
+      const backlog = Array.from({ length: 1100 }, (_, n) => ({
+        queue,
+        payload: `full-${n}`,
+        runAt: now - 90_000 + n,
+        groupKey: "full",
+      }));
+      await store.jobs.enqueueMany(store.db, backlog);
+      await leased("half", 0, now - 50_000);
+      const jobs: NewJob[] = [
+        { queue, payload: "left-out-0", runAt: now - 45_000, groupKey: "left-out" },
+        ...[0, 1, 2].map((n) => ({ queue, payload: `half-${n}`, runAt: now - 40_000 + n, groupKey: "half" })),
+        ...[0, 1].map((n) => ({ queue, payload: `open-${n}`, runAt: now - 30_000 + n, groupKey: "open" })),
+        { queue, payload: "ungrouped", runAt: now - 20_000 },
+        { queue, payload: "retried-later", runAt: now + 60_000, groupKey: "failing" },
+      ];
+      await store.jobs.enqueueMany(store.db, jobs);
+
+      const { jobs: claimed, nextRunAt } = await store.jobs.claimDueThenNext({
+        queue,
+        limit: 10,
+        leaseMs: 60_000,
+        groupLimit: 2,
+        excludeGroups: ["left-out"],
+      });
+      expect(claimed.map((job) => job.payload)).toEqual(["half-0", "open-0", "open-1", "ungrouped"]);
+      // On PostgreSQL the next due time comes with the claim: the backlog's first job, still due.
+      expect(nextRunAt).toBe(dialect.name === "postgres" ? now - 90_000 : undefined);
+      // A second claim finds nothing more: every group with due jobs is at its cap or left out.
+      const again = await store.jobs.claimDue({
+        queue,
+        limit: 10,
+        leaseMs: 60_000,
+        groupLimit: 2,
+        excludeGroups: ["left-out"],
+      });
+      expect(again).toEqual([]);
     });
 
     it("a capped claim reads on past a group that fills up among the jobs it read", async () => {

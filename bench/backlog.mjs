@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+/**
+ * `node bench/backlog.mjs [--sluice DIR] [--postgres URL] [--backlog N] [--rate R] [--seconds S]`:
+ * the known limit of delivery isolation (docs/operations.md): a webhook whose receiver never
+ * answers holds its 8 deliveries in flight while N more events for it wait, and meanwhile a
+ * healthy webhook gets R events a second (5 a request) for S seconds. Prints the healthy
+ * webhook's emit-to-receiver p50 and p99 and the CPU each of its events cost the server and,
+ * with `--postgres`, every `postgres` process of the machine: what a backlog of one webhook costs
+ * the others. Run it on two builds (`--sluice`) to compare them. Writes nothing.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { paced, postJson } from "./lib/load.mjs";
+import { cpuMsOfProcessesNamed, treeCpuMs } from "./lib/proc.mjs";
+import { startReceiver } from "./lib/receiver.mjs";
+import { ROOT, startSluice } from "./lib/sluice.mjs";
+import { percentile, round, sleep } from "./lib/stats.mjs";
+import { eventKey, firstArrivals, PER_REQUEST, subscribedSource, warmUp } from "./scenarios/deliver.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    sluice: { type: "string", default: ROOT },
+    postgres: { type: "string" },
+    backlog: { type: "string", default: "20000" },
+    rate: { type: "string", default: "100" },
+    seconds: { type: "string", default: "8" },
+  },
+});
+const backlog = Number(args.backlog);
+const rate = Number(args.rate);
+const seconds = Number(args.seconds);
+
+/** Emits `count` events a request, for the webhook that never answers. */
+const BULK = `export default {
+  name: "bulk",
+  props: { http: { type: "$.interface.http" } },
+  async run(event) {
+    for (let i = 0; i < event.body.count; i++) this.$emit({ i });
+  },
+};`;
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-backlog-"));
+const hanging = http.createServer(() => {});
+await new Promise((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+const receiver = await startReceiver();
+const server = await startSluice({
+  tmp,
+  postgres: args.postgres,
+  sluiceRoot: path.resolve(args.sluice),
+  label: "backlog",
+});
+try {
+  const healthy = await subscribedSource(server, receiver, "/healthy", "healthy");
+  await warmUp(receiver, healthy, 20);
+  const bulk = await server.deploy(BULK, { name: "bulk" });
+  const webhook = await server.api("POST", "/v1/webhooks", {
+    url: `http://127.0.0.1:${hanging.address().port}/never`,
+    name: "never-answers",
+  });
+  await server.api("POST", "/v1/subscriptions", { emitter_id: bulk.id, listener_id: webhook.id });
+  for (let sent = 0; sent < backlog; sent += 100) await postJson(bulk.endpoint_url, { count: 100 });
+  await sleep(2000);
+
+  receiver.reset();
+  const before = { tree: treeCpuMs(server.pid), postgres: cpuMsOfProcessesNamed("postgres") };
+  await paced({
+    rate: rate / PER_REQUEST,
+    seconds,
+    send: (seq) => postJson(healthy.endpoint_url, { count: PER_REQUEST, seq, sent_at: Date.now() }),
+  });
+  const expected = rate * seconds;
+  await receiver.waitForCount(expected, 60_000, { partial: true, distinct: eventKey });
+  const after = { tree: treeCpuMs(server.pid), postgres: cpuMsOfProcessesNamed("postgres") };
+  const { first } = firstArrivals(receiver.received);
+  const latency = first.map((entry) => entry.at - entry.body.emitted_at);
+  console.log(
+    `${args.sluice}, backlog ${backlog}${args.postgres ? ", PostgreSQL" : ", SQLite"}: healthy webhook p50 ${percentile(latency, 50)} ms, p99 ${percentile(latency, 99)} ms, ${first.length} of ${expected} arrived; CPU an event: server ${round((after.tree.server - before.tree.server) / expected, 2)} ms` +
+      (args.postgres ? `, postgres ${round((after.postgres - before.postgres) / expected, 2)} ms` : ""),
+  );
+} finally {
+  await server.stop();
+  await receiver.close();
+  hanging.closeAllConnections();
+  await new Promise((resolve) => hanging.close(resolve));
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
