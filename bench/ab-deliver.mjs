@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 import { paced, postJson } from "./lib/load.mjs";
 import { cpuMsOfProcessesNamed, machineCpuTicks, stealShare, treeCpuMs } from "./lib/proc.mjs";
 import { startReceiver } from "./lib/receiver.mjs";
+import { inRotation, medianOf } from "./lib/rotation.mjs";
 import { ROOT, startSluice } from "./lib/sluice.mjs";
 import { percentile, round } from "./lib/stats.mjs";
 import { eventKey, firstArrivals, PER_REQUEST, subscribedSource, warmUp } from "./scenarios/deliver.mjs";
@@ -91,19 +92,12 @@ async function measure(name) {
 }
 
 try {
-  for (let round = 0; round < Number(args.rounds); round++) {
-    for (const name of ["A", "B", "B", "A"]) await measure(name);
-  }
-  const median = (rows, key) =>
-    percentile(
-      rows.map((row) => row[key]),
-      50,
-    );
+  await inRotation(Number(args.rounds), measure);
   for (const name of ["A", "B"]) {
     const rows = results[name];
     console.log(
-      `${name} median (${rows.length} runs, ${builds[name]}): p50 ${median(rows, "p50")} ms, p99 ${median(rows, "p99")} ms, CPU/event server ${median(rows, "server")} ms, runner ${median(rows, "runner")} ms` +
-        (args.postgres ? `, postgres ${median(rows, "postgres")} ms` : ""),
+      `${name} median (${rows.length} runs, ${builds[name]}): p50 ${medianOf(rows, "p50")} ms, p99 ${medianOf(rows, "p99")} ms, CPU/event server ${medianOf(rows, "server")} ms, runner ${medianOf(rows, "runner")} ms` +
+        (args.postgres ? `, postgres ${medianOf(rows, "postgres")} ms` : ""),
     );
   }
 } finally {

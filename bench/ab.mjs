@@ -20,8 +20,9 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { hammerWithCpu } from "./lib/load.mjs";
+import { inRotation, medianOf } from "./lib/rotation.mjs";
 import { ROOT, startSluice } from "./lib/sluice.mjs";
-import { percentile, round } from "./lib/stats.mjs";
+import { round } from "./lib/stats.mjs";
 import { EMIT_AND_RESPOND, EMIT_BODY } from "./scenarios/ingest.mjs";
 
 const { values: args } = parseArgs({
@@ -111,18 +112,11 @@ async function measure(name) {
 }
 
 try {
-  for (let round = 0; round < Number(args.rounds); round++) {
-    for (const name of ["A", "B", "B", "A"]) await measure(name);
-  }
-  const median = (rows, key) =>
-    percentile(
-      rows.map((row) => row[key]),
-      50,
-    );
+  await inRotation(Number(args.rounds), measure);
   for (const name of ["A", "B"]) {
     const rows = results[name];
     console.log(
-      `${name} median (${rows.length} runs, ${builds[name].root}, ${builds[name].component}): ${median(rows, "rps")} req/s, p99 ${median(rows, "p99")} ms, CPU/request server ${median(rows, "server")} ms, runner ${median(rows, "runner")} ms`,
+      `${name} median (${rows.length} runs, ${builds[name].root}, ${builds[name].component}): ${medianOf(rows, "rps")} req/s, p99 ${medianOf(rows, "p99")} ms, CPU/request server ${medianOf(rows, "server")} ms, runner ${medianOf(rows, "runner")} ms`,
     );
   }
 } finally {
