@@ -268,10 +268,12 @@ export function createJobQueue(
     // One parameter, however many groups.
     const excluded = sql`and candidate.group_key <> all(${[...excludeGroups]}::text[])`;
     const lockRows = capabilities.skipLocked ? sql`for update skip locked` : sql``;
+    // `leased` asks for no state: only a queued job holds a lease, and with the state a planner
+    // whose statistics were older than a backlog read the leases from the due jobs' index.
     const chosen = sql`
         leased as (
           select group_key, count(*) as held from jobs
-          where queue = ${queue} and state = 'queued' and locked_until > ${now} and group_key is not null
+          where queue = ${queue} and locked_until > ${now} and group_key is not null
           group by group_key
         ),
         full_groups as (
@@ -412,21 +414,26 @@ export function createJobQueue(
   const nextDue = prepared(
     (creator, ask: { queue: string }) =>
       creator.selectNoFrom((eb) => [
+        // `is not distinct from null` is `is null` that no index answers: asked as `is null`, a
+        // planner with no statistics of a backlog read every free job from jobs_leased and sorted
+        // them, instead of reading the due jobs' index in order up to the first free one.
         eb
           .selectFrom("jobs")
           .select("run_at")
           .where("queue", "=", ask.queue)
           .where("state", "=", "queued")
-          .where("locked_until", "is", null)
+          .where("locked_until", "is not distinct from", null)
           .orderBy("run_at")
           .limit(sql.lit(1))
           .as("free"),
+        // Only a queued job holds a lease (every end of one clears it), so the state is not asked
+        // for: with it, a plan kept for this statement read the leases from the due jobs' index,
+        // a whole backlog of them, instead of from jobs_leased (bench/RESULTS.md).
         eb
           .selectFrom("jobs")
           .select("locked_until")
           .where("queue", "=", ask.queue)
           .where("locked_until", "is not", null)
-          .where("state", "=", "queued")
           .orderBy("locked_until")
           .limit(sql.lit(1))
           .as("leased"),

@@ -16,6 +16,7 @@ import * as connect from "./0016-connect.js";
 import * as connectOAuth from "./0017-connect-oauth.js";
 import * as clusterLimits from "./0018-cluster-limits.js";
 import * as jobsByGroup from "./0019-jobs-by-group.js";
+import * as jobsGroupEstimate from "./0020-jobs-group-estimate.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   "0017-connect-oauth": connectOAuth,
   "0018-cluster-limits": clusterLimits,
   "0019-jobs-by-group": jobsByGroup,
+  "0020-jobs-group-estimate": jobsGroupEstimate,
 };
