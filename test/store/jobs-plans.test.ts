@@ -7,9 +7,10 @@
  */
 import { sql } from "kysely";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, type Store } from "../../src/store/store.js";
+import { describe, expect, it } from "vitest";
+import type { Store } from "../../src/store/store.js";
 import { dialects, postgresUrl, type TestDatabase } from "../support/dialects.js";
+import { storeForSuite } from "../support/suite-store.js";
 
 const postgres = dialects.find((dialect) => dialect.name === "postgres");
 
@@ -25,13 +26,9 @@ function indexesIn(plan: unknown): string[] {
 describe.skipIf(postgresUrl === undefined)("the jobs statements' plans on postgres", () => {
   let database: TestDatabase;
   let store: Store;
-  beforeAll(async () => {
-    database = await (postgres as NonNullable<typeof postgres>).create();
-    store = await openStore(database);
-  });
-  afterAll(async () => {
-    await store?.close();
-    await database?.cleanup();
+  storeForSuite(postgres as NonNullable<typeof postgres>, (opened, on) => {
+    store = opened;
+    database = on;
   });
 
   it("hands a group's place to its next job from the group's own jobs, past another group's analyzed backlog", async () => {

@@ -1,9 +1,10 @@
 /** The jobs table contract, on every dialect. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { NewJob } from "../../src/store/jobs.js";
 import { openStore, type Store } from "../../src/store/store.js";
 import { writeTogether } from "../../src/store/write-together.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { storeForSuite } from "../support/suite-store.js";
 
 for (const dialect of dialects) {
   describe.skipIf(!isAvailable(dialect))(`jobs table on ${dialect.name}`, () => {
@@ -12,13 +13,9 @@ for (const dialect of dialects) {
     let queueCount = 0;
     const freshQueue = () => `test-queue-${++queueCount}`;
 
-    beforeAll(async () => {
-      database = await dialect.create();
-      store = await openStore(database);
-    });
-    afterAll(async () => {
-      await store?.close();
-      await database?.cleanup();
+    storeForSuite(dialect, (opened, on) => {
+      store = opened;
+      database = on;
     });
 
     it("a job enqueued in a transaction that rolls back does not exist", async () => {

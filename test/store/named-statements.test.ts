@@ -4,10 +4,11 @@
  * are the process's: this file runs in a module state of its own, and uses them up.
  */
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { prepared, reusePlanOf, reusesPlan, serverStatementName } from "../../src/store/prepared.js";
-import { openStore, type Store } from "../../src/store/store.js";
-import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import type { Store } from "../../src/store/store.js";
+import { dialects, isAvailable } from "../support/dialects.js";
+import { storeForSuite } from "../support/suite-store.js";
 
 const postgres = dialects.find((dialect) => dialect.name === "postgres");
 
@@ -30,16 +31,9 @@ describe("naming reusable statements", () => {
 });
 
 describe.skipIf(!postgres || !isAvailable(postgres))("named statements on PostgreSQL", () => {
-  let database: TestDatabase;
   let store: Store;
-
-  beforeAll(async () => {
-    database = await (postgres as NonNullable<typeof postgres>).create();
-    store = await openStore(database);
-  });
-  afterAll(async () => {
-    await store?.close();
-    await database?.cleanup();
+  storeForSuite(postgres as NonNullable<typeof postgres>, (opened) => {
+    store = opened;
   });
 
   it("runs every statement correctly once the names have run out", async () => {

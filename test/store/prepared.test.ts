@@ -4,25 +4,19 @@
  * same builder does when Kysely builds it every time.
  */
 import { CompiledQuery, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { combinedWrites, combinedWritesThen } from "../../src/store/combined-writes.js";
 import { prepared } from "../../src/store/prepared.js";
-import { openStore, type Store } from "../../src/store/store.js";
+import type { Store } from "../../src/store/store.js";
 import { insertWrites, writeTogether } from "../../src/store/write-together.js";
-import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { dialects, isAvailable } from "../support/dialects.js";
+import { storeForSuite } from "../support/suite-store.js";
 
 for (const dialect of dialects) {
   describe.skipIf(!isAvailable(dialect))(`prepared statements on ${dialect.name}`, () => {
-    let database: TestDatabase;
     let store: Store;
-
-    beforeAll(async () => {
-      database = await dialect.create();
-      store = await openStore(database);
-    });
-    afterAll(async () => {
-      await store?.close();
-      await database?.cleanup();
+    storeForSuite(dialect, (opened) => {
+      store = opened;
     });
 
     const slots = async (...keys: string[]) =>

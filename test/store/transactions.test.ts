@@ -6,23 +6,17 @@
  * and a connection is fit for the next transaction after any of these ends.
  */
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, type Store } from "../../src/store/store.js";
+import { describe, expect, it } from "vitest";
+import type { Store } from "../../src/store/store.js";
 import { type Write, writeIn } from "../../src/store/write-together.js";
-import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { dialects, isAvailable } from "../support/dialects.js";
+import { storeForSuite } from "../support/suite-store.js";
 
 for (const dialect of dialects) {
   describe.skipIf(!isAvailable(dialect))(`transactions on ${dialect.name}`, () => {
-    let database: TestDatabase;
     let store: Store;
-
-    beforeAll(async () => {
-      database = await dialect.create();
-      store = await openStore(database);
-    });
-    afterAll(async () => {
-      await store?.close();
-      await database?.cleanup();
+    storeForSuite(dialect, (opened) => {
+      store = opened;
     });
 
     const slot =
@@ -109,16 +103,9 @@ for (const dialect of dialects) {
 const postgres = dialects.find((dialect) => dialect.name === "postgres");
 
 describe.skipIf(!postgres || !isAvailable(postgres))("a transaction's last statement on postgres", () => {
-  let database: TestDatabase;
   let store: Store;
-
-  beforeAll(async () => {
-    database = await (postgres as NonNullable<typeof postgres>).create();
-    store = await openStore(database);
-  });
-  afterAll(async () => {
-    await store?.close();
-    await database?.cleanup();
+  storeForSuite(postgres as NonNullable<typeof postgres>, (opened) => {
+    store = opened;
   });
 
   it("a statement after the one marked as the transaction's last is refused, not run outside it", async () => {

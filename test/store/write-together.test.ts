@@ -3,25 +3,19 @@
  * on SQLite), and the jobs table's end statements written with them, on every dialect: also the
  * hand-off, a finished job's end written with the lease of its group's next job.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { writeAndTakeNext } from "../../src/core/delivery/hand-off.js";
 import { toClaimedJob } from "../../src/store/jobs.js";
-import { openStore, type Store } from "../../src/store/store.js";
+import type { Store } from "../../src/store/store.js";
 import { writeTogether, writeTogetherReturning } from "../../src/store/write-together.js";
-import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { dialects, isAvailable } from "../support/dialects.js";
+import { storeForSuite } from "../support/suite-store.js";
 
 for (const dialect of dialects) {
   describe.skipIf(!isAvailable(dialect))(`writes together on ${dialect.name}`, () => {
-    let database: TestDatabase;
     let store: Store;
-
-    beforeAll(async () => {
-      database = await dialect.create();
-      store = await openStore(database);
-    });
-    afterAll(async () => {
-      await store?.close();
-      await database?.cleanup();
+    storeForSuite(dialect, (opened) => {
+      store = opened;
     });
 
     const slots = async (...keys: string[]) =>
