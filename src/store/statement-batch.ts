@@ -22,16 +22,24 @@ export type StatementBatch = (queries: readonly CompiledQuery[]) => Promise<unkn
 export function createStatementBatch(pool: pg.Pool): StatementBatch {
   return async (queries) => {
     const client = await pool.connect();
-    let answers: Promise<pg.QueryResult>[];
+    const answers: Promise<pg.QueryResult>[] = [];
+    const send = (text: string, values?: unknown[]) => {
+      const answer = client.query(text, values);
+      // Awaited below; until then (or if a later one throws), a failure is not an unhandled rejection.
+      answer.catch(() => {});
+      answers.push(answer);
+    };
     const socket = client.connection.stream;
     // pg writes each statement as it is submitted; held until the last, they go in one write.
     socket.cork();
     try {
-      answers = [
-        client.query("begin"),
-        ...queries.map((query) => client.query(query.sql, [...query.parameters])),
-        client.query("commit"),
-      ];
+      send("begin");
+      for (const query of queries) send(query.sql, [...query.parameters]);
+      send("commit");
+    } catch (error) {
+      // Sent in part, or not at all: the connection is in no known state.
+      client.release(error instanceof Error ? error : new Error(String(error)));
+      throw error;
     } finally {
       socket.uncork();
     }

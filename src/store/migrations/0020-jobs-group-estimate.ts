@@ -8,8 +8,9 @@
  * for, and read the due jobs in order filtering for the group, instead of the group's own jobs
  * (`jobs_group_due`): a healthy webhook's every delivery read the other's whole backlog, 6 to
  * 7 ms of the database's time each with 20,000 waiting (bench/RESULTS.md). With the estimate
- * fixed, a group is a few rows, and the group's index is the plan. SQLite keeps no such
- * statistics: nothing to do there.
+ * fixed, a group is a few rows, and the group's index is the plan. The setting is read by the
+ * table's next ANALYZE (autovacuum's, where it runs); until then nothing changes. SQLite keeps no
+ * such statistics: nothing to do there.
  */
 import { type Kysely, PostgresAdapter, sql } from "kysely";
 
