@@ -261,6 +261,8 @@ export function createJobQueue(
       const rows = await claimCappedOnSqlite(db, { queue, limit, leaseMs, now, excludeGroups }, groupLimit);
       return { jobs: claimedInOrder(rows) };
     }
+    // The claim takes the queue's lock for its transaction: without a batch there is none to hold it.
+    if (!batch) throw new Error("a capped claim on PostgreSQL needs the store's statement batch");
     const capOf = (alias: string) =>
       typeof groupLimit === "number"
         ? sql`${groupLimit}`
@@ -314,22 +316,19 @@ export function createJobQueue(
     // lock and the claim go as one transaction in one round trip, and the lock ends with it.
     const lock = sql`select pg_advisory_xact_lock(hashtextextended(current_schema() || ':claim:' || ${queue}, 0))`;
     // The queue's next due time, when asked for, goes in the same round trip, after the claim.
-    const next = batch && thenNext ? [nextDue.compile(db, "postgres", { queue })] : [];
+    const next = thenNext ? [nextDue.compile(db, "postgres", { queue })] : [];
     // The lock's plan is kept (a named statement); the claim is planned anew each time, since a plan
     // kept for it goes stale as the tables grow (store/prepared.ts, bench/RESULTS.md).
     const locked = lock.compile(db);
     reusePlanOf(locked.sql);
-    const results = batch ? await batch([locked, claim.compile(db), ...next]) : undefined;
-    const rows = (results ? results[1] : (await claim.execute(db)).rows) as readonly Record<
-      string,
-      unknown
-    >[];
+    const results = await batch([locked, claim.compile(db), ...next]);
+    const rows = results[1] as readonly Record<string, unknown>[];
     const jobs = readAlong
       ? rows
           .map(({ claimed_job, ...read }) => ({ ...toClaimedJob(claimed_job as JobsTable), readAlong: read }))
           .sort(inClaimOrder)
       : claimedInOrder(rows as unknown as JobsTable[]);
-    const nextRow = results?.[2]?.[0] as NextDueRow | undefined;
+    const nextRow = results[2]?.[0] as NextDueRow | undefined;
     return next.length > 0 ? { jobs, nextRunAt: earliestOf(nextRow) } : { jobs };
   };
 

@@ -3,13 +3,16 @@
  * transaction's last (`writeIn(…, { last: true })`), whose COMMIT goes right behind them on
  * PostgreSQL (store/postgres-driver.ts), and BEGIN sent with the first statement. Whatever rides
  * along, a transaction is all or nothing, its writes are seen by others only once it commits,
- * and a connection is fit for the next transaction after any of these ends.
+ * and a connection is fit for the next transaction after any of these ends; one the server cut
+ * while the last statement ran commits nothing and is not handed out again.
  */
 import { sql } from "kysely";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { endingTransaction } from "../../src/store/postgres-driver.js";
 import type { Store } from "../../src/store/store.js";
 import { type Write, writeIn } from "../../src/store/write-together.js";
-import { dialects, isAvailable } from "../support/dialects.js";
+import { dialects, isAvailable, postgresUrl } from "../support/dialects.js";
 import { storeForSuite } from "../support/suite-store.js";
 
 for (const dialect of dialects) {
@@ -128,5 +131,45 @@ describe.skipIf(!postgres || !isAvailable(postgres))("a transaction's last state
       .execute();
     // The COMMIT went with the marked write: it is kept; the refused statement never ran.
     expect(keys).toEqual([{ key: "ended" }]);
+  });
+
+  it("a connection lost while the last statement runs, its COMMIT sent behind it, commits nothing, and the pool goes on", async () => {
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    try {
+      const lost = store.db.transaction().execute(async (tx) => {
+        await tx.insertInto("rate_slots").values({ key: "before-the-loss", next_at: 1 }).execute();
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(tx);
+        const pid = rows[0]?.pid;
+        // The server ends this connection while the statement marked last (with its COMMIT
+        // already sent behind it) is still running.
+        setTimeout(() => void admin.query("select pg_terminate_backend($1)", [pid]), 150);
+        await tx.executeQuery(endingTransaction(sql`select pg_sleep(2)`.compile(tx)));
+      });
+      await expect(lost).rejects.toThrow(/terminat/i);
+      const kept = await store.db
+        .selectFrom("rate_slots")
+        .select("key")
+        .where("key", "=", "before-the-loss")
+        .execute();
+      expect(kept).toEqual([]);
+      // The lost connection is not handed out again: the next transactions run and commit.
+      for (let n = 0; n < 12; n++) {
+        await store.db.transaction().execute((tx) =>
+          tx
+            .insertInto("rate_slots")
+            .values({ key: `after-the-loss-${n}`, next_at: 1 })
+            .execute(),
+        );
+      }
+      const after = await store.db
+        .selectFrom("rate_slots")
+        .select("key")
+        .where("key", "like", "after-the-loss-%")
+        .execute();
+      expect(after).toHaveLength(12);
+    } finally {
+      await admin.end();
+    }
   });
 });
