@@ -14,13 +14,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { paced, postJson } from "./lib/load.mjs";
-import { cpuMsOfProcessesNamed, machineCpuTicks, stealShare, treeCpuMs } from "./lib/proc.mjs";
 import { startReceiver } from "./lib/receiver.mjs";
 import { inRotation, medianOf } from "./lib/rotation.mjs";
 import { ROOT, startSluice } from "./lib/sluice.mjs";
 import { percentile, round } from "./lib/stats.mjs";
-import { eventKey, firstArrivals, PER_REQUEST, subscribedSource, warmUp } from "./scenarios/deliver.mjs";
+import { pacedWithCpu, subscribedSource, warmUp } from "./scenarios/deliver.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -50,40 +48,21 @@ async function measure(name) {
   try {
     const source = await subscribedSource(server, receiver, "/ab", "ab");
     await warmUp(receiver, source, 50);
-    receiver.reset();
-    const expected = rate * seconds;
-    const before = {
-      tree: treeCpuMs(server.pid),
-      postgres: cpuMsOfProcessesNamed("postgres"),
-      machine: machineCpuTicks(),
-    };
-    const send = await paced({
-      rate: rate / PER_REQUEST,
-      seconds,
-      send: (seq) => postJson(source.endpoint_url, { count: PER_REQUEST, seq, sent_at: Date.now() }),
-    });
-    await receiver.waitForCount(expected, 60_000, { partial: true, distinct: eventKey });
-    const after = {
-      tree: treeCpuMs(server.pid),
-      postgres: cpuMsOfProcessesNamed("postgres"),
-      machine: machineCpuTicks(),
-    };
-    const { first, duplicates } = firstArrivals(receiver.received);
-    const latency = first.map((entry) => entry.at - entry.body.emitted_at);
+    const run = await pacedWithCpu(server, receiver, source, { rate, seconds });
     const row = {
-      p50: percentile(latency, 50),
-      p99: percentile(latency, 99),
-      server: round((after.tree.server - before.tree.server) / expected, 3),
-      runner: round((after.tree.children - before.tree.children) / expected, 3),
-      postgres: args.postgres ? round((after.postgres - before.postgres) / expected, 3) : undefined,
-      missing: expected - first.length,
-      steal: round((stealShare(before.machine, after.machine) ?? 0) * 100, 1),
+      p50: percentile(run.latency, 50),
+      p99: percentile(run.latency, 99),
+      server: round(run.cpuPerEvent.server, 3),
+      runner: round(run.cpuPerEvent.runner, 3),
+      postgres: args.postgres ? round(run.cpuPerEvent.postgres, 3) : undefined,
+      missing: run.missing,
+      steal: round(run.steal * 100, 1),
     };
     results[name].push(row);
     console.log(
-      `${name}: ${send.achieved_rate * PER_REQUEST} events/s, p50 ${row.p50} ms, p99 ${row.p99} ms, CPU/event server ${row.server} ms, runner ${row.runner} ms` +
+      `${name}: ${run.achievedRate} events/s, p50 ${row.p50} ms, p99 ${row.p99} ms, CPU/event server ${row.server} ms, runner ${row.runner} ms` +
         (args.postgres ? `, postgres ${row.postgres} ms` : "") +
-        `, missing ${row.missing}, duplicates ${duplicates}, steal ${row.steal}%`,
+        `, missing ${row.missing}, duplicates ${run.duplicates}, steal ${row.steal}%`,
     );
   } finally {
     await server.stop();

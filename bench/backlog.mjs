@@ -16,12 +16,11 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { paced, postJson } from "./lib/load.mjs";
-import { cpuMsOfProcessesNamed, treeCpuMs } from "./lib/proc.mjs";
+import { postJson } from "./lib/load.mjs";
 import { startReceiver } from "./lib/receiver.mjs";
 import { ROOT, startSluice } from "./lib/sluice.mjs";
 import { percentile, round, sleep } from "./lib/stats.mjs";
-import { eventKey, firstArrivals, PER_REQUEST, subscribedSource, warmUp } from "./scenarios/deliver.mjs";
+import { pacedWithCpu, subscribedSource, warmUp } from "./scenarios/deliver.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -38,15 +37,6 @@ const backlog = Number(args.backlog);
 const rate = Number(args.rate);
 const seconds = Number(args.seconds);
 
-/** Emits `count` events a request, for the webhook that never answers. */
-const BULK = `export default {
-  name: "bulk",
-  props: { http: { type: "$.interface.http" } },
-  async run(event) {
-    for (let i = 0; i < event.body.count; i++) this.$emit({ i });
-  },
-};`;
-
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sluice-backlog-"));
 const hanging = http.createServer(() => {});
 await new Promise((resolve) => hanging.listen(0, "127.0.0.1", resolve));
@@ -60,12 +50,9 @@ const server = await startSluice({
 try {
   const healthy = await subscribedSource(server, receiver, "/healthy", "healthy");
   await warmUp(receiver, healthy, 20);
-  const bulk = await server.deploy(BULK, { name: "bulk" });
-  const webhook = await server.api("POST", "/v1/webhooks", {
-    url: `http://127.0.0.1:${hanging.address().port}/never`,
-    name: "never-answers",
-  });
-  await server.api("POST", "/v1/subscriptions", { emitter_id: bulk.id, listener_id: webhook.id });
+  // The deliver scenario's source, subscribed by a webhook on the server that never answers.
+  const hangingUrl = `http://127.0.0.1:${hanging.address().port}`;
+  const bulk = await subscribedSource(server, { url: hangingUrl }, "/never", "never-answers");
   for (let sent = 0; sent < backlog; sent += 100) await postJson(bulk.endpoint_url, { count: 100 });
   // Seconds between the backlog and the measured phase: 70 lets PostgreSQL's autovacuum (a
   // minute between its rounds) analyze the jobs table, as it will have on a backlog that grew
@@ -80,21 +67,10 @@ try {
     await client.end();
   }
 
-  receiver.reset();
-  const before = { tree: treeCpuMs(server.pid), postgres: cpuMsOfProcessesNamed("postgres") };
-  await paced({
-    rate: rate / PER_REQUEST,
-    seconds,
-    send: (seq) => postJson(healthy.endpoint_url, { count: PER_REQUEST, seq, sent_at: Date.now() }),
-  });
-  const expected = rate * seconds;
-  await receiver.waitForCount(expected, 60_000, { partial: true, distinct: eventKey });
-  const after = { tree: treeCpuMs(server.pid), postgres: cpuMsOfProcessesNamed("postgres") };
-  const { first } = firstArrivals(receiver.received);
-  const latency = first.map((entry) => entry.at - entry.body.emitted_at);
+  const run = await pacedWithCpu(server, receiver, healthy, { rate, seconds });
   console.log(
-    `${args.sluice}, backlog ${backlog} (${args.settle} s before${args.analyze ? ", analyzed" : ""})${args.postgres ? ", PostgreSQL" : ", SQLite"}: healthy webhook p50 ${percentile(latency, 50)} ms, p99 ${percentile(latency, 99)} ms, ${first.length} of ${expected} arrived; CPU an event: server ${round((after.tree.server - before.tree.server) / expected, 2)} ms` +
-      (args.postgres ? `, postgres ${round((after.postgres - before.postgres) / expected, 2)} ms` : ""),
+    `${args.sluice}, backlog ${backlog} (${args.settle} s before${args.analyze ? ", analyzed" : ""})${args.postgres ? ", PostgreSQL" : ", SQLite"}: healthy webhook p50 ${percentile(run.latency, 50)} ms, p99 ${percentile(run.latency, 99)} ms, ${run.latency.length} of ${rate * seconds} arrived; CPU an event: server ${round(run.cpuPerEvent.server, 2)} ms` +
+      (args.postgres ? `, postgres ${round(run.cpuPerEvent.postgres, 2)} ms` : ""),
   );
 } finally {
   await server.stop();

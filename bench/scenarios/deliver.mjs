@@ -12,6 +12,7 @@
  *    100 concurrent direct POSTs.
  */
 import { paced, postJson } from "../lib/load.mjs";
+import { cpuMsOfProcessesNamed, machineCpuTicks, stealShare, treeCpuMs } from "../lib/proc.mjs";
 import { formatProfile, monotonicMicros, profileArgs, summarizeProfile } from "../lib/profile.mjs";
 import { startReceiver } from "../lib/receiver.mjs";
 import { figure } from "../lib/report.mjs";
@@ -316,5 +317,43 @@ async function measureFanout(ctx, server, receiver) {
       }),
     ],
     details: { webhooks, rounds, sluice_ms: times, direct_ms: directTimes },
+  };
+}
+
+/**
+ * `rate` events a second (PER_REQUEST a request, open loop) from `source` for `seconds`, with what
+ * they cost: the emit-to-receiver latencies of the first arrivals, how many never arrived or
+ * arrived twice, and the CPU ms an event of the server, of its runners and of every `postgres`
+ * process of the machine (meaningful only on PostgreSQL), and the share of CPU the host stole.
+ * For the A/B tools (ab-deliver.mjs, backlog.mjs); the deliver scenario keeps its own figures.
+ */
+export async function pacedWithCpu(server, receiver, source, { rate, seconds }) {
+  receiver.reset();
+  const expected = rate * seconds;
+  const reading = () => ({
+    tree: treeCpuMs(server.pid),
+    postgres: cpuMsOfProcessesNamed("postgres"),
+    machine: machineCpuTicks(),
+  });
+  const before = reading();
+  const send = await paced({
+    rate: rate / PER_REQUEST,
+    seconds,
+    send: (seq) => postJson(source.endpoint_url, { count: PER_REQUEST, seq, sent_at: Date.now() }),
+  });
+  await receiver.waitForCount(expected, 60_000, { partial: true, distinct: eventKey });
+  const after = reading();
+  const { first, duplicates } = firstArrivals(receiver.received);
+  return {
+    achievedRate: send.achieved_rate * PER_REQUEST,
+    latency: first.map((entry) => entry.at - entry.body.emitted_at),
+    missing: expected - first.length,
+    duplicates,
+    cpuPerEvent: {
+      server: (after.tree.server - before.tree.server) / expected,
+      runner: (after.tree.children - before.tree.children) / expected,
+      postgres: (after.postgres - before.postgres) / expected,
+    },
+    steal: stealShare(before.machine, after.machine) ?? 0,
   };
 }
