@@ -69,6 +69,13 @@ export interface ClaimOptions {
   /** Groups to leave out of this claim (those the claimer has enough of in flight). */
   readonly excludeGroups?: readonly string[];
   /**
+   * Only jobs of these groups (a claim woken by the announcement of their new jobs): each
+   * group's first due jobs are read from its own index, so the claim costs the same whatever
+   * other groups have waiting. Jobs of other groups and without a group wait for a claim
+   * without it.
+   */
+  readonly onlyGroups?: readonly string[];
+  /**
    * At most this many jobs of one group in flight (leased) at once, across every claimer of the
    * queue on every node: a number for every group, or a column holding each group's own cap
    * (a group without a row there gets 1). Claims of the queue are serialized for it on
@@ -253,12 +260,16 @@ export function createJobQueue(
    * plain statements instead (sqlite-capped-claim.ts).
    */
   const claimCapped = async (
-    { queue, limit, leaseMs, now = Date.now(), excludeGroups = [], readAlong }: ClaimOptions,
+    { queue, limit, leaseMs, now = Date.now(), excludeGroups = [], onlyGroups, readAlong }: ClaimOptions,
     groupLimit: number | GroupLimitColumn,
     thenNext = false,
   ): Promise<{ jobs: ClaimedJob[]; nextRunAt?: number | null }> => {
     if (!capabilities.roundTrips) {
-      const rows = await claimCappedOnSqlite(db, { queue, limit, leaseMs, now, excludeGroups }, groupLimit);
+      const rows = await claimCappedOnSqlite(
+        db,
+        { queue, limit, leaseMs, now, excludeGroups, ...(onlyGroups ? { onlyGroups } : {}) },
+        groupLimit,
+      );
       return { jobs: claimedInOrder(rows) };
     }
     // The claim takes the queue's lock for its transaction: without a batch there is none to hold it.
@@ -270,6 +281,28 @@ export function createJobQueue(
     // One parameter, however many groups.
     const excluded = sql`and candidate.group_key <> all(${[...excludeGroups]}::text[])`;
     const lockRows = capabilities.skipLocked ? sql`for update skip locked` : sql``;
+    const free = sql`state = 'queued' and run_at <= ${now} and (locked_until is null or locked_until <= ${now})`;
+    // The first due jobs of the whole queue, in order, stepping over the groups with no room.
+    const queueCandidates = sql`
+          select id, run_at, group_key from jobs as candidate
+          where queue = ${queue} and ${free}
+            and (group_key is null or (group_key not in (select group_key from full_groups) ${excluded}))
+          order by run_at, id
+          limit ${limit * CAPPED_WINDOW_FACTOR}`;
+    // The first due jobs of each named group with room, each group's read from jobs_group_due:
+    // none of another group's backlog is read.
+    const groupsCandidates = sql`
+          select due.id, due.run_at, due.group_key
+          from unnest(${[...(onlyGroups ?? [])]}::text[]) as candidate(group_key)
+          cross join lateral (
+            select id, run_at, group_key from jobs
+            where queue = ${queue} and jobs.group_key = candidate.group_key and ${free}
+            order by run_at, id
+            limit ${limit}
+          ) as due
+          where candidate.group_key not in (select group_key from full_groups) ${excluded}
+          order by due.run_at, due.id
+          limit ${limit * CAPPED_WINDOW_FACTOR}`;
     // `leased` asks for no state: only a queued job holds a lease, and with the state a planner
     // whose statistics were older than a backlog read the leases from the due jobs' index.
     const chosen = sql`
@@ -281,14 +314,7 @@ export function createJobQueue(
         full_groups as (
           select leased.group_key from leased where leased.held >= ${capOf("leased")}
         ),
-        candidates as (
-          select id, run_at, group_key from jobs as candidate
-          where queue = ${queue} and state = 'queued' and run_at <= ${now}
-            and (locked_until is null or locked_until <= ${now})
-            and (group_key is null or (group_key not in (select group_key from full_groups) ${excluded}))
-          order by run_at, id
-          limit ${limit * CAPPED_WINDOW_FACTOR}
-        ),
+        candidates as (${onlyGroups ? groupsCandidates : queueCandidates}),
         ranked as (
           select candidates.id, candidates.run_at, candidates.group_key,
             row_number() over (partition by candidates.group_key order by candidates.run_at, candidates.id) as position,
@@ -494,7 +520,7 @@ export function createJobQueue(
 
     async claimDue(options) {
       if (options.groupLimit !== undefined) return (await claimCapped(options, options.groupLimit)).jobs;
-      const { queue, limit, leaseMs, now = Date.now(), excludeGroups = [] } = options;
+      const { queue, limit, leaseMs, now = Date.now(), excludeGroups = [], onlyGroups } = options;
       let due = db
         .selectFrom("jobs")
         .select("id")
@@ -510,6 +536,7 @@ export function createJobQueue(
           eb.or([eb("group_key", "is", null), eb("group_key", "not in", [...excludeGroups])]),
         );
       }
+      if (onlyGroups) due = due.where("group_key", "in", onlyGroups.length > 0 ? [...onlyGroups] : [null]);
       if (capabilities.skipLocked) due = due.forUpdate().skipLocked();
       const rows = await db
         .updateTable("jobs")

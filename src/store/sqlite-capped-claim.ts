@@ -8,8 +8,9 @@
  * The due jobs are read in claim order with the groups that have no room left among the
  * statement's conditions, so SQLite steps over a blocked group's backlog in its index, and no
  * row of it reaches JavaScript. A group that fills up while its rows are read is added to them
- * and the read resumes after the last row seen. All of it runs in one transaction: on the one
- * connection nothing else writes between the counts and the claim.
+ * and the read resumes after the last row seen. A claim of named groups (`onlyGroups`) reads each
+ * group's first due jobs from that group's index instead, and none of the others'. All of it runs
+ * in one transaction: on the one connection nothing else writes between the counts and the claim.
  */
 import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
@@ -28,7 +29,7 @@ interface DueRow {
 /** Leases the jobs chosen; returns their rows, unsorted. */
 export function claimCappedOnSqlite(
   db: Kysely<Database>,
-  { queue, limit, leaseMs, now = Date.now(), excludeGroups = [] }: ClaimOptions,
+  { queue, limit, leaseMs, now = Date.now(), excludeGroups = [], onlyGroups }: ClaimOptions,
   groupLimit: number | GroupLimitColumn,
 ): Promise<JobsTable[]> {
   return db.transaction().execute(async (tx) => {
@@ -38,23 +39,37 @@ export function claimCappedOnSqlite(
     for (const [group, count] of held) if (count >= (await capOf(group))) blocked.add(group);
 
     const chosen: string[] = [];
-    let after: DueRow | undefined;
-    while (chosen.length < limit) {
-      const wanted = limit - chosen.length + READ_AHEAD;
-      const rows = await dueJobs(tx, { queue, now, after, blocked: [...blocked], limit: wanted });
-      for (const row of rows) {
-        after = row;
-        const group = row.group_key;
-        if (group !== null) {
-          if (blocked.has(group)) continue;
-          const count = (held.get(group) ?? 0) + 1;
-          held.set(group, count);
-          if (count >= (await capOf(group))) blocked.add(group);
-        }
-        chosen.push(row.id);
-        if (chosen.length === limit) break;
+    /** Takes `row` if its group has room; false once the claim has all it wants. */
+    const take = async (row: DueRow): Promise<boolean> => {
+      const group = row.group_key;
+      if (group !== null) {
+        if (blocked.has(group)) return true;
+        const count = (held.get(group) ?? 0) + 1;
+        held.set(group, count);
+        if (count >= (await capOf(group))) blocked.add(group);
       }
-      if (rows.length < wanted) break;
+      chosen.push(row.id);
+      return chosen.length < limit;
+    };
+    if (onlyGroups) {
+      // Each named group's first due jobs (no group gives more than `limit`), merged in claim order.
+      const rows: DueRow[] = [];
+      for (const group of new Set(onlyGroups)) {
+        if (!blocked.has(group)) rows.push(...(await dueJobsOfGroup(tx, { queue, now, group, limit })));
+      }
+      rows.sort((a, b) => a.run_at - b.run_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      for (const row of rows) if (!(await take(row))) break;
+    } else {
+      let after: DueRow | undefined;
+      while (chosen.length < limit) {
+        const wanted = limit - chosen.length + READ_AHEAD;
+        const rows = await dueJobs(tx, { queue, now, after, blocked: [...blocked], limit: wanted });
+        for (const row of rows) {
+          after = row;
+          if (!(await take(row))) break;
+        }
+        if (rows.length < wanted) break;
+      }
     }
     if (chosen.length === 0) return [];
     const claimed = await sql<JobsTable>`
@@ -121,6 +136,20 @@ async function dueJobs(
     select id, run_at, group_key from jobs
     where queue = ${queue} and state = 'queued' and run_at <= ${now}
       and (locked_until is null or locked_until <= ${now}) ${resume} ${unblocked}
+    order by run_at, id
+    limit ${limit}`.execute(tx);
+  return rows.map((row) => ({ ...row, run_at: Number(row.run_at) }));
+}
+
+/** The first due, unleased jobs of one group, in claim order (read from jobs_group_due). */
+async function dueJobsOfGroup(
+  tx: Executor,
+  { queue, now, group, limit }: { queue: string; now: number; group: string; limit: number },
+): Promise<DueRow[]> {
+  const { rows } = await sql<DueRow>`
+    select id, run_at, group_key from jobs
+    where queue = ${queue} and group_key = ${group} and state = 'queued' and run_at <= ${now}
+      and (locked_until is null or locked_until <= ${now})
     order by run_at, id
     limit ${limit}`.execute(tx);
   return rows.map((row) => ({ ...row, run_at: Number(row.run_at) }));

@@ -38,8 +38,13 @@ describe("the claim loop's wake-ups when a job ends", () => {
   const startLoop = async (
     concurrency: number,
     work: (loop: ClaimLoop, job: ClaimedJob) => Promise<void>,
-    claimable?: (groups: readonly string[]) => boolean,
+    options: {
+      claimable?: (groups: readonly string[]) => boolean;
+      groupLimit?: number;
+      pollMs?: number;
+    } = {},
   ) => {
+    const { claimable, groupLimit, pollMs = 3_600_000 } = options;
     const queue = `wakes-${++queueCount}`;
     const counted: Store = {
       ...store,
@@ -47,14 +52,22 @@ describe("the claim loop's wake-ups when a job ends", () => {
         ...store.jobs,
         claimDueThenNext: (options) => {
           claims.count++;
+          claims.onlyGroups.push(options.onlyGroups);
           return store.jobs.claimDueThenNext(options);
         },
       },
     };
-    const claims = { count: 0 };
+    const claims = { count: 0, onlyGroups: [] as (readonly string[] | undefined)[] };
     const ended: string[] = [];
     const loop: ClaimLoop = createClaimLoop(
-      { store: counted, queue, topic: `${queue}:new`, concurrency, pollMs: 3_600_000 },
+      {
+        store: counted,
+        queue,
+        topic: `${queue}:new`,
+        concurrency,
+        pollMs,
+        ...(groupLimit ? { groupLimit } : {}),
+      },
       {
         ...(claimable ? { claimable } : {}),
         claimed(jobs) {
@@ -72,7 +85,7 @@ describe("the claim loop's wake-ups when a job ends", () => {
     loop.start();
     loops.push(loop);
     await waitUntil("the first claim", () => claims.count >= 1);
-    return { claims, ended, topic: `${queue}:new` };
+    return { claims, ended, queue, topic: `${queue}:new` };
   };
 
   it("an end wakes a claim; an end that no due job waits for does not", async () => {
@@ -96,11 +109,9 @@ describe("the claim loop's wake-ups when a job ends", () => {
   });
 
   it("an announcement of new jobs wakes a claim unless the worker can take none of its groups", async () => {
-    const { claims, ended, topic } = await startLoop(
-      4,
-      async (loop, job) => loop.noneWaiting(job),
-      (groups) => groups.includes("open"),
-    );
+    const { claims, ended, topic } = await startLoop(4, async (loop, job) => loop.noneWaiting(job), {
+      claimable: (groups) => groups.includes("open"),
+    });
     await waitUntil("jobs a and b to end", () => ended.length === 2);
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(claims.count).toBe(1);
@@ -112,5 +123,64 @@ describe("the claim loop's wake-ups when a job ends", () => {
     // Groups not named (another node's announcement): a claim, whatever the worker says.
     store.notifier.publish(topic);
     await waitUntil("a claim for an announcement without groups", () => claims.count === 3);
+  });
+
+  it("while due jobs are held back, a claim woken only by announcements naming groups takes those groups", async () => {
+    const { claims, ended, queue, topic } = await startLoop(
+      4,
+      async (loop, job) => {
+        if (job.payload !== "slow") loop.noneWaiting(job);
+        else await new Promise((resolve) => setTimeout(resolve, 200));
+      },
+      // Polls 1.5 s apart: the look at the whole queue that a job come due without an announcement waits for.
+      { groupLimit: 1, pollMs: 1_500 },
+    );
+    await waitUntil("jobs a and b to end", () => ended.length === 2);
+    // Nothing due waits: an announcement naming a group wakes a claim of the whole queue.
+    await store.jobs.enqueue(store.db, { queue, payload: "f-0", groupKey: "f" });
+    store.notifier.publish(topic, ["f"]);
+    await waitUntil("f-0 to end", () => ended.includes("f-0"));
+    expect(claims.onlyGroups).toEqual([undefined, undefined]);
+    // "stuck" is at its cap of 1 (another claimer holds its lease) with a job due behind it.
+    await store.jobs.enqueue(store.db, {
+      queue,
+      payload: "stuck-leased",
+      groupKey: "stuck",
+      claim: { leaseToken: "elsewhere", leaseMs: 60_000 },
+    });
+    await store.jobs.enqueue(store.db, { queue, payload: "stuck-0", groupKey: "stuck" });
+    store.notifier.publish(topic);
+    await waitUntil("the claim that finds stuck-0 held back", () => claims.count === 3);
+    // On SQLite the loop asks for the next due time after the claim, before it sleeps.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // New jobs of "g" announced: a claim of "g" alone takes them.
+    await store.jobs.enqueue(store.db, { queue, payload: "g-0", groupKey: "g" });
+    store.notifier.publish(topic, ["g"]);
+    await waitUntil("g-0 to end", () => ended.includes("g-0"));
+    expect(claims.onlyGroups.slice(2)).toEqual([undefined, ["g"]]);
+    // A job of another group that came due without an announcement (a retry's time, say), while
+    // announcements of "g" keep waking the loop: the next look at the whole queue claims it, at
+    // the latest a poll after the last one.
+    const since = claims.count;
+    await store.jobs.enqueue(store.db, { queue, payload: "h-0", groupKey: "h" });
+    const announcing = setInterval(() => store.notifier.publish(topic, ["g"]), 20);
+    try {
+      await waitUntil("h-0 to end", () => ended.includes("h-0"));
+    } finally {
+      clearInterval(announcing);
+    }
+    const looks = claims.onlyGroups.slice(since);
+    expect(looks[0]).toEqual(["g"]);
+    expect(looks.filter((groups) => groups === undefined)).toHaveLength(1);
+    // An announcement without groups (another node's) and a job's end each wake a whole look.
+    const before = claims.count;
+    store.notifier.publish(topic);
+    await waitUntil("a claim for the announcement", () => claims.count === before + 1);
+    expect(claims.onlyGroups.at(-1)).toBeUndefined();
+    await store.jobs.enqueue(store.db, { queue, payload: "slow", groupKey: "s" });
+    store.notifier.publish(topic, ["s"]);
+    await waitUntil("slow to end", () => ended.includes("slow"));
+    await waitUntil("the claim its end woke", () => claims.count === before + 3);
+    expect(claims.onlyGroups.slice(before)).toEqual([undefined, ["s"], undefined]);
   });
 });

@@ -279,6 +279,74 @@ for (const dialect of dialects) {
       expect(third.map((job) => job.payload)).toEqual(["busy-3"]);
     });
 
+    it("a claim of named groups takes only their due jobs, within their caps, in claim order", async () => {
+      const queue = freshQueue();
+      const now = Date.now();
+      const leased = (group: string, n: number) =>
+        store.jobs.enqueue(store.db, {
+          queue,
+          payload: `${group}-leased-${n}`,
+          runAt: now - 100_000 + n,
+          groupKey: group,
+          claim: { leaseToken: `token-${group}-${n}`, leaseMs: 60_000 },
+        });
+      // "full" holds its cap (2) and has a backlog; "half" holds one place of two.
+      await leased("full", 0);
+      await leased("full", 1);
+      await leased("half", 0);
+      const due = (group: string | undefined, count: number, since: number): NewJob[] =>
+        Array.from({ length: count }, (_, n) => ({
+          queue,
+          payload: `${group ?? "ungrouped"}-${n}`,
+          runAt: now - since + n,
+          ...(group ? { groupKey: group } : {}),
+        }));
+      await store.jobs.enqueueMany(store.db, [
+        ...due("full", 50, 90_000),
+        ...due("other", 2, 80_000),
+        ...due(undefined, 1, 70_000),
+        ...due("left-out", 1, 60_000),
+        ...due("half", 3, 50_000),
+        ...due("open", 2, 40_000),
+        { queue, payload: "later-0", runAt: now + 60_000, groupKey: "later" },
+      ]);
+      const named = ["open", "full", "half", "left-out", "later", "open", "unknown"];
+      const claim = (limit: number) =>
+        store.jobs.claimDueThenNext({
+          queue,
+          limit,
+          leaseMs: 60_000,
+          groupLimit: 2,
+          excludeGroups: ["left-out"],
+          onlyGroups: named,
+        });
+      const first = await claim(2);
+      expect(first.jobs.map((job) => job.payload)).toEqual(["half-0", "open-0"]);
+      // On PostgreSQL the queue's next due time comes with it, whatever groups the claim named.
+      expect(first.nextRunAt).toBe(dialect.name === "postgres" ? now - 90_000 : undefined);
+      const second = await claim(10);
+      expect(second.jobs.map((job) => job.payload)).toEqual(["open-1"]);
+      // The groups not named are left for a claim of the whole queue, which takes them.
+      const whole = await store.jobs.claimDue({ queue, limit: 10, leaseMs: 60_000, groupLimit: 2 });
+      expect(whole.map((job) => job.payload)).toEqual(["other-0", "other-1", "ungrouped-0", "left-out-0"]);
+      // Without a cap too: only the named groups' jobs.
+      const uncapped = freshQueue();
+      await store.jobs.enqueueMany(store.db, [
+        { queue: uncapped, payload: "a-0", groupKey: "a", runAt: now - 2 },
+        { queue: uncapped, payload: "b-0", groupKey: "b", runAt: now - 1 },
+        { queue: uncapped, payload: "none", runAt: now - 3 },
+      ]);
+      const onlyB = await store.jobs.claimDue({
+        queue: uncapped,
+        limit: 10,
+        leaseMs: 60_000,
+        onlyGroups: ["b"],
+      });
+      expect(onlyB.map((job) => job.payload)).toEqual(["b-0"]);
+      const none = await store.jobs.claimDue({ queue: uncapped, limit: 10, leaseMs: 60_000, onlyGroups: [] });
+      expect(none).toEqual([]);
+    });
+
     it("releasing every lease makes claimed jobs claimable at once, and the old claims lose them", async () => {
       const queue = freshQueue();
       await store.jobs.enqueue(store.db, { queue, payload: "held" });

@@ -6,6 +6,15 @@
  * with no free slot here), a cap per group held across nodes (the claim counts the group's
  * leased jobs), a time at which to look again although nothing is due (a rate gate reopening).
  *
+ * While jobs that were due at the last look at the whole queue still wait (held back: their group
+ * at its cap, say), a claim woken only by announcements of new jobs that name their groups (the
+ * webhooks of new deliveries) takes jobs of those groups only, read group by group, so it costs
+ * the same however long the waiting backlog is. Every other look is at the whole queue: the
+ * first, one after a job ends (a place was freed), one when the sleep runs out (a job came due, a
+ * poll), one for an announcement without groups (another node's), at least one every `pollMs`,
+ * and every claim while nothing due waits (then the whole queue is as cheap to read, and its
+ * statement is the simpler one to plan).
+ *
  * Leases are short and renewed by a heartbeat: every job the worker holds (running, or waiting in
  * memory for its turn) has its lease pushed out every quarter of LEASE_MS in one statement, so a node that dies frees
  * its jobs within LEASE_MS, while a slow run on a living node keeps its own. Jobs whose work
@@ -98,6 +107,14 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
   const passed = new Set<string>();
   /** Jobs whose end frees a place no due job waits for (`noneWaiting`). */
   const unwanted = new Set<string>();
+  /** Groups whose new jobs were announced since the last claim: what a targeted claim takes. */
+  const announced = new Set<string>();
+  /** The next claim looks at the whole queue, not only at the announced groups. */
+  let wholeQueue = true;
+  /** When the last claim of the whole queue was made (epoch ms). */
+  let wholeClaimedAt = 0;
+  /** Jobs due at the last claim of the whole queue still waited when the loop last looked. */
+  let heldBack = false;
   let running = false;
   let loop: Promise<void> | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
@@ -129,35 +146,52 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
     let nextRunAt: number | null | undefined;
     if (free > 0) {
       const limit = Math.min(free, MAX_CLAIM);
+      const whole = wholeQueue || !heldBack || announced.size === 0 || claimedAt - wholeClaimedAt >= pollMs;
+      const onlyGroups = whole ? undefined : [...announced];
+      wholeQueue = false;
+      announced.clear();
+      if (whole) wholeClaimedAt = claimedAt;
       const claim = await store.jobs.claimDueThenNext({
         queue,
         limit,
         leaseMs,
         excludeGroups: excluded,
+        ...(onlyGroups ? { onlyGroups } : {}),
         ...(options.groupLimit === undefined ? {} : { groupLimit: options.groupLimit }),
         ...(options.readAlong === undefined ? {} : { readAlong: options.readAlong }),
       });
       const { jobs } = claim;
       nextRunAt = claim.nextRunAt;
+      if (nextRunAt !== undefined) heldBack = nextRunAt !== null && nextRunAt <= wholeClaimedAt;
       for (const job of jobs) hold(job);
       await hooks.claimed(jobs, claimedAt);
-      if (jobs.length === limit) return;
+      if (jobs.length === limit) {
+        wholeQueue = true;
+        return;
+      }
     }
     // Woken while it claimed (new jobs announced, a job ended): look again at once, without
     // asking when the next job is due. Under load that is most looks, and it saves a query each.
     if (pause.woken) return;
     // Sleep until the next job is due, a job ends (a slot frees), the worker's next change, or new
     // jobs are announced (also while this loop was awake: the sleep then ends at once). A job due
-    // already at the claim was held back (its group at its cap here or on another node, left out,
-    // or locked by another claimer): a job ending or the poll brings it. One that became due
-    // since is claimed now. (A job another node holds counts as due when its lease ends.)
+    // already at the last claim of the whole queue was held back (its group at its cap here or on
+    // another node, left out, or locked by another claimer): a job ending or the poll brings it.
+    // One that became due since is claimed now: a targeted claim may not have looked at its group.
+    // (A job another node holds counts as due when its lease ends.)
     const now = Date.now();
     // Read with the claim on PostgreSQL (one round trip for both); asked now elsewhere.
     const next = nextRunAt !== undefined ? nextRunAt : await store.jobs.nextRunAt(queue);
-    const untilDue = next === null ? pollMs : next > now ? next - now : next > claimedAt ? 0 : pollMs;
+    heldBack = next !== null && next <= wholeClaimedAt;
+    const dueUnseen = next !== null && next <= now && next > wholeClaimedAt;
+    if (dueUnseen) wholeQueue = true;
+    const untilDue = next === null ? pollMs : next > now ? next - now : dueUnseen ? 0 : pollMs;
     // Measured from the claim: a group held back then may have reopened since.
     const untilChange = hooks.nextChange ? hooks.nextChange(claimedAt) - now : pollMs;
-    await sleep(Math.max(1, Math.min(pollMs, untilDue, untilChange)));
+    const untilWhole = wholeClaimedAt + pollMs - now;
+    const woken = await sleep(Math.max(1, Math.min(pollMs, untilDue, untilChange, untilWhole)));
+    // The time ran out: a job came due, a group reopened, or it is time to look at everything.
+    if (!woken) wholeQueue = true;
   };
 
   const cycle = async () => {
@@ -166,6 +200,7 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
         await claimOnce();
       } catch (error) {
         onError(error);
+        wholeQueue = true;
         await sleep(pollMs);
       }
     }
@@ -187,7 +222,11 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
         tasks.delete(task);
         const wasPassed = passed.delete(job.id);
         const wasUnwanted = unwanted.delete(job.id);
-        if (!wasPassed && (!wasUnwanted || full)) wake();
+        if (!wasPassed && (!wasUnwanted || full)) {
+          // A freed place may go to a job of any group.
+          wholeQueue = true;
+          wake();
+        }
       });
     tasks.add(task);
     return task;
@@ -198,7 +237,10 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
       if (running) return;
       running = true;
       unsubscribe = store.notifier.subscribe(options.topic, (groups) => {
-        if (groups === undefined || hooks.claimable?.(groups) !== false) wake();
+        if (groups === undefined) wholeQueue = true;
+        else if (hooks.claimable?.(groups) === false) return;
+        else for (const group of groups) announced.add(group);
+        wake();
       });
       heartbeat = setInterval(() => void renew().catch(onError), leaseMs / 4);
       heartbeat.unref();

@@ -5,7 +5,8 @@
  * (the loop is about to look anyway).
  */
 export interface WakeableSleep {
-  sleep(ms: number): Promise<void>;
+  /** Resolves true when woken (or a wake was kept), false when the time ran out. */
+  sleep(ms: number): Promise<boolean>;
   wake(): void;
   forget(): void;
   /** A wake is kept: the next sleep ends at once. */
@@ -17,19 +18,19 @@ export function createWakeableSleep(): WakeableSleep {
   let pending = false;
   return {
     sleep: (ms) =>
-      new Promise<void>((resolve) => {
+      new Promise<boolean>((resolve) => {
         if (pending) {
           pending = false;
-          resolve();
+          resolve(true);
           return;
         }
-        const timer = setTimeout(done, ms);
-        function done() {
+        const timer = setTimeout(() => done(false), ms);
+        function done(woken: boolean) {
           clearTimeout(timer);
           wakeSleeper = undefined;
-          resolve();
+          resolve(woken);
         }
-        wakeSleeper = done;
+        wakeSleeper = () => done(true);
       }),
     wake: () => {
       if (wakeSleeper) wakeSleeper();
