@@ -524,6 +524,51 @@ for (const dialect of dialects) {
       }
     });
 
+    it("keeps a workflow's newest 1,000 runs, removing older ones as new runs end", async () => {
+      // HTTP-triggered: its endpoint is not under the API's rate limit, which 1,010 runs would pass.
+      const workflow = await deploy(client, {
+        name: "many-runs",
+        concurrency: 4,
+        trigger: { http: {} },
+        steps: [{ name: "noop", code: code(`return steps.trigger.event.body.n;`) }],
+      });
+      // Ten at a time: each ten's runs are queued after the ten before.
+      for (let n = 0; n < 1010; n += 10) {
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, k) =>
+            rawRequest(workflow.endpoint_url as string, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ n: n + k }),
+            }),
+          ),
+        );
+        expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+      }
+      const db = sluice.server.store.db;
+      const kept = () =>
+        db
+          .selectFrom("workflow_runs")
+          .select(["status", "trigger"])
+          .where("workflow_id", "=", workflow.id)
+          .execute();
+      const ended = await waitUntil(
+        "every run to end",
+        async () => {
+          const rows = await kept();
+          return rows.every((row) => row.status === "success") ? rows : undefined;
+        },
+        60_000,
+      );
+      // The trim after the last run to end left the newest 1,000: all but the first ten.
+      expect(ended).toHaveLength(1000);
+      const numbers = ended.map(
+        (row) => (JSON.parse(row.trigger) as { event: { body: { n: number } } }).event.body.n,
+      );
+      expect(Math.min(...numbers)).toBe(10);
+      expect(Math.max(...numbers)).toBe(1009);
+    });
+
     it("retries a failed run as configured, recording the attempts", async () => {
       const workflow = await deploy(client, {
         name: "flaky",

@@ -2,24 +2,24 @@
  * One attempt of a workflow run, from its queued row to its record: the steps in order, each
  * with its props evaluated in the sandbox against the steps before it, then the run's sends, its
  * emitted events (and, for a failed run, its error on `$errors`) and its final record committed
- * in one transaction with the completion of its job. A step that throws fails the run and the
+ * in one transaction with the completion of its job (run-commit.ts). A step that throws fails the run and the
  * later steps do not run; `$.flow.exit()` ends it after the step that called it.
  */
 import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/sandbox/sandbox.js";
 import type { Lease } from "../../store/jobs.js";
-import type { Executor, WorkflowRunStatus } from "../../store/schema.js";
+import type { WorkflowRunStatus } from "../../store/schema.js";
 import { invokeAction } from "../actions.js";
 import { getComponent, type SavedComponent } from "../components.js";
 import type { CoreContext } from "../context.js";
-import { DELIVERIES_TOPIC } from "../delivery/enqueue.js";
-import { appendEvents, type NewEvent, retention, trimOldest } from "../emitter-events.js";
+import type { NewEvent } from "../emitter-events.js";
 import { SluiceError } from "../errors.js";
 import type { SendReport } from "../outbound/action-sends.js";
 import { configureProps } from "../props.js";
 import { unsealProps } from "../source-props.js";
-import { emitsTopic } from "../topics.js";
+import { commitWakeUps } from "../topics.js";
 import { retryWhileDatabaseRecovers } from "../workers/database-retry.js";
 import { fillHoles } from "./expressions.js";
+import { commitRun } from "./run-commit.js";
 import { type RunError, type RunExit, type StepRecord, storeSteps, toRunRecord } from "./run-record.js";
 import type { StoredStep } from "./steps.js";
 import { expressionsRunnerId, loadWorkflow, slotRunnerId, type Workflow } from "./workflows.js";
@@ -28,8 +28,6 @@ import { expressionsRunnerId, loadWorkflow, slotRunnerId, type Workflow } from "
 export const ERRORS_CHANNEL = "$errors";
 /** The channels of `$.send.sse` events: `$sse:<channel>`. */
 export const SSE_CHANNEL_PREFIX = "$sse:";
-/** Runs kept per workflow; older ones are removed as new ones finish. */
-export const MAX_RUNS_KEPT = 1000;
 const EXPRESSIONS_TIMEOUT_MS = 10_000;
 /**
  * How long the record is retried while the database is away: within the run's lease (60 s,
@@ -136,61 +134,20 @@ export async function runAttempt(
 
   // The sends went out: the record is written even if the database is briefly away, rather than
   // the run being repeated when its lease expires.
-  let committed = { deliveries: 0 };
-  const commit = () =>
-    store.db.transaction().execute(async (tx) => {
-      let deliveries = 0;
-      if (events.length > 0) {
-        let query = tx
-          .selectFrom("workflows")
-          .select(["last_event_ms", "last_event_seq", "event_count", "max_events"])
-          .where("id", "=", workflow.id);
-        if (store.capabilities.skipLocked) query = query.forUpdate();
-        const emitter = await query.executeTakeFirst();
-        if (emitter) {
-          const now = Date.now();
-          const appended = await appendEvents(
-            tx,
-            store,
-            { id: workflow.id, accountId: workflow.accountId },
-            { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
-            events,
-            now,
-          );
-          deliveries = appended.deliveries;
-          const kept = retention(emitter.event_count + appended.events.length, emitter.max_events);
-          await tx
-            .updateTable("workflows")
-            .set({
-              last_event_ms: appended.last.ms,
-              last_event_seq: appended.last.seq,
-              event_count: kept.kept,
-            })
-            .where("id", "=", workflow.id)
-            .execute();
-          await trimOldest(tx, store.capabilities.name, "events", workflow.id, kept.excess);
-        }
-      }
-      await tx
-        .updateTable("workflow_runs")
-        .set({
-          status: retryAt === null ? status : "queued",
-          steps: storeSteps(steps, reports),
-          error: error === null ? null : JSON.stringify(error),
-          exit: exit === null ? null : JSON.stringify(exit),
-          finished_at: retryAt === null ? Date.now() : null,
-        })
-        .where("id", "=", runId)
-        .execute();
-      if (retryAt === null) {
-        await store.jobs.complete(lease, tx);
-        await trimRuns(tx, workflow.id);
-      }
-      return { deliveries };
-    });
+  let committed: Awaited<ReturnType<typeof commitRun>> | undefined;
   await retryWhileDatabaseRecovers(
     async () => {
-      committed = await commit();
+      committed = await commitRun(store, {
+        workflow,
+        runId,
+        lease,
+        events,
+        status,
+        steps: storeSteps(steps, reports),
+        error: error === null ? null : JSON.stringify(error),
+        exit: exit === null ? null : JSON.stringify(exit),
+        retry: retryAt === null ? null : { at: retryAt, error: `${error?.step}: ${error?.message}` },
+      });
     },
     {
       until: Date.now() + COMMIT_RETRY_MS,
@@ -198,11 +155,10 @@ export async function runAttempt(
       onFirstFailure: () => {},
     },
   );
-  if (retryAt !== null) {
-    await store.jobs.fail(lease, { error: `${error?.step}: ${error?.message}`, retryAt });
+  if (committed) {
+    for (const { topic, groups } of commitWakeUps(workflow.id, committed))
+      store.notifier.publish(topic, groups, { othersTold: committed.othersTold });
   }
-  if (events.length > 0) store.notifier.publish(emitsTopic(workflow.id));
-  if (committed.deliveries > 0) store.notifier.publish(DELIVERIES_TOPIC);
   return { runId, status, response, error, retryAt };
 }
 
@@ -351,22 +307,4 @@ function errorEvent(workflow: Workflow, runId: string, trigger: unknown, error: 
 function retryDelayMs(schedule: readonly number[], attempt: number): number {
   const seconds = schedule[Math.min(attempt, schedule.length - 1)] ?? 60;
   return Math.max(0, seconds * 1000);
-}
-
-async function trimRuns(tx: Executor, workflowId: string): Promise<void> {
-  const cutoff = await tx
-    .selectFrom("workflow_runs")
-    .select("id")
-    .where("workflow_id", "=", workflowId)
-    .orderBy("id", "desc")
-    .limit(1)
-    .offset(MAX_RUNS_KEPT)
-    .executeTakeFirst();
-  if (cutoff) {
-    await tx
-      .deleteFrom("workflow_runs")
-      .where("workflow_id", "=", workflowId)
-      .where("id", "<=", cutoff.id)
-      .execute();
-  }
 }

@@ -1,0 +1,192 @@
+/**
+ * The record of a workflow run's attempt, committed in one transaction with its job's end: the
+ * events it emitted with their fan-out (deliveries, runs of linked workflows), the workflow's
+ * event counters, the run's row, the job's completion or its release for a retry, and the
+ * NOTIFY that tells the other nodes. On PostgreSQL that is at most three round trips, as an
+ * invocation's commit is (core/invocation-commit.ts): BEGIN with the workflow's locked row and
+ * listeners (only when the run emitted), the writes as one statement (store/write-together.ts),
+ * and the trim of the workflow's old runs with COMMIT behind it.
+ */
+
+import type { QueryCreator } from "kysely";
+import type { Lease } from "../../store/jobs.js";
+import { endingTransaction } from "../../store/postgres-driver.js";
+import { prepared } from "../../store/prepared.js";
+import type { Database, WorkflowRunStatus } from "../../store/schema.js";
+import type { Store } from "../../store/store.js";
+import { preparedWrite, type Write, writeIn } from "../../store/write-together.js";
+import { listenersOf, type NewEvent, planAppend, retention, trimOldest } from "../emitter-events.js";
+import { type Committed, commitWakeUps } from "../topics.js";
+
+/** Runs kept per workflow; older ones are removed as new ones finish. */
+export const MAX_RUNS_KEPT = 1000;
+
+export interface RunRecord {
+  readonly workflow: { readonly id: string; readonly accountId: string };
+  readonly runId: string;
+  readonly lease: Lease;
+  /** What the run emitted (or its error event), in order. */
+  readonly events: readonly NewEvent[];
+  readonly status: WorkflowRunStatus;
+  /** The columns of the run's row as stored (JSON text). */
+  readonly steps: string;
+  readonly error: string | null;
+  readonly exit: string | null;
+  /** When the failed run is tried again (its job released until then), or null: it is over. */
+  readonly retry: { readonly at: number; readonly error: string } | null;
+}
+
+/** Commits `record`; what it stored, for the caller to publish (core/topics.ts `commitWakeUps`). */
+export async function commitRun(
+  store: Store,
+  record: RunRecord,
+): Promise<Committed & { readonly othersTold: boolean }> {
+  const { workflow, retry } = record;
+  const dialect = store.capabilities.name;
+  return store.db.transaction().execute(async (tx) => {
+    const writes: Write[] = [];
+    let appended = { events: 0, deliveries: 0, webhooks: [] as readonly string[], runs: 0 };
+    let excess = 0;
+    if (record.events.length > 0) {
+      const rows = await (store.capabilities.skipLocked ? readWorkflowLocked : readWorkflow).execute(
+        tx,
+        dialect,
+        {
+          id: workflow.id,
+        },
+      );
+      const emitter = rows[0];
+      // A workflow deleted while it ran keeps nothing of what it emitted.
+      if (emitter) {
+        const now = Date.now();
+        const planned = planAppend(
+          store.jobs,
+          workflow,
+          { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
+          record.events,
+          now,
+          listenersOf(rows),
+        );
+        const kept = retention(emitter.event_count + planned.events.length, emitter.max_events);
+        excess = kept.excess;
+        writes.push(
+          ...planned.writes,
+          preparedWrite(updateWorkflowEvents, {
+            id: workflow.id,
+            last_event_ms: planned.last.ms,
+            last_event_seq: planned.last.seq,
+            event_count: kept.kept,
+          }),
+        );
+        appended = { ...planned, events: planned.events.length };
+      }
+    }
+    writes.push(
+      preparedWrite(updateRun, {
+        id: record.runId,
+        status: retry ? "queued" : record.status,
+        steps: record.steps,
+        error: record.error,
+        exit: record.exit,
+        finished_at: retry ? null : Date.now(),
+      }),
+      store.jobs.endWrite(record.lease, retry ? { error: retry.error, retryAt: retry.at } : undefined),
+    );
+    const committed: Committed = {
+      events: appended.events,
+      logLines: 0,
+      deliveries: appended.deliveries,
+      webhooks: appended.webhooks,
+      runs: appended.runs,
+    };
+    const notice = store.notifier.noticeToOthers(
+      commitWakeUps(workflow.id, committed).map((wakeUp) => wakeUp.topic),
+    );
+    // A run that is over trims the workflow's old runs last; a retried one, its events at most.
+    const trims = excess > 0 || !retry;
+    await writeIn(tx, store.capabilities, writes, { notice, last: !trims });
+    if (excess > 0) await trimOldest(tx, dialect, "events", workflow.id, excess);
+    if (!retry) {
+      const trim = trimRuns.compile(tx, dialect, { workflow_id: workflow.id });
+      await tx.executeQuery(store.capabilities.roundTrips ? endingTransaction(trim) : trim);
+    }
+    return { ...committed, othersTold: notice !== undefined };
+  });
+}
+
+/** The workflow's event state and what listens to it: a row per subscription (one, empty, if none). */
+function workflowWithListeners(creator: QueryCreator<Database>, id: string) {
+  return creator
+    .selectFrom("workflows")
+    .leftJoin("subscriptions", "subscriptions.emitter_id", "workflows.id")
+    .leftJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
+    .leftJoin("workflows as listening", "listening.id", "subscriptions.listener_id")
+    .select([
+      "workflows.last_event_ms",
+      "workflows.last_event_seq",
+      "workflows.event_count",
+      "workflows.max_events",
+      "subscriptions.listener_id",
+      "subscriptions.event_name",
+      "webhooks.active as webhook_active",
+      "listening.active as workflow_active",
+    ])
+    .where("workflows.id", "=", id);
+}
+
+type WorkflowRow = Awaited<ReturnType<ReturnType<typeof workflowWithListeners>["executeTakeFirstOrThrow"]>>;
+
+/** The workflow's row and listeners (SQLite: its one writer needs no row lock). */
+const readWorkflow = prepared<{ id: string }, WorkflowRow>(
+  (creator, values) => workflowWithListeners(creator, values.id),
+  { reusePlan: true },
+);
+
+/** The same, the workflow's row locked until the commit (`FOR UPDATE OF workflows`: PostgreSQL). */
+const readWorkflowLocked = prepared<{ id: string }, WorkflowRow>(
+  (creator, values) => workflowWithListeners(creator, values.id).forUpdate(["workflows"]),
+  { reusePlan: true },
+);
+
+const updateWorkflowEvents = prepared(
+  (creator, values: { id: string; last_event_ms: number; last_event_seq: number; event_count: number }) => {
+    const { id, ...state } = values;
+    return creator.updateTable("workflows").set(state).where("id", "=", id);
+  },
+  { reusePlan: true },
+);
+
+/** The run's row at its end, or queued again for a retry (no `finished_at`). */
+const updateRun = prepared(
+  (
+    creator,
+    values: {
+      id: string;
+      status: WorkflowRunStatus;
+      steps: string;
+      error: string | null;
+      exit: string | null;
+      finished_at: number | null;
+    },
+  ) => {
+    const { id, ...columns } = values;
+    return creator.updateTable("workflow_runs").set(columns).where("id", "=", id);
+  },
+  { reusePlan: true },
+);
+
+/** Removes the workflow's runs older than the newest MAX_RUNS_KEPT, in one statement. */
+const trimRuns = prepared((creator, values: { workflow_id: string }) =>
+  creator
+    .deleteFrom("workflow_runs")
+    .where("workflow_id", "=", values.workflow_id)
+    .where("id", "<=", (eb) =>
+      eb
+        .selectFrom("workflow_runs")
+        .select("id")
+        .where("workflow_id", "=", values.workflow_id)
+        .orderBy("id", "desc")
+        .limit(1)
+        .offset(MAX_RUNS_KEPT),
+    ),
+);
