@@ -7,8 +7,7 @@ import type { DialectCapabilities } from "../store/dialect.js";
 import type { JobQueue } from "../store/jobs.js";
 import { prepared } from "../store/prepared.js";
 import type { Executor } from "../store/schema.js";
-import type { Store } from "../store/store.js";
-import { insertWrites, type Write, writeIn } from "../store/write-together.js";
+import { insertWrites, type Write } from "../store/write-together.js";
 import { deliveryWrites, type WebhookSubscription } from "./delivery/enqueue.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
 import { idCompared, type SequencedTable } from "./sequenced-rows.js";
@@ -65,7 +64,7 @@ export interface ListenerRow {
   readonly workflow_active: number | null;
 }
 
-/** The listeners of subscription rows (from `readListeners`, or joined to the emitter's row). */
+/** The listeners of subscription rows, joined to the emitter's row (a row per subscription). */
 export function listenersOf(rows: readonly ListenerRow[]): Listeners {
   const webhooks: WebhookSubscription[] = [];
   const workflows: { workflowId: string; eventName: string }[] = [];
@@ -78,23 +77,6 @@ export function listenersOf(rows: readonly ListenerRow[]): Listeners {
     }
   }
   return { webhooks, workflows };
-}
-
-/** Who listens to `emitterId`, in one query. */
-export async function readListeners(tx: Executor, emitterId: string): Promise<Listeners> {
-  const rows = await tx
-    .selectFrom("subscriptions")
-    .leftJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
-    .leftJoin("workflows", "workflows.id", "subscriptions.listener_id")
-    .select([
-      "subscriptions.listener_id",
-      "subscriptions.event_name",
-      "webhooks.active as webhook_active",
-      "workflows.active as workflow_active",
-    ])
-    .where("subscriptions.emitter_id", "=", emitterId)
-    .execute();
-  return listenersOf(rows);
 }
 
 /** An append worked out before it is written: the events with their ids, and the writes that store and fan them out. */
@@ -150,22 +132,6 @@ export function planAppend(
     runs: runs.count,
     writes,
   };
-}
-
-/** Stores `items` after `last` (the emitter's last id, read under its row lock) and fans them out. */
-export async function appendEvents(
-  tx: Executor,
-  store: Pick<Store, "jobs" | "capabilities">,
-  emitter: Emitter,
-  last: SequenceId,
-  items: readonly NewEvent[],
-  now: number,
-): Promise<AppendOutcome> {
-  const listeners =
-    items.length === 0 ? { webhooks: [], workflows: [] } : await readListeners(tx, emitter.id);
-  const { writes, ...outcome } = planAppend(store.jobs, emitter, last, items, now, listeners);
-  await writeIn(tx, store.capabilities, writes);
-  return outcome;
 }
 
 /**

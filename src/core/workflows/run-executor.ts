@@ -2,8 +2,8 @@
  * One attempt of a workflow run, from its queued row to its record: the steps in order, each
  * with its props evaluated in the sandbox against the steps before it, then the run's sends, its
  * emitted events (and, for a failed run, its error on `$errors`) and its final record committed
- * in one transaction with the completion of its job (run-commit.ts). A step that throws fails the run and the
- * later steps do not run; `$.flow.exit()` ends it after the step that called it.
+ * in one transaction with the completion of its job (run-commit.ts). A step that throws fails the
+ * run and the later steps do not run; `$.flow.exit()` ends it after the step that called it.
  */
 import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/sandbox/sandbox.js";
 import type { Lease } from "../../store/jobs.js";
