@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
+import { CompiledQuery } from "kysely";
 import pg from "pg";
 
 export interface Notifier {
@@ -40,6 +41,14 @@ export interface PublishOptions {
 export interface Notice {
   readonly channel: string;
   readonly payload: string;
+}
+
+/**
+ * `select pg_notify(…)`: a NOTIFY of its own (a publish) or the last `SELECT` of a statement of
+ * writes (store/write-together.ts). One text for both, so PostgreSQL parses one.
+ */
+export function notifyQuery(notice: Notice): CompiledQuery {
+  return CompiledQuery.raw('select pg_notify($1, $2) as "written"', [notice.channel, notice.payload]);
 }
 
 const CHANNEL = "sluice_wakeups";

@@ -7,7 +7,7 @@ import { type ClusterLocks, createLocalLocks, createPostgresLocks } from "./clus
 import { type DialectCapabilities, openDialect, type StoreLocation } from "./dialect.js";
 import { createJobQueue, type JobQueue } from "./jobs.js";
 import { migrations } from "./migrations/index.js";
-import { createLocalNotifier, createPostgresNotifier, type Notifier } from "./notifier.js";
+import { createLocalNotifier, createPostgresNotifier, type Notifier, notifyQuery } from "./notifier.js";
 import type { Database } from "./schema.js";
 
 export interface Store {
@@ -47,7 +47,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
       : createPostgresNotifier(
           location.databaseUrl,
           async (channel, payload) => {
-            await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+            await db.executeQuery(notifyQuery({ channel, payload }));
           },
           onError,
         );

@@ -9,7 +9,7 @@
  */
 import {
   type Compilable,
-  CompiledQuery,
+  type CompiledQuery,
   type DeleteQueryBuilder,
   type DeleteResult,
   type Insertable,
@@ -22,7 +22,7 @@ import {
 } from "kysely";
 import { combinedWrites } from "./combined-writes.js";
 import type { DialectCapabilities } from "./dialect.js";
-import type { Notice } from "./notifier.js";
+import { type Notice, notifyQuery } from "./notifier.js";
 import { endingTransaction } from "./postgres-driver.js";
 import { type Prepared, prepared, type Row, type Values } from "./prepared.js";
 import type { Database, Executor } from "./schema.js";
@@ -195,11 +195,6 @@ export async function writeIn(
     for (const [index, query] of queries.entries())
       await executor.executeQuery(index === queries.length - 1 ? ends(query) : query);
   }
-}
-
-/** `select pg_notify(…)`: the statement's last `SELECT` when a notice goes with writes. */
-function notifyQuery(notice: Notice): CompiledQuery {
-  return CompiledQuery.raw('select pg_notify($1, $2) as "written"', [notice.channel, notice.payload]);
 }
 
 /**
