@@ -1,13 +1,16 @@
 /**
- * The jobs statements' plans on PostgreSQL once ANALYZE has seen one group's backlog: the
- * hand-off to a group's next job, run with a plan kept for every group (store/prepared.ts),
- * reads that group's jobs (`jobs_group_due`), not the due jobs of every group in order (which
- * read the backlog whole for a healthy webhook: migration 0020). A generic plan is what a named
- * statement settles on, so the test asks for one.
+ * The jobs statements' plans on PostgreSQL beside one group's backlog. The hand-off to a group's
+ * next job, run with a plan kept for every group (store/prepared.ts), reads that group's jobs
+ * (`jobs_group_due`) once ANALYZE has seen the backlog, not the due jobs of every group in order
+ * (which read the backlog whole for a healthy webhook: migration 0020). The probe of the next due
+ * time reads the due jobs' index in order, whether ANALYZE last saw only leased jobs or the
+ * backlog, in a plan made for its values and in a generic one. A generic plan is what a named
+ * statement settles on; the first runs on each connection are planned for their values.
  */
 import { sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { nextDue } from "../../src/store/jobs.js";
 import type { Store } from "../../src/store/store.js";
 import { dialects, postgresUrl, type TestDatabase } from "../support/dialects.js";
 import { storeForSuite } from "../support/suite-store.js";
@@ -86,6 +89,67 @@ describe.skipIf(postgresUrl === undefined)("the jobs statements' plans on postgr
       const indexes = indexesIn(rows[0]["QUERY PLAN"]);
       expect(indexes).toContain("jobs_group_due");
       expect(indexes).not.toContain("jobs_due_in_order");
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describe.skipIf(postgresUrl === undefined)("the next-due probe's plans on postgres", () => {
+  let database: TestDatabase;
+  let store: Store;
+  storeForSuite(postgres as NonNullable<typeof postgres>, (opened, on) => {
+    store = opened;
+    database = on;
+  });
+
+  it("finds the next due time by reading the due jobs in order, whether ANALYZE last saw only leased jobs or a backlog", async () => {
+    // The table (this suite's own) as a busy queue often is when it is analyzed: every job in it leased.
+    const queue = "probe";
+    const now = Date.now();
+    for (let n = 0; n < 8; n++)
+      await store.jobs.enqueue(store.db, {
+        queue,
+        payload: `leased-${n}`,
+        runAt: now - 200_000 + n,
+        groupKey: "backlog",
+        claim: { leaseToken: `token-${n}`, leaseMs: 60_000 },
+      });
+    await sql`analyze jobs`.execute(store.db);
+    // Then a backlog forms behind the leased jobs.
+    const backlog = Array.from({ length: 20_000 }, (_, n) => ({
+      queue,
+      payload: n,
+      runAt: now - 100_000 + n,
+      groupKey: "backlog",
+    }));
+    await store.jobs.enqueueMany(store.db, backlog);
+    expect(await store.jobs.nextRunAt(queue)).toBe(now - 100_000);
+
+    const { sql: text, parameters } = nextDue.compile(store.db, "postgres", { queue });
+    const client = new pg.Client({ connectionString: database.databaseUrl });
+    await client.connect();
+    try {
+      await client.query(`prepare next_due as ${text}`);
+      const values = parameters.map((value) => client.escapeLiteral(String(value)));
+      /** The indexes of the plan made for the values and of the generic plan. */
+      const plans = async () => {
+        const indexes: Record<string, string[]> = {};
+        for (const mode of ["force_custom_plan", "force_generic_plan"]) {
+          await client.query(`set plan_cache_mode = ${mode}`);
+          const { rows } = await client.query(`explain (format json) execute next_due(${values.join(", ")})`);
+          indexes[mode] = indexesIn(rows[0]["QUERY PLAN"]);
+        }
+        return indexes;
+      };
+      const inOrder = {
+        force_custom_plan: ["jobs_due_in_order", "jobs_leased"],
+        force_generic_plan: ["jobs_due_in_order", "jobs_leased"],
+      };
+      expect(await plans()).toEqual(inOrder);
+      // And once ANALYZE has seen the backlog.
+      await client.query("analyze jobs");
+      expect(await plans()).toEqual(inOrder);
     } finally {
       await client.end();
     }
