@@ -5,6 +5,7 @@
  * in one transaction with the completion of its job (run-commit.ts). A step that throws fails the
  * run and the later steps do not run; `$.flow.exit()` ends it after the step that called it.
  */
+import { sql } from "kysely";
 import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/sandbox/sandbox.js";
 import type { Lease } from "../../store/jobs.js";
 import type { WorkflowRunStatus } from "../../store/schema.js";
@@ -66,10 +67,17 @@ export async function runAttempt(
   hooks: RunHooks = {},
 ): Promise<AttemptOutcome | null> {
   const { store } = context;
+  // The run's row as this attempt starts it, in one statement: running, one more attempt, started
+  // at its first attempt's start.
   const row = await store.db
-    .selectFrom("workflow_runs")
-    .selectAll()
+    .updateTable("workflow_runs")
+    .set({
+      status: "running",
+      attempts: sql`attempts + 1`,
+      started_at: sql`coalesce(started_at, ${Date.now()})`,
+    })
     .where("id", "=", runId)
+    .returningAll()
     .executeTakeFirst();
   const workflow = row ? await loadWorkflow(context, row.workflow_id) : null;
   if (!row || !workflow) {
@@ -77,13 +85,7 @@ export async function runAttempt(
     return null;
   }
   const run = toRunRecord(row);
-  const startedAt = Date.now();
-  const attempts = run.attempts + 1;
-  await store.db
-    .updateTable("workflow_runs")
-    .set({ status: "running", attempts, started_at: run.startedAt ?? startedAt })
-    .where("id", "=", runId)
-    .execute();
+  const { attempts } = run;
 
   const steps: StepRecord[] = [];
   const view: Record<string, unknown> = { trigger: run.trigger };
