@@ -7,7 +7,7 @@
  * backlog, in a plan made for its values and in a generic one. A generic plan is what a named
  * statement settles on; the first runs on each connection are planned for their values.
  */
-import { sql } from "kysely";
+import { type CompiledQuery, sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { nextDue } from "../../src/store/jobs.js";
@@ -24,6 +24,30 @@ function indexesIn(plan: unknown): string[] {
   const node = plan as Record<string, unknown>;
   const own = typeof node["Index Name"] === "string" ? [node["Index Name"] as string] : [];
   return [...own, ...Object.values(node).flatMap(indexesIn)];
+}
+
+type PlanMode = "force_custom_plan" | "force_generic_plan";
+
+/**
+ * `statement` prepared on a connection of its own, and the indexes its plan reads in a
+ * `plan_cache_mode` (made for the values, or generic). Plain EXPLAIN: nothing is run.
+ */
+async function preparedPlans(database: TestDatabase, statement: CompiledQuery) {
+  const client = new pg.Client({ connectionString: database.databaseUrl });
+  await client.connect();
+  await client.query(`prepare probed as ${statement.sql}`);
+  const values = statement.parameters.map((value) =>
+    typeof value === "string" ? client.escapeLiteral(value) : String(value),
+  );
+  return {
+    client,
+    async indexes(mode: PlanMode): Promise<string[]> {
+      await client.query(`set plan_cache_mode = ${mode}`);
+      const { rows } = await client.query(`explain (format json) execute probed(${values.join(", ")})`);
+      return indexesIn(rows[0]["QUERY PLAN"]);
+    },
+    close: () => client.end(),
+  };
 }
 
 describe.skipIf(postgresUrl === undefined)("the jobs statements' plans on postgres", () => {
@@ -74,23 +98,13 @@ describe.skipIf(postgresUrl === undefined)("the jobs statements' plans on postgr
     );
     const compiled = write.compiled?.(store.db, "postgres");
     if (!compiled) throw new Error("the hand-off's statement is prepared: it has a compiled form");
-    const { sql: text, parameters } = compiled;
-    const client = new pg.Client({ connectionString: database.databaseUrl });
-    await client.connect();
+    const plans = await preparedPlans(database, compiled);
     try {
-      await client.query("set plan_cache_mode = force_generic_plan");
-      await client.query(`prepare take_next as ${text}`);
-      const values = parameters.map((value) =>
-        typeof value === "string" ? client.escapeLiteral(value) : String(value),
-      );
-      await client.query("begin");
-      const { rows } = await client.query(`explain (format json) execute take_next(${values.join(", ")})`);
-      await client.query("rollback");
-      const indexes = indexesIn(rows[0]["QUERY PLAN"]);
+      const indexes = await plans.indexes("force_generic_plan");
       expect(indexes).toContain("jobs_group_due");
       expect(indexes).not.toContain("jobs_due_in_order");
     } finally {
-      await client.end();
+      await plans.close();
     }
   });
 });
@@ -126,32 +140,23 @@ describe.skipIf(postgresUrl === undefined)("the next-due probe's plans on postgr
     await store.jobs.enqueueMany(store.db, backlog);
     expect(await store.jobs.nextRunAt(queue)).toBe(now - 100_000);
 
-    const { sql: text, parameters } = nextDue.compile(store.db, "postgres", { queue });
-    const client = new pg.Client({ connectionString: database.databaseUrl });
-    await client.connect();
+    const prepared = await preparedPlans(database, nextDue.compile(store.db, "postgres", { queue }));
     try {
-      await client.query(`prepare next_due as ${text}`);
-      const values = parameters.map((value) => client.escapeLiteral(String(value)));
       /** The indexes of the plan made for the values and of the generic plan. */
-      const plans = async () => {
-        const indexes: Record<string, string[]> = {};
-        for (const mode of ["force_custom_plan", "force_generic_plan"]) {
-          await client.query(`set plan_cache_mode = ${mode}`);
-          const { rows } = await client.query(`explain (format json) execute next_due(${values.join(", ")})`);
-          indexes[mode] = indexesIn(rows[0]["QUERY PLAN"]);
-        }
-        return indexes;
-      };
+      const plans = async () => ({
+        force_custom_plan: await prepared.indexes("force_custom_plan"),
+        force_generic_plan: await prepared.indexes("force_generic_plan"),
+      });
       const inOrder = {
         force_custom_plan: ["jobs_due_in_order", "jobs_leased"],
         force_generic_plan: ["jobs_due_in_order", "jobs_leased"],
       };
       expect(await plans()).toEqual(inOrder);
       // And once ANALYZE has seen the backlog.
-      await client.query("analyze jobs");
+      await prepared.client.query("analyze jobs");
       expect(await plans()).toEqual(inOrder);
     } finally {
-      await client.end();
+      await prepared.close();
     }
   });
 });

@@ -45,7 +45,7 @@ export async function commitRun(
   const dialect = store.capabilities.name;
   return store.db.transaction().execute(async (tx) => {
     const writes: Write[] = [];
-    let appended = { events: 0, deliveries: 0, webhooks: [] as readonly string[], runs: 0 };
+    let committed: Committed = { events: 0, logLines: 0, deliveries: 0, webhooks: [], runs: 0 };
     let excess = 0;
     if (record.events.length > 0) {
       const rows = await (store.capabilities.skipLocked ? readWorkflowLocked : readWorkflow).execute(
@@ -78,7 +78,8 @@ export async function commitRun(
             event_count: kept.kept,
           }),
         );
-        appended = { ...planned, events: planned.events.length };
+        const { deliveries, webhooks, runs } = planned;
+        committed = { events: planned.events.length, logLines: 0, deliveries, webhooks, runs };
       }
     }
     writes.push(
@@ -92,13 +93,6 @@ export async function commitRun(
       }),
       store.jobs.endWrite(record.lease, retry ? { error: retry.error, retryAt: retry.at } : undefined),
     );
-    const committed: Committed = {
-      events: appended.events,
-      logLines: 0,
-      deliveries: appended.deliveries,
-      webhooks: appended.webhooks,
-      runs: appended.runs,
-    };
     const notice = store.notifier.noticeToOthers(
       commitWakeUps(workflow.id, committed).map((wakeUp) => wakeUp.topic),
     );
