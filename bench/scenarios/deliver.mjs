@@ -357,3 +357,42 @@ export async function pacedWithCpu(server, receiver, source, { rate, seconds }) 
     steal: stealShare(before.machine, after.machine) ?? 0,
   };
 }
+
+/**
+ * `total` events emitted 100 a request as fast as `source` takes them, with what they cost:
+ * deliveries/s from the first request to the last arrival, and the CPU ms a delivery of the
+ * server, its runners and every `postgres` process of the machine (as `pacedWithCpu`). For
+ * ab-deliver.mjs `--max`.
+ */
+export async function maxRateWithCpu(server, receiver, source, { total }) {
+  const batch = 100;
+  receiver.reset();
+  const before = {
+    tree: treeCpuMs(server.pid),
+    postgres: cpuMsOfProcessesNamed("postgres"),
+    machine: machineCpuTicks(),
+  };
+  const started = Date.now();
+  for (let seq = 0; seq < total / batch; seq++) {
+    await postJson(source.endpoint_url, { count: batch, seq, sent_at: Date.now() });
+  }
+  await receiver.waitForCount(total, 120_000, { partial: true, distinct: eventKey });
+  const after = {
+    tree: treeCpuMs(server.pid),
+    postgres: cpuMsOfProcessesNamed("postgres"),
+    machine: machineCpuTicks(),
+  };
+  const { first, duplicates } = firstArrivals(receiver.received);
+  const last = Math.max(...first.map((entry) => entry.at));
+  return {
+    rate: first.length / ((last - started) / 1000),
+    missing: total - first.length,
+    duplicates,
+    cpuPerEvent: {
+      server: (after.tree.server - before.tree.server) / total,
+      runner: (after.tree.children - before.tree.children) / total,
+      postgres: (after.postgres - before.postgres) / total,
+    },
+    steal: stealShare(before.machine, after.machine) ?? 0,
+  };
+}

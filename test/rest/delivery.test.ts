@@ -4,6 +4,8 @@
  * retried on a short SLUICE_RETRY_SCHEDULE, logged, resent, recovered; 410 disables; secrets rotate;
  * /metrics counts it all; and the SSRF guard refuses loopback unless SLUICE_ALLOWED_CIDRS allows it.
  */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import {
@@ -257,6 +259,31 @@ for (const dialect of dialects) {
       const detail = await api.getDelivery(delivery?.id ?? "");
       expect(detail.attempt_log[0]?.response_body).toBe("a\uFFFDb");
       expect(hook.received()).toHaveLength(1);
+    });
+
+    it("an answer whose body never ends is recorded from its first 1,024 bytes, without waiting for its end", async () => {
+      // The receiver sends 4 KB of its body and holds the rest back for ever: the attempt ends
+      // once the kept part has come, not at the 15 s deadline.
+      const endless = http.createServer((_request, response) => {
+        response.writeHead(200, { "content-type": "text/plain" });
+        response.write("x".repeat(4096));
+      });
+      await new Promise<void>((resolve) => endless.listen(0, "127.0.0.1", resolve));
+      try {
+        const source = await deployEmitter(sluice.client);
+        const { port } = endless.address() as AddressInfo;
+        const webhook = await api.createWebhook({ url: `http://127.0.0.1:${port}/endless`, name: "endless" });
+        await api.subscribe(source.id, webhook.id);
+        await emit(source, { tag: "endless" });
+        const [delivery] = await settled(webhook.id, 1, 5_000);
+        expect(delivery).toMatchObject({ status: "delivered", attempts: 1, last_status_code: 200 });
+        const detail = await api.getDelivery(delivery?.id ?? "");
+        expect(detail.attempt_log[0]?.response_body).toBe("x".repeat(1024));
+        expect(detail.attempt_log[0]?.latency_ms).toBeLessThan(5_000);
+      } finally {
+        endless.closeAllConnections();
+        await new Promise((resolve) => endless.close(resolve));
+      }
     });
 
     it("a 3xx is a failure and its Location is not followed", async () => {

@@ -3,8 +3,10 @@
  * (`webhook-id`, `webhook-timestamp`, `webhook-signature`), plus Sluice's own headers. Success is
  * a 2xx within 15 s; redirects are not followed; connections go only where the SSRF guard allows.
  */
+
+import type { IncomingHttpHeaders } from "node:http";
 import { Webhook } from "standardwebhooks";
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import { type AddressPolicy, BlockedAddressError, checkUrlHost } from "../outbound/ssrf-guard.js";
 import { storableText } from "../storable-text.js";
 
@@ -66,20 +68,13 @@ export async function sendDelivery(
     .map((signer) => signer.sign(delivery.messageId, timestamp, delivery.payload))
     .join(" ");
   const latency = () => Math.round(performance.now() - started);
-  // The whole exchange, answer and body, within the timeout. Cleared when it ends: a signal of
-  // AbortSignal.timeout() keeps its timer for the full 15 s after every delivery, then fires it.
-  const deadline = new AbortController();
-  const timer = setTimeout(
-    () => deadline.abort(new DOMException("The delivery timed out", "TimeoutError")),
-    DELIVERY_TIMEOUT_MS,
-  );
-  timer.unref();
   try {
-    checkUrlHost(policy, new URL(delivery.url));
-    const response = await request(delivery.url, {
-      method: "POST",
+    const url = new URL(delivery.url);
+    checkUrlHost(policy, url);
+    const response = await exchange(
       dispatcher,
-      headers: {
+      url,
+      {
         "content-type": "application/json",
         "user-agent": "Sluice-Webhooks/1",
         "webhook-id": delivery.messageId,
@@ -89,12 +84,8 @@ export async function sendDelivery(
         "x-sluice-channel": delivery.channel ?? "",
         "x-sluice-attempt": String(delivery.attempt),
       },
-      body: delivery.payload,
-      headersTimeout: DELIVERY_TIMEOUT_MS,
-      bodyTimeout: DELIVERY_TIMEOUT_MS,
-      signal: deadline.signal,
-    });
-    const responseBody = await readSome(response.body);
+      delivery.payload,
+    );
     const ok = response.statusCode >= 200 && response.statusCode < 300;
     const retryAfter = response.headers["retry-after"];
     return {
@@ -105,7 +96,7 @@ export async function sendDelivery(
         ? null
         : `the endpoint answered ${response.statusCode}${response.statusCode >= 300 && response.statusCode < 400 ? " (redirects are not followed)" : ""}`,
       retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
-      responseBody,
+      responseBody: response.body,
     };
   } catch (error) {
     return {
@@ -116,22 +107,97 @@ export async function sendDelivery(
       retryAfter: undefined,
       responseBody: null,
     };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
-async function readSome(body: Dispatcher.ResponseData["body"]): Promise<string | null> {
-  let kept = Buffer.alloc(0);
-  for await (const chunk of body) {
-    kept = Buffer.concat([kept, chunk as Buffer]);
-    if (kept.length >= KEPT_RESPONSE_BYTES) {
-      body.destroy();
-      break;
-    }
-  }
+interface Answer {
+  readonly statusCode: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The first KEPT_RESPONSE_BYTES of the answer's body as text, or null if it had none. */
+  readonly body: string | null;
+}
+
+/**
+ * The POST and its answer, through undici's dispatch API: the whole exchange, answer and body,
+ * within DELIVERY_TIMEOUT_MS, and the body read only as far as KEPT_RESPONSE_BYTES (the
+ * connection is then dropped rather than read on). `request()` costs about twice the CPU for
+ * the same exchange: a body stream, its async iteration, and an abort signal with its listener
+ * (bench/RESULTS.md).
+ */
+function exchange(
+  dispatcher: Dispatcher,
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let statusCode = 0;
+    let answerHeaders: IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let settled = false;
+    const settle = (outcome: { answer: Answer } | { error: unknown }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if ("answer" in outcome) resolve(outcome.answer);
+      else reject(outcome.error);
+    };
+    const answer = (): Answer => ({ statusCode, headers: answerHeaders, body: keptText(chunks, kept) });
+    // Settles at the deadline whatever the exchange is doing (connecting included), and stops it.
+    const timer = setTimeout(() => {
+      const timedOut = new DOMException("The delivery timed out", "TimeoutError");
+      settle({ error: timedOut });
+      controller?.abort(timedOut);
+    }, DELIVERY_TIMEOUT_MS);
+    timer.unref();
+    dispatcher.dispatch(
+      {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: "POST",
+        headers,
+        body,
+        headersTimeout: DELIVERY_TIMEOUT_MS,
+        bodyTimeout: DELIVERY_TIMEOUT_MS,
+      },
+      {
+        onRequestStart(started) {
+          controller = started;
+          // The deadline passed before the request reached a connection.
+          if (settled) started.abort(new DOMException("The delivery timed out", "TimeoutError"));
+        },
+        onResponseStart(_controller, status, responseHeaders) {
+          statusCode = status;
+          answerHeaders = responseHeaders;
+        },
+        onResponseData(started, chunk) {
+          chunks.push(chunk);
+          kept += chunk.length;
+          // Enough of the body kept: the answer is complete as far as Sluice reads it.
+          if (kept >= KEPT_RESPONSE_BYTES) {
+            settle({ answer: answer() });
+            started.abort(new Error("the answer's body was read as far as it is kept"));
+          }
+        },
+        onResponseEnd() {
+          settle({ answer: answer() });
+        },
+        onResponseError(_controller, error) {
+          settle({ error });
+        },
+      },
+    );
+  });
+}
+
+/** The kept bytes as text for the attempt log, or null if the body was empty. */
+function keptText(chunks: readonly Buffer[], length: number): string | null {
+  if (length === 0) return null;
+  const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length);
   // Kept as text in the attempt log: a binary answer's NUL bytes must not fail that write.
-  return kept.length === 0 ? null : storableText(kept.subarray(0, KEPT_RESPONSE_BYTES).toString("utf8"));
+  return storableText(bytes.subarray(0, KEPT_RESPONSE_BYTES).toString("utf8"));
 }
 
 function describeFailure(error: unknown): string {
