@@ -40,11 +40,12 @@ describe("the claim loop's wake-ups when a job ends", () => {
     work: (loop: ClaimLoop, job: ClaimedJob) => Promise<void>,
     options: {
       claimable?: (groups: readonly string[]) => boolean;
+      excludeGroups?: () => readonly string[];
       groupLimit?: number;
       pollMs?: number;
     } = {},
   ) => {
-    const { claimable, groupLimit, pollMs = 3_600_000 } = options;
+    const { claimable, excludeGroups, groupLimit, pollMs = 3_600_000 } = options;
     const queue = `wakes-${++queueCount}`;
     const counted: Store = {
       ...store,
@@ -70,6 +71,7 @@ describe("the claim loop's wake-ups when a job ends", () => {
       },
       {
         ...(claimable ? { claimable } : {}),
+        ...(excludeGroups ? { excludeGroups } : {}),
         claimed(jobs) {
           for (const job of jobs)
             void loop.run(job, async () => {
@@ -182,5 +184,41 @@ describe("the claim loop's wake-ups when a job ends", () => {
     await waitUntil("slow to end", () => ended.includes("slow"));
     await waitUntil("the claim its end woke", () => claims.count === before + 3);
     expect(claims.onlyGroups.slice(before)).toEqual([undefined, ["s"], undefined]);
+  });
+
+  it("while due jobs are held back, an announcement naming only groups left out makes no claim", async () => {
+    const left = new Set<string>(["x"]);
+    const { claims, ended, queue, topic } = await startLoop(4, async (loop, job) => loop.noneWaiting(job), {
+      excludeGroups: () => [...left],
+      groupLimit: 1,
+      pollMs: 60_000,
+    });
+    await waitUntil("jobs a and b to end", () => ended.length === 2);
+    // "stuck" at its cap of 1 with a job due behind it: the loop's next claims are targeted.
+    await store.jobs.enqueue(store.db, {
+      queue,
+      payload: "stuck-leased",
+      groupKey: "stuck",
+      claim: { leaseToken: "elsewhere", leaseMs: 60_000 },
+    });
+    await store.jobs.enqueue(store.db, { queue, payload: "stuck-0", groupKey: "stuck" });
+    store.notifier.publish(topic);
+    await waitUntil("the claim that finds stuck-0 held back", () => claims.count === 2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // "x" is left out of every claim (at its cap here, say): announcing it alone costs no claim.
+    await store.jobs.enqueue(store.db, { queue, payload: "x-0", groupKey: "x" });
+    store.notifier.publish(topic, ["x"]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(claims.count).toBe(2);
+    // Announced with a group that is not left out, a claim of both: x-0 still stays.
+    await store.jobs.enqueue(store.db, { queue, payload: "g-0", groupKey: "g" });
+    store.notifier.publish(topic, ["x", "g"]);
+    await waitUntil("g-0 to end", () => ended.includes("g-0"));
+    expect(claims.onlyGroups.slice(2)).toEqual([["x", "g"]]);
+    expect(ended).not.toContain("x-0");
+    // No longer left out: the next announcement's claim takes it.
+    left.clear();
+    store.notifier.publish(topic, ["x"]);
+    await waitUntil("x-0 to end", () => ended.includes("x-0"));
   });
 });

@@ -151,6 +151,12 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
       wholeQueue = false;
       announced.clear();
       if (whole) wholeClaimedAt = claimedAt;
+      // Every announced group is left out (at its cap here since it was announced, say): nothing
+      // to take, and no statement to plan for it. The sleep below ends at the next whole look.
+      if (onlyGroups?.every((group) => excluded.includes(group))) {
+        if (!pause.woken) await rest(claimedAt, pollMs);
+        return;
+      }
       const claim = await store.jobs.claimDueThenNext({
         queue,
         limit,
@@ -186,6 +192,15 @@ export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks
     const dueUnseen = next !== null && next <= now && next > wholeClaimedAt;
     if (dueUnseen) wholeQueue = true;
     const untilDue = next === null ? pollMs : next > now ? next - now : dueUnseen ? 0 : pollMs;
+    await rest(claimedAt, untilDue);
+  };
+
+  /**
+   * Sleeps until woken, `untilDue` ms have passed, the worker's next change, or the next look at
+   * the whole queue, whichever comes first.
+   */
+  const rest = async (claimedAt: number, untilDue: number): Promise<void> => {
+    const now = Date.now();
     // Measured from the claim: a group held back then may have reopened since.
     const untilChange = hooks.nextChange ? hooks.nextChange(claimedAt) - now : pollMs;
     const untilWhole = wholeClaimedAt + pollMs - now;
