@@ -166,6 +166,25 @@ describe("prepared writes joined for PostgreSQL", () => {
     ).toBeUndefined();
   });
 
+  it("gives each combination its own text, the same every time, past the number kept", () => {
+    const writes = (n: number) => [
+      CompiledQuery.raw(`delete from "t${n}" where "id" = $1`, [n]),
+      CompiledQuery.raw('delete from "b" where "id" = $1', ["b"]),
+    ];
+    const first = combinedWrites(writes(0));
+    // Other parts with the same characters in all (one write, not two): a text of its own.
+    expect(combinedWrites([CompiledQuery.raw('delete from "t0" where "id" = $1delete', [0])])?.sql).not.toBe(
+      first?.sql,
+    );
+    for (let n = 1; n <= 600; n++) expect(combinedWrites(writes(n))?.sql).toContain(`"t${n}"`);
+    expect(combinedWrites(writes(0))?.sql).toBe(first?.sql);
+    expect(combinedWrites(writes(0))?.parameters).toEqual([0, "b"]);
+    // One that cannot be joined stays refused the second time.
+    const unjoinable = [CompiledQuery.raw('update "a" set "note" = \'costs $2\' where "id" = $1', ["a"])];
+    expect(combinedWrites(unjoinable)).toBeUndefined();
+    expect(combinedWrites(unjoinable)).toBeUndefined();
+  });
+
   it("joins none whose text holds something else that looks like a placeholder", () => {
     expect(
       combinedWrites([
