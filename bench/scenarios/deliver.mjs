@@ -330,31 +330,21 @@ async function measureFanout(ctx, server, receiver) {
 export async function pacedWithCpu(server, receiver, source, { rate, seconds }) {
   receiver.reset();
   const expected = rate * seconds;
-  const reading = () => ({
-    tree: treeCpuMs(server.pid),
-    postgres: cpuMsOfProcessesNamed("postgres"),
-    machine: machineCpuTicks(),
-  });
-  const before = reading();
+  const before = cpuReading(server);
   const send = await paced({
     rate: rate / PER_REQUEST,
     seconds,
     send: (seq) => postJson(source.endpoint_url, { count: PER_REQUEST, seq, sent_at: Date.now() }),
   });
   await receiver.waitForCount(expected, 60_000, { partial: true, distinct: eventKey });
-  const after = reading();
+  const after = cpuReading(server);
   const { first, duplicates } = firstArrivals(receiver.received);
   return {
     achievedRate: send.achieved_rate * PER_REQUEST,
     latency: first.map((entry) => entry.at - entry.body.emitted_at),
     missing: expected - first.length,
     duplicates,
-    cpuPerEvent: {
-      server: (after.tree.server - before.tree.server) / expected,
-      runner: (after.tree.children - before.tree.children) / expected,
-      postgres: (after.postgres - before.postgres) / expected,
-    },
-    steal: stealShare(before.machine, after.machine) ?? 0,
+    ...costOf(before, after, expected),
   };
 }
 
@@ -367,31 +357,39 @@ export async function pacedWithCpu(server, receiver, source, { rate, seconds }) 
 export async function maxRateWithCpu(server, receiver, source, { total }) {
   const batch = 100;
   receiver.reset();
-  const before = {
-    tree: treeCpuMs(server.pid),
-    postgres: cpuMsOfProcessesNamed("postgres"),
-    machine: machineCpuTicks(),
-  };
+  const before = cpuReading(server);
   const started = Date.now();
   for (let seq = 0; seq < total / batch; seq++) {
     await postJson(source.endpoint_url, { count: batch, seq, sent_at: Date.now() });
   }
   await receiver.waitForCount(total, 120_000, { partial: true, distinct: eventKey });
-  const after = {
-    tree: treeCpuMs(server.pid),
-    postgres: cpuMsOfProcessesNamed("postgres"),
-    machine: machineCpuTicks(),
-  };
+  const after = cpuReading(server);
   const { first, duplicates } = firstArrivals(receiver.received);
   const last = Math.max(...first.map((entry) => entry.at));
   return {
     rate: first.length / ((last - started) / 1000),
     missing: total - first.length,
     duplicates,
+    ...costOf(before, after, total),
+  };
+}
+
+/** The CPU ms so far of the server, its runners and every `postgres` process, and the machine's ticks. */
+function cpuReading(server) {
+  return {
+    tree: treeCpuMs(server.pid),
+    postgres: cpuMsOfProcessesNamed("postgres"),
+    machine: machineCpuTicks(),
+  };
+}
+
+/** What `count` events cost between two readings: CPU ms an event of each side, and the share stolen. */
+function costOf(before, after, count) {
+  return {
     cpuPerEvent: {
-      server: (after.tree.server - before.tree.server) / total,
-      runner: (after.tree.children - before.tree.children) / total,
-      postgres: (after.postgres - before.postgres) / total,
+      server: (after.tree.server - before.tree.server) / count,
+      runner: (after.tree.children - before.tree.children) / count,
+      postgres: (after.postgres - before.postgres) / count,
     },
     steal: stealShare(before.machine, after.machine) ?? 0,
   };

@@ -90,6 +90,25 @@ describe("the claim loop's wake-ups when a job ends", () => {
     return { claims, ended, queue, topic: `${queue}:new` };
   };
 
+  /**
+   * Puts a due job behind a group at its cap of 1 ("stuck": another claimer holds its lease) and
+   * wakes the loop, whose claim finds it held back: the loop's next claims woken by
+   * announcements naming groups are targeted. `claimed` says when that claim was made.
+   */
+  const holdBack = async (queue: string, topic: string, claimed: () => boolean) => {
+    await store.jobs.enqueue(store.db, {
+      queue,
+      payload: "stuck-leased",
+      groupKey: "stuck",
+      claim: { leaseToken: "elsewhere", leaseMs: 60_000 },
+    });
+    await store.jobs.enqueue(store.db, { queue, payload: "stuck-0", groupKey: "stuck" });
+    store.notifier.publish(topic);
+    await waitUntil("the claim that finds stuck-0 held back", claimed);
+    // On SQLite the loop asks for the next due time after the claim, before it sleeps.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  };
+
   it("an end wakes a claim; an end that no due job waits for does not", async () => {
     const { claims, ended } = await startLoop(4, async (loop, job) => {
       if (job.payload === "a") loop.noneWaiting(job);
@@ -143,18 +162,7 @@ describe("the claim loop's wake-ups when a job ends", () => {
     store.notifier.publish(topic, ["f"]);
     await waitUntil("f-0 to end", () => ended.includes("f-0"));
     expect(claims.onlyGroups).toEqual([undefined, undefined]);
-    // "stuck" is at its cap of 1 (another claimer holds its lease) with a job due behind it.
-    await store.jobs.enqueue(store.db, {
-      queue,
-      payload: "stuck-leased",
-      groupKey: "stuck",
-      claim: { leaseToken: "elsewhere", leaseMs: 60_000 },
-    });
-    await store.jobs.enqueue(store.db, { queue, payload: "stuck-0", groupKey: "stuck" });
-    store.notifier.publish(topic);
-    await waitUntil("the claim that finds stuck-0 held back", () => claims.count === 3);
-    // On SQLite the loop asks for the next due time after the claim, before it sleeps.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await holdBack(queue, topic, () => claims.count === 3);
     // New jobs of "g" announced: a claim of "g" alone takes them.
     await store.jobs.enqueue(store.db, { queue, payload: "g-0", groupKey: "g" });
     store.notifier.publish(topic, ["g"]);
@@ -194,17 +202,7 @@ describe("the claim loop's wake-ups when a job ends", () => {
       pollMs: 60_000,
     });
     await waitUntil("jobs a and b to end", () => ended.length === 2);
-    // "stuck" at its cap of 1 with a job due behind it: the loop's next claims are targeted.
-    await store.jobs.enqueue(store.db, {
-      queue,
-      payload: "stuck-leased",
-      groupKey: "stuck",
-      claim: { leaseToken: "elsewhere", leaseMs: 60_000 },
-    });
-    await store.jobs.enqueue(store.db, { queue, payload: "stuck-0", groupKey: "stuck" });
-    store.notifier.publish(topic);
-    await waitUntil("the claim that finds stuck-0 held back", () => claims.count === 2);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await holdBack(queue, topic, () => claims.count === 2);
     // "x" is left out of every claim (at its cap here, say): announcing it alone costs no claim.
     await store.jobs.enqueue(store.db, { queue, payload: "x-0", groupKey: "x" });
     store.notifier.publish(topic, ["x"]);
