@@ -106,10 +106,11 @@ const CAPPED_WINDOW_FACTOR = 4;
 
 /**
  * Around a capped claim on PostgreSQL, in its transaction: its named statement is planned for its
- * values every time (never a generic plan), and the statements after it go back to the default.
+ * values every time (never a generic plan), and the statements after it go back to the
+ * connection's setting (the database's or role's, where an operator set one), not to a fixed one.
  */
 const CUSTOM_PLANS = CompiledQuery.raw("set local plan_cache_mode = force_custom_plan");
-const GENERIC_PLANS_AGAIN = CompiledQuery.raw("set local plan_cache_mode = auto");
+const GENERIC_PLANS_AGAIN = CompiledQuery.raw("set local plan_cache_mode to default");
 
 export interface JobQueue {
   /** Adds a job inside `executor` (the caller's transaction). Returns its id, or null if `uniqueKey` exists. */

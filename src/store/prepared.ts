@@ -20,7 +20,10 @@
  * it once and, after a few runs, plans it once. Planning a four-table join to read one source
  * cost PostgreSQL 0.5 ms a commit (bench/RESULTS.md). Only for statements whose best plan does
  * not depend on their values: a lookup or a change by primary key, an insert. A claim's plan
- * does (how many jobs wait, in which groups), and a generic plan made the hand-off slower.
+ * does (how many jobs wait, in which groups), and a generic plan made the hand-off slower. The
+ * capped claim is named all the same, to be parsed once, and only ever runs in a transaction
+ * that forbids generic plans around it (store/jobs.ts `CUSTOM_PLANS`): a text named here must
+ * either plan well for any values or run so.
  */
 import type { Compilable, CompiledQuery, QueryCreator } from "kysely";
 import type { DialectCapabilities } from "./dialect.js";
