@@ -57,6 +57,6 @@ export function createStatementBatch(pool: pg.Pool): StatementBatch {
 }
 
 /** An error PostgreSQL answered with, not one of the connection. */
-function isDatabaseError(error: unknown): boolean {
+export function isDatabaseError(error: unknown): boolean {
   return error instanceof pg.DatabaseError;
 }

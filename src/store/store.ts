@@ -9,6 +9,7 @@ import { createJobQueue, type JobQueue } from "./jobs.js";
 import { migrations } from "./migrations/index.js";
 import { createLocalNotifier, createPostgresNotifier, type Notifier, notifyQuery } from "./notifier.js";
 import type { Database } from "./schema.js";
+import type { StatementBatch } from "./statement-batch.js";
 
 export interface Store {
   readonly db: Kysely<Database>;
@@ -18,6 +19,8 @@ export interface Store {
   readonly notifier: Notifier;
   /** Locks one node of the cluster holds at a time (every lock is granted in the embedded mode). */
   readonly locks: ClusterLocks;
+  /** Several statements as one transaction in one round trip (PostgreSQL). */
+  readonly batch?: StatementBatch;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -61,6 +64,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
     jobs: createJobQueue(db, opened.capabilities, opened.batch),
     notifier,
     locks,
+    ...(opened.batch ? { batch: opened.batch } : {}),
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -6,6 +6,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import {
@@ -668,6 +669,62 @@ for (const dialect of dialects) {
         .execute();
       expect(attempts).toEqual([]);
     });
+
+    // PostgreSQL: deliveries that end together commit their records and hand-offs together, as
+    // one transaction (core/delivery/hand-off-groups.ts). One that waits for a lock (here its
+    // delivery's row, held by another connection) must hold up none of the others: the
+    // transaction gives up on the lock, and each of its hand-offs goes again alone.
+    if (dialect.name === "postgres") {
+      it("deliveries that end together are recorded together, and one whose row is locked holds up none of the others", async () => {
+        const db = sluice.server.store.db;
+        const source = await deployEmitter(sluice.client);
+        const answer = heldAnswer();
+        const hook = await hookAt("/ending-together", source, async () => {
+          await answer.held;
+          return { status: 200 };
+        });
+        await emit(source, { count: 8, tag: "together" });
+        await waitUntil("8 deliveries in flight", () => hook.received().length === 8 || undefined);
+        const ids = (
+          await db
+            .selectFrom("deliveries")
+            .select("id")
+            .where("webhook_id", "=", hook.id)
+            .orderBy("id")
+            .execute()
+        ).map((delivery) => delivery.id);
+        const recorded = async () =>
+          (
+            await db
+              .selectFrom("delivery_attempts")
+              .select("delivery_id")
+              .where("delivery_id", "in", ids)
+              .execute()
+          ).map((attempt) => attempt.delivery_id);
+        // Three locked: only two hand-offs go alone while nothing is in flight, so at least one
+        // of the three goes in a transaction with others.
+        const locked = ids.slice(0, 3);
+        const locker = new pg.Client({ connectionString: database.databaseUrl });
+        await locker.connect();
+        try {
+          await locker.query("begin");
+          await locker.query("select id from deliveries where id = any($1) for update", [locked]);
+          answer.release();
+          await waitUntil(
+            "the five deliveries whose rows are free recorded",
+            async () => ((await recorded()).length === 5 ? true : undefined),
+            5_000,
+          );
+          expect((await recorded()).filter((id) => locked.includes(id))).toEqual([]);
+          await locker.query("rollback");
+        } finally {
+          await locker.end();
+        }
+        await waitUntil("all 8 recorded", async () => ((await recorded()).length === 8 ? true : undefined));
+        const statuses = await db.selectFrom("deliveries").select("status").where("id", "in", ids).execute();
+        expect(statuses.map((delivery) => delivery.status)).toEqual(Array(8).fill("delivered"));
+      });
+    }
 
     it("fans one event out to 100 webhooks, each signed with its own secret", async () => {
       const source = await deployEmitter(sluice.client);

@@ -26,6 +26,7 @@ import {
   type TakenNext,
   writeAndTakeNext,
 } from "./hand-off.js";
+import { createHandOffGroups } from "./hand-off-groups.js";
 import { awaitTurn, createRateSlots } from "./rate-slots.js";
 import { nextRetryDelayMs, parseRetryAfter } from "./retry-policy.js";
 import { createSigners, type DeliveryOutcome, sendDelivery } from "./send.js";
@@ -69,6 +70,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const gate = createRateSlots(store);
   const busy = new Map<string, number>();
   const signerOf = createSigners((sealed) => options.secrets.decrypt(sealed));
+  const groups = store.batch ? createHandOffGroups(store) : undefined;
 
   /**
    * Sends the job's delivery and records it; resolves to the webhook's next job if it took it,
@@ -248,7 +250,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         return undefined;
       }
       takeNext = false;
-      const taken = await writeAndTakeNext(store, writes, job, LEASE_MS, now);
+      const taken = await writeAndTakeNext(store, writes, job, LEASE_MS, now, groups);
       // A job retried later stays in the queue, due then: its end wakes a claim (undefined), so
       // that the loop sleeps until the retry is due rather than until its next poll.
       return taken ?? (delay === null ? null : undefined);

@@ -18,6 +18,7 @@ import {
   withWrites,
   writeTogetherReturning,
 } from "../../store/write-together.js";
+import type { HandOffGroups } from "./hand-off-groups.js";
 
 /** What a delivery's send and record need of its row and its webhook's. */
 export const DELIVERY_ROW_COLUMNS = [
@@ -64,12 +65,19 @@ export async function writeAndTakeNext(
   finished: ClaimedJob,
   leaseMs: number,
   now: number,
+  groups?: HandOffGroups,
 ): Promise<TakenNext | undefined> {
   const takeNext = store.jobs.takeNextWrite(finished, leaseMs, now);
   if (store.capabilities.name === "postgres") {
-    const compiled = preparedHandOff(store.db, writes, takeNext) ?? builtHandOff(store.db, writes, takeNext);
+    const prepared = preparedHandOff(store.db, writes, takeNext);
+    const compiled = prepared ?? builtHandOff(store.db, writes, takeNext);
     if (fitsOneStatement(compiled)) {
-      const [taken] = (await store.db.executeQuery(compiled)).rows as HandOffRow[];
+      // With others ending meanwhile (hand-off-groups.ts). A hand-off that also writes its
+      // webhook's row (its failure state: not prepared) goes alone: two transactions of several
+      // could then each hold one webhook's row and wait for the other's.
+      const rows =
+        prepared && groups ? await groups.commit(compiled) : (await store.db.executeQuery(compiled)).rows;
+      const [taken] = rows as HandOffRow[];
       if (!taken) return undefined;
       const { next_job: jobRow, ...row } = taken;
       const job = toClaimedJob(jobRow);
