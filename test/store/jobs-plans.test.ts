@@ -109,6 +109,70 @@ describe.skipIf(postgresUrl === undefined)("the jobs statements' plans on postgr
   });
 });
 
+describe.skipIf(postgresUrl === undefined)("the hand-off's plan on a young queue on postgres", () => {
+  let database: TestDatabase;
+  let store: Store;
+  storeForSuite(postgres as NonNullable<typeof postgres>, (opened, on) => {
+    store = opened;
+    database = on;
+  });
+
+  it("hands a group's place to its next job from the group's own jobs on a queue never analyzed", async () => {
+    // As a new deployment's queue is when each connection settles on the hand-off's plan: a
+    // webhook's 8 deliveries in flight and a few hundred waiting, the table never analyzed. A
+    // plan that read the queue's free jobs from jobs_leased and sorted them, estimated to cost the
+    // same, read a whole backlog a hand-off once one formed (migration 0021, bench/RESULTS.md).
+    const queue = "young";
+    const now = Date.now();
+    const leased: string[] = [];
+    for (let n = 0; n < 8; n++) {
+      const id = await store.jobs.enqueue(store.db, {
+        queue,
+        payload: `leased-${n}`,
+        runAt: now - 200_000 + n,
+        groupKey: "hook",
+        claim: { leaseToken: `token-${n}`, leaseMs: 60_000 },
+      });
+      leased.push(id as string);
+    }
+    await store.jobs.enqueueMany(
+      store.db,
+      Array.from({ length: 500 }, (_, n) => ({
+        queue,
+        payload: n,
+        runAt: now - 100_000 + n,
+        groupKey: "hook",
+      })),
+    );
+    const write = store.jobs.takeNextWrite(
+      {
+        id: leased[0] as string,
+        leaseToken: "token-0",
+        queue,
+        payload: "leased-0",
+        uniqueKey: null,
+        groupKey: "hook",
+        runAt: now - 200_000,
+        attempts: 1,
+        lockedUntil: now + 60_000,
+        lastError: null,
+      },
+      60_000,
+      now,
+    );
+    const compiled = write.compiled?.(store.db, "postgres");
+    if (!compiled) throw new Error("the hand-off's statement is prepared: it has a compiled form");
+    const plans = await preparedPlans(database, compiled);
+    try {
+      const indexes = await plans.indexes("force_generic_plan");
+      expect(indexes).toContain("jobs_group_due");
+      expect(indexes).not.toContain("jobs_leased");
+    } finally {
+      await plans.close();
+    }
+  });
+});
+
 describe.skipIf(postgresUrl === undefined)("the next-due probe's plans on postgres", () => {
   let database: TestDatabase;
   let store: Store;

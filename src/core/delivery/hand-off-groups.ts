@@ -4,7 +4,7 @@
  * transaction's start and commit and the server a round trip. While `MAX_IN_FLIGHT` are being
  * written, the hand-offs that end meanwhile wait, and the next to go takes up to
  * `MAX_PER_TRANSACTION` of them as one transaction, in one round trip (store/statement-batch.ts).
- * At the deliveries' max rate that cut PostgreSQL's CPU a delivery by a third (bench/RESULTS.md).
+ * At the deliveries' max rate that cut PostgreSQL's CPU a delivery nearly by half (bench/RESULTS.md).
  * One that finds nothing in flight goes alone at once, as before: a lone delivery waits for none.
  *
  * A transaction of several holds the rows its first statements locked while its later ones run.

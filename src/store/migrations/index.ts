@@ -17,6 +17,7 @@ import * as connectOAuth from "./0017-connect-oauth.js";
 import * as clusterLimits from "./0018-cluster-limits.js";
 import * as jobsByGroup from "./0019-jobs-by-group.js";
 import * as jobsGroupEstimate from "./0020-jobs-group-estimate.js";
+import * as jobsLeasedOnly from "./0021-jobs-leased-only.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   "0018-cluster-limits": clusterLimits,
   "0019-jobs-by-group": jobsByGroup,
   "0020-jobs-group-estimate": jobsGroupEstimate,
+  "0021-jobs-leased-only": jobsLeasedOnly,
 };
