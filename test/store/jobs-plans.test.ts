@@ -50,6 +50,58 @@ async function preparedPlans(database: TestDatabase, statement: CompiledQuery) {
   };
 }
 
+/** Eight jobs of `groupKey` due 200 s ago and leased for a minute (a webhook's deliveries in flight); their ids. */
+async function jobsInFlight(store: Store, queue: string, groupKey: string, now: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let n = 0; n < 8; n++) {
+    const id = await store.jobs.enqueue(store.db, {
+      queue,
+      payload: `leased-${n}`,
+      runAt: now - 200_000 + n,
+      groupKey,
+      claim: { leaseToken: `token-${n}`, leaseMs: 60_000 },
+    });
+    ids.push(id as string);
+  }
+  return ids;
+}
+
+/**
+ * The indexes of the generic plan of the hand-off from `finished` (a job of `groupKey` leased
+ * with `leaseToken`, due at `runAt`) to its group's next job: the plan a named statement settles on.
+ */
+async function handOffPlan(
+  store: Store,
+  database: TestDatabase,
+  finished: { id: string; leaseToken: string; queue: string; groupKey: string; runAt: number; now: number },
+): Promise<string[]> {
+  const { id, leaseToken, queue, groupKey, runAt, now } = finished;
+  const write = store.jobs.takeNextWrite(
+    {
+      id,
+      leaseToken,
+      queue,
+      payload: "finished",
+      uniqueKey: null,
+      groupKey,
+      runAt,
+      attempts: 1,
+      lockedUntil: now + 60_000,
+      lastError: null,
+    },
+    60_000,
+    now,
+  );
+  const compiled = write.compiled?.(store.db, "postgres");
+  if (!compiled) throw new Error("the hand-off's statement is prepared: it has a compiled form");
+  const plans = await preparedPlans(database, compiled);
+  try {
+    return await plans.indexes("force_generic_plan");
+  } finally {
+    await plans.close();
+  }
+}
+
 describe.skipIf(postgresUrl === undefined)("the jobs statements' plans on postgres", () => {
   let database: TestDatabase;
   let store: Store;
@@ -80,32 +132,16 @@ describe.skipIf(postgresUrl === undefined)("the jobs statements' plans on postgr
     });
     await sql`analyze jobs`.execute(store.db);
 
-    const write = store.jobs.takeNextWrite(
-      {
-        id: finished as string,
-        leaseToken: "token-finished",
-        queue,
-        payload: "finished",
-        uniqueKey: null,
-        groupKey: "healthy",
-        runAt: now - 20,
-        attempts: 1,
-        lockedUntil: now + 60_000,
-        lastError: null,
-      },
-      60_000,
+    const indexes = await handOffPlan(store, database, {
+      id: finished as string,
+      leaseToken: "token-finished",
+      queue,
+      groupKey: "healthy",
+      runAt: now - 20,
       now,
-    );
-    const compiled = write.compiled?.(store.db, "postgres");
-    if (!compiled) throw new Error("the hand-off's statement is prepared: it has a compiled form");
-    const plans = await preparedPlans(database, compiled);
-    try {
-      const indexes = await plans.indexes("force_generic_plan");
-      expect(indexes).toContain("jobs_group_due");
-      expect(indexes).not.toContain("jobs_due_in_order");
-    } finally {
-      await plans.close();
-    }
+    });
+    expect(indexes).toContain("jobs_group_due");
+    expect(indexes).not.toContain("jobs_due_in_order");
   });
 });
 
@@ -124,17 +160,7 @@ describe.skipIf(postgresUrl === undefined)("the hand-off's plan on a young queue
     // same, read a whole backlog a hand-off once one formed (migration 0021, bench/RESULTS.md).
     const queue = "young";
     const now = Date.now();
-    const leased: string[] = [];
-    for (let n = 0; n < 8; n++) {
-      const id = await store.jobs.enqueue(store.db, {
-        queue,
-        payload: `leased-${n}`,
-        runAt: now - 200_000 + n,
-        groupKey: "hook",
-        claim: { leaseToken: `token-${n}`, leaseMs: 60_000 },
-      });
-      leased.push(id as string);
-    }
+    const leased = await jobsInFlight(store, queue, "hook", now);
     await store.jobs.enqueueMany(
       store.db,
       Array.from({ length: 500 }, (_, n) => ({
@@ -144,32 +170,16 @@ describe.skipIf(postgresUrl === undefined)("the hand-off's plan on a young queue
         groupKey: "hook",
       })),
     );
-    const write = store.jobs.takeNextWrite(
-      {
-        id: leased[0] as string,
-        leaseToken: "token-0",
-        queue,
-        payload: "leased-0",
-        uniqueKey: null,
-        groupKey: "hook",
-        runAt: now - 200_000,
-        attempts: 1,
-        lockedUntil: now + 60_000,
-        lastError: null,
-      },
-      60_000,
+    const indexes = await handOffPlan(store, database, {
+      id: leased[0] as string,
+      leaseToken: "token-0",
+      queue,
+      groupKey: "hook",
+      runAt: now - 200_000,
       now,
-    );
-    const compiled = write.compiled?.(store.db, "postgres");
-    if (!compiled) throw new Error("the hand-off's statement is prepared: it has a compiled form");
-    const plans = await preparedPlans(database, compiled);
-    try {
-      const indexes = await plans.indexes("force_generic_plan");
-      expect(indexes).toContain("jobs_group_due");
-      expect(indexes).not.toContain("jobs_leased");
-    } finally {
-      await plans.close();
-    }
+    });
+    expect(indexes).toContain("jobs_group_due");
+    expect(indexes).not.toContain("jobs_leased");
   });
 });
 
@@ -185,14 +195,7 @@ describe.skipIf(postgresUrl === undefined)("the next-due probe's plans on postgr
     // The table (this suite's own) as a busy queue often is when it is analyzed: every job in it leased.
     const queue = "probe";
     const now = Date.now();
-    for (let n = 0; n < 8; n++)
-      await store.jobs.enqueue(store.db, {
-        queue,
-        payload: `leased-${n}`,
-        runAt: now - 200_000 + n,
-        groupKey: "backlog",
-        claim: { leaseToken: `token-${n}`, leaseMs: 60_000 },
-      });
+    await jobsInFlight(store, queue, "backlog", now);
     await sql`analyze jobs`.execute(store.db);
     // Then a backlog forms behind the leased jobs.
     const backlog = Array.from({ length: 20_000 }, (_, n) => ({
