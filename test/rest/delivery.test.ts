@@ -675,11 +675,23 @@ for (const dialect of dialects) {
     // delivery's row, held by another connection) must hold up none of the others: the
     // transaction gives up on the lock, and each of its hand-offs goes again alone.
     if (dialect.name === "postgres") {
-      it("deliveries that end together are recorded together, and one whose row is locked holds up none of the others", async () => {
+      /**
+       * Eight deliveries to a new webhook, its answers held until the rows of the first three are
+       * locked by another connection; then `whileLocked` runs, the lock is let go, and every one
+       * must be recorded once, delivered, and sent once.
+       */
+      const endTogetherWithRowsLocked = async (
+        path: string,
+        whileLocked: (
+          locker: pg.Client,
+          recorded: () => Promise<string[]>,
+          locked: string[],
+        ) => Promise<void>,
+      ) => {
         const db = sluice.server.store.db;
         const source = await deployEmitter(sluice.client);
         const answer = heldAnswer();
-        const hook = await hookAt("/ending-together", source, async () => {
+        const hook = await hookAt(path, source, async () => {
           await answer.held;
           return { status: 200 };
         });
@@ -710,19 +722,60 @@ for (const dialect of dialects) {
           await locker.query("begin");
           await locker.query("select id from deliveries where id = any($1) for update", [locked]);
           answer.release();
+          await whileLocked(locker, recorded, locked);
+          await locker.query("rollback");
+        } finally {
+          await locker.end();
+        }
+        await waitUntil("all 8 recorded", async () => ((await recorded()).length === 8 ? true : undefined));
+        expect((await recorded()).sort()).toEqual(ids);
+        const statuses = await db.selectFrom("deliveries").select("status").where("id", "in", ids).execute();
+        expect(statuses.map((delivery) => delivery.status)).toEqual(Array(8).fill("delivered"));
+        await sleep(300);
+        expect(hook.received()).toHaveLength(8);
+      };
+
+      it("deliveries that end together are recorded together, and one whose row is locked holds up none of the others", async () => {
+        await endTogetherWithRowsLocked("/ending-together", async (_locker, recorded, locked) => {
           await waitUntil(
             "the five deliveries whose rows are free recorded",
             async () => ((await recorded()).length === 5 ? true : undefined),
             5_000,
           );
           expect((await recorded()).filter((id) => locked.includes(id))).toEqual([]);
-          await locker.query("rollback");
-        } finally {
-          await locker.end();
-        }
-        await waitUntil("all 8 recorded", async () => ((await recorded()).length === 8 ? true : undefined));
-        const statuses = await db.selectFrom("deliveries").select("status").where("id", "in", ids).execute();
-        expect(statuses.map((delivery) => delivery.status)).toEqual(Array(8).fill("delivered"));
+        });
+      });
+
+      // The sessions waiting for the locked rows are ended by PostgreSQL (as a restart ends them):
+      // the transaction of several among them, or the lone hand-offs it gave way to. Each of their
+      // deliveries is recorded again once the database answers, without a hand-off, and none is
+      // sent twice or recorded twice.
+      it("deliveries whose records lose their connection while they wait together are recorded once", async () => {
+        await endTogetherWithRowsLocked("/ending-together-cut", async (locker, recorded) => {
+          const { rows: me } = await locker.query<{ pid: number }>("select pg_backend_pid() as pid");
+          const lockerPid = me[0]?.pid;
+          const watcher = new pg.Client({ connectionString: database.databaseUrl });
+          await watcher.connect();
+          let ended = 0;
+          try {
+            // Within a second, every session that waits for the locker's rows is ended.
+            for (const stop = Date.now() + 1_000; Date.now() < stop; ) {
+              const { rows } = await watcher.query<{ ended: boolean }>(
+                "select pg_terminate_backend(pid) as ended from pg_stat_activity where $1 = any(pg_blocking_pids(pid))",
+                [lockerPid],
+              );
+              ended += rows.filter((row) => row.ended).length;
+            }
+          } finally {
+            await watcher.end();
+          }
+          expect(ended).toBeGreaterThan(0);
+          await waitUntil(
+            "the five deliveries whose rows are free recorded",
+            async () => ((await recorded()).length >= 5 ? true : undefined),
+            5_000,
+          );
+        });
       });
     }
 

@@ -14,13 +14,16 @@
  * deadlock): it rolls back, and each of its hand-offs is sent again alone, the lone statement
  * that waits for what it needs holding nothing (store/jobs.ts `takeNext`). Likewise, if the
  * transaction fails on the database for any other reason, each goes again alone, so one that
- * cannot be written fails alone. A failure of the connection (the commit may have happened)
- * fails them all, as it fails a lone statement: the worker records again without a hand-off.
+ * cannot be written fails alone. A failure of the connection (the commit may have happened),
+ * PostgreSQL's own answer that it ends the session included (a restart's `57P01`, say), fails
+ * them all, as it fails a lone statement: the worker records again without a hand-off, since one
+ * sent again with its hand-off could take a second next job if the first try had committed.
  *
  * And so that hand-offs never wait long behind one in flight that waits (a lone one whose
  * webhook is being deleted), those queued longer than `LOCK_WAIT_MS` go whatever is in flight.
  */
 import { CompiledQuery } from "kysely";
+import { databaseFailure } from "../../store/database-errors.js";
 import { isDatabaseError } from "../../store/statement-batch.js";
 import type { Store } from "../../store/store.js";
 
@@ -46,6 +49,11 @@ interface Waiting {
   readonly reject: (error: unknown) => void;
 }
 
+/** PostgreSQL failed a statement of the transaction, and the session lives on: nothing committed. */
+function rolledBack(error: unknown): boolean {
+  return isDatabaseError(error) && databaseFailure(error) !== "unavailable";
+}
+
 export function createHandOffGroups(store: Store): HandOffGroups {
   const { batch } = store;
   if (!batch) throw new Error("hand-offs are committed together on PostgreSQL only");
@@ -63,7 +71,7 @@ export function createHandOffGroups(store: Store): HandOffGroups {
     } catch (error) {
       // Rolled back (a lock waited for too long, or one statement failed): each again alone,
       // outside the count in flight, so that one that waits holds up no other.
-      if (isDatabaseError(error)) for (const hand of group) void alone(hand);
+      if (rolledBack(error)) for (const hand of group) void alone(hand);
       else for (const hand of group) hand.reject(error);
       return;
     }
