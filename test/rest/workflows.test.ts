@@ -5,7 +5,7 @@
  * the trigger kinds (manual, http, source, timer, uses), retries, updates and isolation.
  */
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { SluiceClient } from "../../src/client/client.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { type Recorder, startRecorder } from "../support/recorder.js";
@@ -85,7 +85,12 @@ for (const dialect of dialects) {
     beforeAll(async () => {
       database = await dialect.create();
       sluice = await startTestServer(database, {
-        env: { SLUICE_ALLOWED_CIDRS: "127.0.0.0/8", SLUICE_RETRY_SCHEDULE: "0,0.2,0.2" },
+        // Components may reach the test's own servers on loopback (a step held until released).
+        env: {
+          SLUICE_ALLOWED_CIDRS: "127.0.0.0/8",
+          SLUICE_COMPONENT_ALLOWED_CIDRS: "127.0.0.0/8",
+          SLUICE_RETRY_SCHEDULE: "0,0.2,0.2",
+        },
       });
       client = sluice.client;
       receiver = await startRecorder();
@@ -524,14 +529,34 @@ for (const dialect of dialects) {
       }
     });
 
-    it("keeps a workflow's newest 1,000 runs, removing older ones as new runs end", async () => {
+    // The first ten runs hold their places until every run is queued, so that more than 1,000
+    // wait at once: none of them may be removed before it runs, only finished ones are trimmed.
+    it("keeps a workflow's newest 1,000 finished runs, removing older ones as new runs end, and runs every run queued", async () => {
       // HTTP-triggered: its endpoint is not under the API's rate limit, which 1,010 runs would pass.
       const workflow = await deploy(client, {
         name: "many-runs",
         concurrency: 4,
         trigger: { http: {} },
-        steps: [{ name: "noop", code: code(`return steps.trigger.event.body.n;`) }],
+        steps: [
+          {
+            name: "step",
+            code: code(`const { n, hold } = steps.trigger.event.body;
+                        if (hold) await fetch(hold);
+                        $.send.emit({ raw_event: { n } });
+                        return n;`),
+          },
+        ],
       });
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const holder = await startRecorder(async () => {
+        await released;
+        return { status: 200 };
+      });
+      onTestFinished(() => holder.close());
+      const hold = `${holder.url}/hold`;
       // Ten at a time: each ten's runs are queued after the ten before.
       for (let n = 0; n < 1010; n += 10) {
         const answers = await Promise.all(
@@ -539,12 +564,15 @@ for (const dialect of dialects) {
             rawRequest(workflow.endpoint_url as string, {
               method: "POST",
               headers: { "content-type": "application/json" },
-              body: JSON.stringify({ n: n + k }),
+              body: JSON.stringify(n === 0 ? { n: n + k, hold } : { n: n + k }),
             }),
           ),
         );
         expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
       }
+      // The first ones hold: all 1,010 wait at once.
+      expect(holder.requests.length).toBeGreaterThan(0);
+      release();
       const db = sluice.server.store.db;
       const kept = () =>
         db
@@ -552,14 +580,24 @@ for (const dialect of dialects) {
           .select(["status", "trigger"])
           .where("workflow_id", "=", workflow.id)
           .execute();
+      const ran = async () =>
+        (
+          await db
+            .selectFrom("events")
+            .select((eb) => eb.fn.countAll<number>().as("count"))
+            .where("emitter_id", "=", workflow.id)
+            .executeTakeFirstOrThrow()
+        ).count;
       const ended = await waitUntil(
         "every run to end",
         async () => {
           const rows = await kept();
           return rows.every((row) => row.status === "success") ? rows : undefined;
         },
-        60_000,
+        90_000,
       );
+      // Each run emitted one event as it ran: none was removed before it could.
+      expect(Number(await ran())).toBe(1010);
       // The trim after the last run to end left the newest 1,000: all but the first ten.
       expect(ended).toHaveLength(1000);
       const numbers = ended.map(
@@ -567,7 +605,7 @@ for (const dialect of dialects) {
       );
       expect(Math.min(...numbers)).toBe(10);
       expect(Math.max(...numbers)).toBe(1009);
-    });
+    }, 120_000);
 
     it("retries a failed run as configured, recording the attempts", async () => {
       const workflow = await deploy(client, {

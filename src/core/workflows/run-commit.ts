@@ -18,7 +18,7 @@ import { preparedWrite, type Write, writeIn } from "../../store/write-together.j
 import { listenersOf, type NewEvent, planAppend, retention, trimOldest } from "../emitter-events.js";
 import { type Committed, commitWakeUps } from "../topics.js";
 
-/** Runs kept per workflow; older ones are removed as new ones finish. */
+/** Finished runs kept per workflow; older ones are removed as new ones finish. Runs queued or running are never removed. */
 export const MAX_RUNS_KEPT = 1000;
 
 export interface RunRecord {
@@ -169,16 +169,22 @@ const updateRun = prepared(
   { reusePlan: true },
 );
 
-/** Removes the workflow's runs older than the newest MAX_RUNS_KEPT, in one statement. */
+/**
+ * Removes the workflow's finished runs older than its newest MAX_RUNS_KEPT finished ones, in one
+ * statement, reading them from `workflow_runs_finished` (migration 0022). A run queued or running
+ * is never removed, however many wait behind it.
+ */
 const trimRuns = prepared((creator, values: { workflow_id: string }) =>
   creator
     .deleteFrom("workflow_runs")
     .where("workflow_id", "=", values.workflow_id)
+    .where("finished_at", "is not", null)
     .where("id", "<=", (eb) =>
       eb
         .selectFrom("workflow_runs")
         .select("id")
         .where("workflow_id", "=", values.workflow_id)
+        .where("finished_at", "is not", null)
         .orderBy("id", "desc")
         .limit(1)
         .offset(MAX_RUNS_KEPT),

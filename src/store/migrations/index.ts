@@ -18,6 +18,7 @@ import * as clusterLimits from "./0018-cluster-limits.js";
 import * as jobsByGroup from "./0019-jobs-by-group.js";
 import * as jobsGroupEstimate from "./0020-jobs-group-estimate.js";
 import * as jobsLeasedOnly from "./0021-jobs-leased-only.js";
+import * as workflowRunsFinished from "./0022-workflow-runs-finished.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "0019-jobs-by-group": jobsByGroup,
   "0020-jobs-group-estimate": jobsGroupEstimate,
   "0021-jobs-leased-only": jobsLeasedOnly,
+  "0022-workflow-runs-finished": workflowRunsFinished,
 };
