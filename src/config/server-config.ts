@@ -36,6 +36,11 @@ export interface ServerConfig {
    */
   readonly sandboxNetwork: SandboxNetworkMode;
   readonly retryScheduleSeconds: readonly number[];
+  /**
+   * How long a delivery that is over (delivered, or failed) is kept, with its attempts, after it
+   * last changed; 0 keeps every one (core/delivery/retention.ts).
+   */
+  readonly deliveryRetentionMs: number;
   readonly maxRunners: number;
   /** MB of proportional set size (PSS) the warm runners may take together. */
   readonly runnerMemoryMb: number;
@@ -112,6 +117,8 @@ export function loadServerConfig(
     componentAllowedCidrs: parseCidrs(pick(undefined, ENV.componentAllowedCidrs), ENV.componentAllowedCidrs),
     sandboxNetwork: parseSandboxNetwork(pick(undefined, ENV.sandboxNetwork)),
     retryScheduleSeconds: parseRetrySchedule(pick(undefined, ENV.retrySchedule)) ?? DEFAULT_RETRY_SCHEDULE,
+    deliveryRetentionMs:
+      (parseDays(pick(undefined, ENV.deliveryRetentionDays), ENV.deliveryRetentionDays) ?? 30) * 86_400_000,
     maxRunners:
       parseInteger(pick(undefined, ENV.maxRunners), ENV.maxRunners, { min: 1, max: 10_000 }) ??
       defaultMaxRunners(),
@@ -221,6 +228,17 @@ function parseInteger(
   if (value < range.min || value > range.max) {
     throw new ConfigError(`${name} must be between ${range.min} and ${range.max}, got ${value}`);
   }
+  return value;
+}
+
+/** A number of days, fractions allowed (0.5 is twelve hours); 0 or more, at most a hundred years. */
+function parseDays(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(raw.trim())) {
+    throw new ConfigError(`${name} must be a number of days (0 keeps everything), got '${raw}'`);
+  }
+  const value = Number(raw);
+  if (value > 36_500) throw new ConfigError(`${name} must be at most 36500 days, got ${value}`);
   return value;
 }
 

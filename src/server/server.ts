@@ -9,6 +9,7 @@ import type { ServerConfig } from "../config/server-config.js";
 import { bootstrapFirstAccount } from "../core/accounts.js";
 import type { CoreContext } from "../core/context.js";
 import { createDeliveryWorker, type DeliveryWorker } from "../core/delivery/delivery-worker.js";
+import { createDeliveryRetention, type DeliveryRetention } from "../core/delivery/retention.js";
 import { createMetrics } from "../core/metrics.js";
 import { type ActionSender, createActionSender } from "../core/outbound/action-sends.js";
 import { createCodeFetcher } from "../core/outbound/fetch-code.js";
@@ -61,6 +62,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   let sandbox: Sandbox | undefined;
   let timers: TimerWorker | undefined;
   let deliveries: DeliveryWorker | undefined;
+  let retention: DeliveryRetention | undefined;
   let workflows: WorkflowRunner | undefined;
   let sender: ActionSender | undefined;
   try {
@@ -129,12 +131,19 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       onError: (error) => logger.error({ err: error }, "delivery worker"),
     });
     timers = createTimerWorker(core, { onError: (error) => logger.error({ err: error }, "timer worker") });
+    retention = createDeliveryRetention({
+      store,
+      retentionMs: config.deliveryRetentionMs,
+      onError: (error) => logger.error({ err: error }, "delivery retention"),
+      onSwept: (removed) => logger.info({ removed }, "removed deliveries past their retention"),
+    });
     const url = await app.listen({ host: config.host, port: config.port });
     if (/:0$/.test(config.baseUrl)) publicUrl = url;
     await egress.protectListenAddress(listenPort(app));
     timers.start();
     deliveries.start();
     workflows.start();
+    retention.start();
     logger.info(
       { url, database: config.databaseUrl === undefined ? `sqlite:${config.dataDir}` : "postgres" },
       "Sluice is listening",
@@ -145,6 +154,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const delivering = deliveries;
     const running = workflows;
     const sending = sender;
+    const sweeping = retention;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -159,7 +169,12 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
           );
           // Each stop claims nothing more at once and resolves when its jobs in flight are done,
           // meanwhile the requests in flight (which may run sources and enqueue jobs) go on.
-          const workDone = Promise.allSettled([ticking.stop(), delivering.stop(), running.stop()]);
+          const workDone = Promise.allSettled([
+            ticking.stop(),
+            delivering.stop(),
+            running.stop(),
+            sweeping.stop(),
+          ]);
           if (config.drainDelayMs > 0)
             await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
           await stopListening(listening.server);
@@ -178,6 +193,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     await timers?.stop();
     await deliveries?.stop();
     await workflows?.stop();
+    await retention?.stop();
     await sender?.close();
     await sandbox?.close();
     await store.close();

@@ -75,8 +75,22 @@ describe("server configuration", () => {
     ).toMatchObject({ drainDelayMs: 5000, shutdownTimeoutMs: 60_000 });
   });
 
+  it("keeps deliveries that are over for 30 days by default; the variable is read in days, fractions allowed, 0 for ever", () => {
+    expect(loadServerConfig({}, {}).deliveryRetentionMs).toBe(30 * 86_400_000);
+    expect(loadServerConfig({}, { SLUICE_DELIVERY_RETENTION_DAYS: "7" }).deliveryRetentionMs).toBe(
+      7 * 86_400_000,
+    );
+    expect(loadServerConfig({}, { SLUICE_DELIVERY_RETENTION_DAYS: "0.5" }).deliveryRetentionMs).toBe(
+      43_200_000,
+    );
+    expect(loadServerConfig({}, { SLUICE_DELIVERY_RETENTION_DAYS: "0" }).deliveryRetentionMs).toBe(0);
+  });
+
   it.each([
     [{ SLUICE_PORT: "http" }, /SLUICE_PORT must be an integer/],
+    [{ SLUICE_DELIVERY_RETENTION_DAYS: "30d" }, /SLUICE_DELIVERY_RETENTION_DAYS must be a number of days/],
+    [{ SLUICE_DELIVERY_RETENTION_DAYS: "-1" }, /SLUICE_DELIVERY_RETENTION_DAYS must be a number of days/],
+    [{ SLUICE_DELIVERY_RETENTION_DAYS: "40000" }, /SLUICE_DELIVERY_RETENTION_DAYS must be at most 36500/],
     [{ SLUICE_DRAIN_DELAY: "-1" }, /SLUICE_DRAIN_DELAY must be between 0 and 3600000/],
     [{ SLUICE_PORT: "70000" }, /SLUICE_PORT must be between 0 and 65535/],
     [{ SLUICE_DATABASE_URL: "mysql://x" }, /SLUICE_DATABASE_URL must be a postgres:\/\/ URL/],

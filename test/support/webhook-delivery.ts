@@ -84,6 +84,7 @@ export interface DeliveryView {
   last_error: string | null;
   next_attempt_at: number | null;
   created_at: number;
+  updated_at: number;
 }
 
 export interface AttemptView {

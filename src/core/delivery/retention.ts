@@ -1,0 +1,126 @@
+/**
+ * The delivery log's retention. Every event sent to a webhook leaves a `deliveries` row (with a
+ * copy of the payload) and a `delivery_attempts` row per attempt; without a bound they would grow
+ * with every event for as long as the server runs. A delivery that is over (`delivered`, or
+ * `failed` with no attempt left) and has not changed for the retention period
+ * (`SLUICE_DELIVERY_RETENTION_DAYS`, 30 by default; 0 keeps every one) is removed with its
+ * attempts. A pending delivery is never removed, however old: it is still on its way.
+ *
+ * Each node sweeps on its own, now and then, in batches with pauses between them (the
+ * `deliveries_status` index, by status and creation, finds them; no index is added to the
+ * delivery path). Two nodes sweeping at once remove each row once: the delete checks the status
+ * again, so a delivery resent meanwhile (`pending` again) stays, with its attempts.
+ */
+import type { Store } from "../../store/store.js";
+
+/** Deliveries removed in one transaction at most. */
+const BATCH = 500;
+/** The longest wait between sweeps; a short retention (tests) sweeps more often. */
+const MAX_INTERVAL_MS = 3_600_000;
+/** The first sweep comes this long after the start at most (jittered), so restarts still sweep. */
+const FIRST_SWEEP_MS = 30_000;
+
+export interface DeliveryRetention {
+  /** Starts sweeping; does nothing when the retention is 0 (keep every delivery). */
+  start(): void;
+  /** Stops sweeping; resolves once a sweep under way has ended. */
+  stop(): Promise<void>;
+}
+
+export interface DeliveryRetentionOptions {
+  readonly store: Store;
+  /** How long a delivery that is over is kept after its last change; 0: forever. */
+  readonly retentionMs: number;
+  readonly onError: (error: unknown) => void;
+  /** Told how many were removed by a sweep that removed any. */
+  readonly onSwept?: (removed: number) => void;
+}
+
+export function createDeliveryRetention(options: DeliveryRetentionOptions): DeliveryRetention {
+  const { store, retentionMs } = options;
+  const intervalMs = Math.min(MAX_INTERVAL_MS, Math.max(1_000, retentionMs / 10));
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let sweeping: Promise<unknown> = Promise.resolve();
+
+  /** One batch, in one transaction: how many candidates it found, and how many it removed. */
+  const removeBatch = (cutoff: number) =>
+    store.db.transaction().execute(async (tx) => {
+      const candidates = await tx
+        .selectFrom("deliveries")
+        .select("id")
+        .where("status", "in", ["delivered", "failed"])
+        .where("created_at", "<", cutoff)
+        .where("updated_at", "<", cutoff)
+        .limit(BATCH)
+        .execute();
+      if (candidates.length === 0) return { found: 0, removed: 0 };
+      // Checked again: a delivery resent since (pending) stays, with its attempts.
+      const removed = await tx
+        .deleteFrom("deliveries")
+        .where(
+          "id",
+          "in",
+          candidates.map((row) => row.id),
+        )
+        .where("status", "in", ["delivered", "failed"])
+        .where("updated_at", "<", cutoff)
+        .returning("id")
+        .execute();
+      if (removed.length > 0) {
+        await tx
+          .deleteFrom("delivery_attempts")
+          .where(
+            "delivery_id",
+            "in",
+            removed.map((row) => row.id),
+          )
+          .execute();
+      }
+      return { found: candidates.length, removed: removed.length };
+    });
+
+  const sweep = async (): Promise<number> => {
+    const cutoff = Date.now() - retentionMs;
+    let total = 0;
+    for (;;) {
+      const started = performance.now();
+      const { found, removed } = await removeBatch(cutoff);
+      total += removed;
+      // A batch not full: nothing older is left. Otherwise the next, after a pause as long as
+      // this batch took: a large backlog (the first sweep after an upgrade) takes at most half
+      // of the database's writes while it goes.
+      if (found < BATCH || !running) return total;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(10, performance.now() - started)));
+    }
+  };
+
+  const schedule = (delayMs: number) => {
+    timer = setTimeout(() => {
+      timer = undefined;
+      sweeping = sweep()
+        .then((removed) => {
+          if (removed > 0) options.onSwept?.(removed);
+        })
+        .catch(options.onError)
+        .finally(() => {
+          if (running) schedule(intervalMs);
+        });
+    }, delayMs);
+    timer.unref();
+  };
+
+  return {
+    start() {
+      if (retentionMs <= 0 || running) return;
+      running = true;
+      schedule(Math.round(Math.min(intervalMs, FIRST_SWEEP_MS) * (0.5 + Math.random() / 2)));
+    },
+    async stop() {
+      running = false;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      await sweeping;
+    },
+  };
+}
