@@ -8,8 +8,8 @@
  *
  * Each node sweeps on its own, now and then, in batches with pauses between them (the
  * `deliveries_status` index, by status and creation, finds them; no index is added to the
- * delivery path). Two nodes sweeping at once remove each row once: the delete checks the status
- * again, so a delivery resent meanwhile (`pending` again) stays, with its attempts.
+ * delivery path). Two nodes sweeping at once remove each row once; a delivery resent meanwhile
+ * (`pending` again) stays, with its attempts; a sweep never waits for a row while holding others.
  */
 import type { Store } from "../../store/store.js";
 
@@ -53,9 +53,13 @@ export function createDeliveryRetention(options: DeliveryRetentionOptions): Deli
         .where("created_at", "<", cutoff)
         .where("updated_at", "<", cutoff)
         .limit(BATCH)
+        // PostgreSQL: the rows locked as they are found, passing over those another transaction
+        // holds (a resend of many, say), so this one never waits while holding others: no
+        // deadlock with it. SQLite has one writer.
+        .$if(store.capabilities.name === "postgres", (query) => query.forUpdate().skipLocked())
         .execute();
       if (candidates.length === 0) return { found: 0, removed: 0 };
-      // Checked again: a delivery resent since (pending) stays, with its attempts.
+      // Checked again: a delivery resent since it was read (SQLite: before this transaction) stays.
       const removed = await tx
         .deleteFrom("deliveries")
         .where(
