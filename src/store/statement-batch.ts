@@ -15,6 +15,7 @@
  */
 import type { CompiledQuery } from "kysely";
 import pg from "pg";
+import { databaseFailure } from "./database-errors.js";
 
 /** Runs `queries` as one transaction, in one round trip; resolves to each one's rows, in order. */
 export type StatementBatch = (queries: readonly CompiledQuery[]) => Promise<unknown[][]>;
@@ -45,9 +46,9 @@ export function createStatementBatch(pool: pg.Pool): StatementBatch {
     }
     const settled = await Promise.allSettled(answers);
     const failure = settled.find((answer) => answer.status === "rejected");
-    // A database error leaves the connection usable (the COMMIT rolled the transaction back);
-    // any other (the connection lost) leaves it in no known state, so it is not reused.
-    const broken = failure !== undefined && !isDatabaseError(failure.reason);
+    // A statement's failure leaves the connection usable (the COMMIT rolled the transaction back);
+    // any other (the connection lost, the session ended) leaves it in no known state: not reused.
+    const broken = failure !== undefined && !rolledBack(failure.reason);
     client.release(broken ? (failure.reason as Error) : undefined);
     if (failure) throw failure.reason;
     return settled
@@ -56,7 +57,11 @@ export function createStatementBatch(pool: pg.Pool): StatementBatch {
   };
 }
 
-/** An error PostgreSQL answered with, not one of the connection. */
-export function isDatabaseError(error: unknown): boolean {
-  return error instanceof pg.DatabaseError;
+/**
+ * The batch failed on a statement and its session lives on: PostgreSQL rolled the transaction
+ * back, nothing of it committed. Not so for a lost connection, nor for PostgreSQL's own answer
+ * that it ends the session (a restart's `57P01`, say), after which the COMMIT may have happened.
+ */
+export function rolledBack(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && databaseFailure(error) !== "unavailable";
 }

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
-import { type Recorder, startRecorder } from "../support/recorder.js";
+import { heldAnswer, type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { DeliveryApi, deployEmitter, emit, waitUntil } from "../support/webhook-delivery.js";
 
@@ -18,10 +18,7 @@ for (const dialect of dialects) {
     let sluice: TestServer;
     let api: DeliveryApi;
     let recorder: Recorder;
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const answer = heldAnswer();
 
     beforeAll(async () => {
       database = await dialect.create();
@@ -34,12 +31,12 @@ for (const dialect of dialects) {
       });
       api = new DeliveryApi(sluice.client);
       recorder = await startRecorder(async (request) => {
-        if (request.url === "/held") await released;
+        if (request.url === "/held") await answer.held;
         return { status: request.url === "/failing" ? 500 : 200 };
       });
     });
     afterAll(async () => {
-      release();
+      answer.release();
       await sluice?.close();
       await recorder?.close();
       await database?.cleanup();
@@ -94,7 +91,7 @@ for (const dialect of dialects) {
       expect((await api.listDeliveries(held)).map((delivery) => delivery.id).sort()).toEqual(
         pending.map((delivery) => delivery.id).sort(),
       );
-      release();
+      answer.release();
       await waitUntil("the held deliveries delivered", async () =>
         (await api.listDeliveries(held, "delivered")).length === 3 ? true : undefined,
       );

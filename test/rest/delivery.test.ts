@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import {
   type AnswerFunction,
+  heldAnswer,
   type RecordedRequest,
   type Recorder,
   startRecorder,
@@ -32,15 +33,6 @@ import {
 } from "../support/webhook-delivery.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A receiver's answer held until `release` is called: `held` resolves then. */
-function heldAnswer(): { held: Promise<void>; release: () => void } {
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  return { held, release };
-}
 
 /** Attempts the metrics page counts with `outcome`; 0 before the counter has a sample of it. */
 function attemptsCounted(page: string, outcome: string): number {

@@ -8,7 +8,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { SluiceClient } from "../../src/client/client.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
-import { type Recorder, startRecorder } from "../support/recorder.js";
+import { heldAnswer, type Recorder, startRecorder } from "../support/recorder.js";
 import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
 import { slowDeletesFrom } from "../support/slow-deletes.js";
 import { DeliveryApi, deployEmitter, emit, verifyDelivery, waitUntil } from "../support/webhook-delivery.js";
@@ -547,12 +547,9 @@ for (const dialect of dialects) {
           },
         ],
       });
-      let release = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const answer = heldAnswer();
       const holder = await startRecorder(async () => {
-        await released;
+        await answer.held;
         return { status: 200 };
       });
       onTestFinished(() => holder.close());
@@ -572,7 +569,7 @@ for (const dialect of dialects) {
       }
       // The first ones hold: all 1,010 wait at once.
       expect(holder.requests.length).toBeGreaterThan(0);
-      release();
+      answer.release();
       const db = sluice.server.store.db;
       const kept = () =>
         db

@@ -102,15 +102,29 @@ async function handOffPlan(
   }
 }
 
-describe.skipIf(postgresUrl === undefined)("the jobs statements' plans on postgres", () => {
-  let database: TestDatabase;
-  let store: Store;
-  storeForSuite(postgres as NonNullable<typeof postgres>, (opened, on) => {
-    store = opened;
-    database = on;
+/**
+ * A describe block on a PostgreSQL store (and `jobs` table) of its own, never analyzed until a test
+ * does: `opened()` gives the store and its database inside the block's tests.
+ */
+function describeOnOwnStore(
+  name: string,
+  body: (opened: () => { readonly store: Store; readonly database: TestDatabase }) => void,
+): void {
+  describe.skipIf(postgresUrl === undefined)(name, () => {
+    let suite: { store: Store; database: TestDatabase } | undefined;
+    storeForSuite(postgres as NonNullable<typeof postgres>, (store, database) => {
+      suite = { store, database };
+    });
+    body(() => {
+      if (!suite) throw new Error("the suite's store is not open");
+      return suite;
+    });
   });
+}
 
+describeOnOwnStore("the jobs statements' plans on postgres", (opened) => {
   it("hands a group's place to its next job from the group's own jobs, past another group's analyzed backlog", async () => {
+    const { store, database } = opened();
     const queue = "plans";
     const now = Date.now();
     const backlog = Array.from({ length: 20_000 }, (_, n) => ({
@@ -145,15 +159,9 @@ describe.skipIf(postgresUrl === undefined)("the jobs statements' plans on postgr
   });
 });
 
-describe.skipIf(postgresUrl === undefined)("the hand-off's plan on a young queue on postgres", () => {
-  let database: TestDatabase;
-  let store: Store;
-  storeForSuite(postgres as NonNullable<typeof postgres>, (opened, on) => {
-    store = opened;
-    database = on;
-  });
-
+describeOnOwnStore("the hand-off's plan on a young queue on postgres", (opened) => {
   it("hands a group's place to its next job from the group's own jobs on a queue never analyzed", async () => {
+    const { store, database } = opened();
     // As a new deployment's queue is when each connection settles on the hand-off's plan: a
     // webhook's 8 deliveries in flight and a few hundred waiting, the table never analyzed. A
     // plan that read the queue's free jobs from jobs_leased and sorted them, estimated to cost the
@@ -183,15 +191,9 @@ describe.skipIf(postgresUrl === undefined)("the hand-off's plan on a young queue
   });
 });
 
-describe.skipIf(postgresUrl === undefined)("the next-due probe's plans on postgres", () => {
-  let database: TestDatabase;
-  let store: Store;
-  storeForSuite(postgres as NonNullable<typeof postgres>, (opened, on) => {
-    store = opened;
-    database = on;
-  });
-
+describeOnOwnStore("the next-due probe's plans on postgres", (opened) => {
   it("finds the next due time by reading the due jobs in order, whether ANALYZE last saw only leased jobs or a backlog", async () => {
+    const { store, database } = opened();
     // The table (this suite's own) as a busy queue often is when it is analyzed: every job in it leased.
     const queue = "probe";
     const now = Date.now();

@@ -25,6 +25,15 @@ export interface RecorderAnswer {
  */
 export type AnswerFunction = (request: RecordedRequest) => RecorderAnswer | Promise<RecorderAnswer>;
 
+/** A receiver's answer held until `release` is called: `held` resolves then. */
+export function heldAnswer(): { held: Promise<void>; release: () => void } {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { held, release };
+}
+
 export interface Recorder {
   readonly url: string;
   readonly requests: RecordedRequest[];

@@ -23,8 +23,7 @@
  * webhook is being deleted), those queued longer than `LOCK_WAIT_MS` go whatever is in flight.
  */
 import { CompiledQuery } from "kysely";
-import { databaseFailure } from "../../store/database-errors.js";
-import { isDatabaseError } from "../../store/statement-batch.js";
+import { rolledBack } from "../../store/statement-batch.js";
 import type { Store } from "../../store/store.js";
 
 /** Transactions of hand-offs being written at once; past it, hand-offs wait to go together. */
@@ -47,11 +46,6 @@ interface Waiting {
   readonly at: number;
   readonly resolve: (rows: readonly unknown[]) => void;
   readonly reject: (error: unknown) => void;
-}
-
-/** PostgreSQL failed a statement of the transaction, and the session lives on: nothing committed. */
-function rolledBack(error: unknown): boolean {
-  return isDatabaseError(error) && databaseFailure(error) !== "unavailable";
 }
 
 export function createHandOffGroups(store: Store): HandOffGroups {

@@ -43,32 +43,24 @@ export function createDeliveryRetention(options: DeliveryRetentionOptions): Deli
   let running = false;
   let sweeping: Promise<unknown> = Promise.resolve();
 
-  /** One batch, in one transaction: how many candidates it found, and how many it removed. */
-  const removeBatch = (cutoff: number) =>
+  /** One batch, in one transaction: how many deliveries it removed (with their attempts). */
+  const removeBatch = (cutoff: number): Promise<number> =>
     store.db.transaction().execute(async (tx) => {
-      const candidates = await tx
-        .selectFrom("deliveries")
-        .select("id")
-        .where("status", "in", ["delivered", "failed"])
-        .where("created_at", "<", cutoff)
-        .where("updated_at", "<", cutoff)
-        .limit(BATCH)
-        // PostgreSQL: the rows locked as they are found, passing over those another transaction
-        // holds (a resend of many, say), so this one never waits while holding others: no
-        // deadlock with it. SQLite has one writer.
-        .$if(store.capabilities.name === "postgres", (query) => query.forUpdate().skipLocked())
-        .execute();
-      if (candidates.length === 0) return { found: 0, removed: 0 };
-      // Checked again: a delivery resent since it was read (SQLite: before this transaction) stays.
       const removed = await tx
         .deleteFrom("deliveries")
-        .where(
-          "id",
-          "in",
-          candidates.map((row) => row.id),
+        .where("id", "in", (eb) =>
+          eb
+            .selectFrom("deliveries")
+            .select("id")
+            .where("status", "in", ["delivered", "failed"])
+            .where("created_at", "<", cutoff)
+            .where("updated_at", "<", cutoff)
+            .limit(BATCH)
+            // PostgreSQL: the rows locked as they are found, passing over those another
+            // transaction holds (a resend of many, say), so this one never waits while holding
+            // others: no deadlock with it, and no row that changed meanwhile. SQLite has one writer.
+            .$if(store.capabilities.name === "postgres", (query) => query.forUpdate().skipLocked()),
         )
-        .where("status", "in", ["delivered", "failed"])
-        .where("updated_at", "<", cutoff)
         .returning("id")
         .execute();
       if (removed.length > 0) {
@@ -81,7 +73,7 @@ export function createDeliveryRetention(options: DeliveryRetentionOptions): Deli
           )
           .execute();
       }
-      return { found: candidates.length, removed: removed.length };
+      return removed.length;
     });
 
   const sweep = async (): Promise<number> => {
@@ -89,12 +81,12 @@ export function createDeliveryRetention(options: DeliveryRetentionOptions): Deli
     let total = 0;
     for (;;) {
       const started = performance.now();
-      const { found, removed } = await removeBatch(cutoff);
+      const removed = await removeBatch(cutoff);
       total += removed;
       // A batch not full: nothing older is left. Otherwise the next, after a pause as long as
       // this batch took: a large backlog (the first sweep after an upgrade) takes at most half
       // of the database's writes while it goes.
-      if (found < BATCH || !running) return total;
+      if (removed < BATCH || !running) return total;
       await new Promise((resolve) => setTimeout(resolve, Math.max(10, performance.now() - started)));
     }
   };
