@@ -152,7 +152,14 @@ async function handleWorkflow(
 
 function sendRunOutcome(reply: FastifyReply, outcome: AttemptOutcome | null): FastifyReply {
   if (outcome?.response) return sendHttpResponse(reply, outcome.response, "the workflow's $.respond()");
-  if (outcome === null) return sendError(reply, 502, "no_response", "The workflow was deleted while it ran");
+  if (outcome === null) {
+    return sendError(
+      reply,
+      502,
+      "no_response",
+      "The run did not complete on this node: its workflow was deleted, or another node took the run over",
+    );
+  }
   if (outcome.error) {
     const { step, reason, message } = outcome.error;
     if (reason === "timeout") return sendError(reply, 504, "workflow_timeout", `Step '${step}' ${message}`);

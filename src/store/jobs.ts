@@ -36,9 +36,14 @@ export interface NewJob {
   /**
    * Enqueue the job already claimed by the caller, who starts on it at once (an HTTP request
    * waiting for its result, say). If the caller dies, the lease expires and a worker takes it up.
+   * With `waitsForTurn` the caller starts only once `takeTurn` says so (its group has a cap held
+   * across nodes): until then the job is held but not started, and counts no attempt.
    */
-  readonly claim?: { readonly leaseToken: string; readonly leaseMs: number };
+  readonly claim?: { readonly leaseToken: string; readonly leaseMs: number; readonly waitsForTurn?: boolean };
 }
+
+/** What `takeTurn` found: the job may start now, must wait, or is no longer held by the lease. */
+export type Turn = "started" | "waiting" | "lost";
 
 /** Proof of a claim: complete, fail and extend succeed only while the claim still holds the job. */
 export interface Lease {
@@ -144,11 +149,22 @@ export interface JobQueue {
     executor?: Executor,
   ): Promise<boolean>;
   /**
-   * How many jobs of the group that come before `jobId` in the queue's order (due time, then
-   * id) are leased now, by any node: a job that was leased when it was enqueued (it skipped the
-   * claim) may start while that is below the group's cap.
+   * Starts a job enqueued held but waiting for its turn (`claim.waitsForTurn`) if its group has
+   * room: fewer than `limit` of the group's jobs are started (held with an attempt counted, by a
+   * claim or a turn) or wait for their turn ahead of it in the queue's order (due time, then id),
+   * on any node. Taken under the queue's claim lock (PostgreSQL), so a turn and a claim never
+   * both count the same room: each sees what the other committed. A job already started by this
+   * lease answers "started" again.
    */
-  leasedAhead(queue: string, groupKey: string, jobId: string, now?: number): Promise<number>;
+  takeTurn(
+    lease: Lease,
+    turn: {
+      readonly queue: string;
+      readonly groupKey: string;
+      readonly limit: number;
+      readonly now?: number;
+    },
+  ): Promise<Turn>;
   /**
    * What `complete` (no `failure`) or `fail` writes, as a write: for a caller that commits it
    * with its own writes (store/write-together.ts; on PostgreSQL a data-modifying `WITH`, one
@@ -348,15 +364,13 @@ export function createJobQueue(
       : sql`with ${chosen} ${update}`;
     // One claimer of the queue at a time in this schema, so no two count the same free room: the
     // lock and the claim go as one transaction in one round trip, and the lock ends with it.
-    const lock = sql`select pg_advisory_xact_lock(hashtextextended(current_schema() || ':claim:' || ${queue}, 0))`;
     // The queue's next due time, when asked for, goes in the same round trip, after the claim.
     const next = thenNext ? [nextDue.compile(db, "postgres", { queue })] : [];
     // The lock's plan is kept (a named statement). The claim is parsed once per connection (named
     // too) but planned anew each time, for its values: a plan kept for it goes stale as the tables
     // grow (store/prepared.ts, bench/RESULTS.md), so its transaction forbids generic plans while
     // it runs. Parsing it each time cost PostgreSQL a fifth of its 0.72 ms a claim.
-    const locked = lock.compile(db);
-    reusePlanOf(locked.sql);
+    const locked = queueLock(queue);
     const claimed = claim.compile(db);
     reusePlanOf(claimed.sql);
     const results = await batch([locked, CUSTOM_PLANS, claimed, GENERIC_PLANS_AGAIN, ...next]);
@@ -394,6 +408,70 @@ export function createJobQueue(
         .onConflict((conflict) => conflict.column("unique_key").doNothing())
         .returning("id"),
     { reusePlan: true },
+  );
+
+  /**
+   * The queue's claim lock, for the transaction it begins (PostgreSQL): claims and turns of the
+   * queue take it, one at a time in this schema. Its plan is kept (a named statement).
+   */
+  const queueLock = (queue: string): CompiledQuery => {
+    const locked =
+      sql`select pg_advisory_xact_lock(hashtextextended(current_schema() || ':claim:' || ${queue}, 0))`.compile(
+        db,
+      );
+    reusePlanOf(locked.sql);
+    return locked;
+  };
+
+  /**
+   * A held job waiting for its turn starts (counts its attempt) if fewer than `limit` of its
+   * group's jobs are started or wait ahead of it; one this lease started already stays started.
+   */
+  const turnTaken = prepared(
+    (
+      creator,
+      turn: { id: string; token: string; queue: string; group: string; limit: number; now: number },
+    ) =>
+      creator
+        .updateTable("jobs")
+        .set({ attempts: sql`case when attempts > 0 then attempts else 1 end` })
+        .where("id", "=", turn.id)
+        .where("lease_token", "=", turn.token)
+        .where("state", "=", "queued")
+        .where((eb) =>
+          eb.or([
+            eb("attempts", ">", 0),
+            eb(
+              eb
+                .selectFrom("jobs as other")
+                .select((count) => count.fn.countAll().as("taken"))
+                .where("other.queue", "=", turn.queue)
+                .where("other.group_key", "=", turn.group)
+                .where("other.state", "=", "queued")
+                .where("other.locked_until", ">", turn.now)
+                .where("other.id", "!=", turn.id)
+                .where((ahead) =>
+                  ahead.or([
+                    ahead("other.attempts", ">", 0),
+                    sql<SqlBool>`(other.run_at, other.id) < (jobs.run_at, jobs.id)`,
+                  ]),
+                ),
+              "<",
+              turn.limit,
+            ),
+          ]),
+        )
+        .returning("id"),
+  );
+
+  /** The job, while `token` still holds it. */
+  const stillHeld = prepared((creator, lease: { id: string; token: string }) =>
+    creator
+      .selectFrom("jobs")
+      .select("id")
+      .where("id", "=", lease.id)
+      .where("lease_token", "=", lease.token)
+      .where("state", "=", "queued"),
   );
 
   const takeNext = prepared(
@@ -476,7 +554,7 @@ export function createJobQueue(
         payload: JSON.stringify(job.payload ?? null),
         state: "queued",
         run_at: job.runAt ?? now,
-        attempts: job.claim ? 1 : 0,
+        attempts: job.claim && !job.claim.waitsForTurn ? 1 : 0,
         lease_token: job.claim?.leaseToken ?? null,
         locked_until: job.claim ? now + job.claim.leaseMs : null,
         created_at: now,
@@ -556,12 +634,31 @@ export function createJobQueue(
       return (await runWrite(executor, endWrite(lease, failure))) > 0n;
     },
 
-    async leasedAhead(queue, groupKey, jobId, now = Date.now()) {
-      const row = await sql<{ ahead: number | string }>`
-        select count(*) as ahead from jobs
-        where queue = ${queue} and group_key = ${groupKey} and state = 'queued' and locked_until > ${now}
-          and (run_at, id) < (select run_at, id from jobs where id = ${jobId})`.execute(db);
-      return Number(row.rows[0]?.ahead ?? 0);
+    async takeTurn(lease, { queue, groupKey, limit, now = Date.now() }) {
+      const key = { id: lease.id, token: lease.leaseToken };
+      const started = turnTaken.compile(db, capabilities.name, {
+        ...key,
+        queue,
+        group: groupKey,
+        limit,
+        now,
+      });
+      const held = stillHeld.compile(db, capabilities.name, key);
+      let startedRows: readonly unknown[];
+      let heldRows: readonly unknown[];
+      if (batch) {
+        // In the claim's lock, so that this count and a claim's are never taken side by side: the
+        // statements after the lock see what its last holder committed.
+        const results = await batch([queueLock(queue), started, held]);
+        startedRows = results[1] ?? [];
+        heldRows = results[2] ?? [];
+      } else {
+        // SQLite: one writer, so the UPDATE is atomic by itself.
+        startedRows = (await db.executeQuery(started)).rows;
+        heldRows = startedRows.length > 0 ? startedRows : (await db.executeQuery(held)).rows;
+      }
+      if (startedRows.length > 0) return "started";
+      return heldRows.length > 0 ? "waiting" : "lost";
     },
 
     takeNextWrite: (lease, leaseMs, now = Date.now()) =>

@@ -150,4 +150,92 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
     expect(overlapped).toBe(false);
     expect(order).toEqual(Array.from({ length: 30 }, (_, n) => n));
   });
+
+  it("a turn and a claim never both take a group's last room, however the holders' commits interleave", async () => {
+    const queue = "turns";
+    const [first, second] = stores;
+    if (!first || !second) throw new Error("no store");
+    const cap = { table: "workflows", idColumn: "id", limitColumn: "concurrency" } as const;
+    // The job due first commits last: the later one, committed first, found nothing ahead of it.
+    let commitEarly = () => {};
+    const early = first.db.transaction().execute(async (tx) => {
+      const id = await first.jobs.enqueue(tx, {
+        queue,
+        payload: "early",
+        runAt: Date.now() - 1000,
+        groupKey: "wf_turns",
+        claim: { leaseToken: "early", leaseMs: 60_000, waitsForTurn: true },
+      });
+      await new Promise<void>((resolve) => {
+        commitEarly = resolve;
+      });
+      return id as string;
+    });
+    const late = await second.jobs.enqueue(second.db, {
+      queue,
+      payload: "late",
+      groupKey: "wf_turns",
+      claim: { leaseToken: "late", leaseMs: 60_000, waitsForTurn: true },
+    });
+    const turn = (store: Store, id: string, leaseToken: string) =>
+      store.jobs.takeTurn({ id, leaseToken }, { queue, groupKey: "wf_turns", limit: 1 });
+    expect(await turn(second, late as string, "late")).toBe("started");
+    commitEarly();
+    const earlyId = await early;
+    expect(await turn(first, earlyId, "early")).toBe("waiting");
+    expect(await second.jobs.complete({ id: late as string, leaseToken: "late" })).toBe(true);
+    expect(await turn(first, earlyId, "early")).toBe("started");
+    expect(await first.jobs.complete({ id: earlyId, leaseToken: "early" })).toBe(true);
+
+    // Many at once: held jobs queued from both stores (each commit a little late, so they become
+    // visible out of their order) waiting for their turns, and free ones taken by capped claims.
+    let running = 0;
+    let most = 0;
+    const work = async (store: Store, lease: { id: string; leaseToken: string }) => {
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      running--;
+      expect(await store.jobs.complete(lease)).toBe(true);
+    };
+    const holders = stores.flatMap((store, index) =>
+      Array.from({ length: 12 }, async (_, n) => {
+        const leaseToken = `held-${index}-${n}`;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
+        const id = (await store.db.transaction().execute(async (tx) => {
+          const queued = await store.jobs.enqueue(tx, {
+            queue,
+            payload: leaseToken,
+            groupKey: "wf_turns",
+            claim: { leaseToken, leaseMs: 60_000, waitsForTurn: true },
+          });
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
+          return queued;
+        })) as string;
+        while ((await turn(store, id, leaseToken)) !== "started") {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        await work(store, { id, leaseToken });
+      }),
+    );
+    await first.jobs.enqueueMany(
+      first.db,
+      Array.from({ length: 12 }, (_, n) => ({ queue, payload: n, groupKey: "wf_turns" })),
+    );
+    const claimers = stores.map(async (store) => {
+      for (let idle = 0; idle < 100; ) {
+        const jobs = await store.jobs.claimDue({ queue, limit: 5, leaseMs: 60_000, groupLimit: cap });
+        if (jobs.length === 0) {
+          idle++;
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          continue;
+        }
+        idle = 0;
+        for (const job of jobs) await work(store, job);
+      }
+    });
+    await Promise.all([...holders, ...claimers]);
+    expect(await first.db.selectFrom("jobs").select("id").where("queue", "=", queue).execute()).toEqual([]);
+    expect(most).toBe(1);
+  });
 });

@@ -370,27 +370,65 @@ for (const dialect of dialects) {
         await reopened.close();
       }
     });
-    it("leasedAhead counts the group's leased jobs queued before a job, on any claim", async () => {
+    it("takeTurn starts a held job once its group has room: started jobs and turns waiting ahead count, on any claim", async () => {
       const queue = freshQueue();
       const now = Date.now();
-      const enqueue = (runAt: number, group: string, leased: boolean) =>
-        store.jobs.enqueue(store.db, {
+      const hold = async (runAt: number, group: string) => {
+        const leaseToken = `token-${runAt}-${group}`;
+        const id = await store.jobs.enqueue(store.db, {
           queue,
           payload: null,
           runAt,
           groupKey: group,
-          ...(leased ? { claim: { leaseToken: `token-${runAt}-${group}`, leaseMs: 60_000 } } : {}),
+          claim: { leaseToken, leaseMs: 60_000, waitsForTurn: true },
         });
-      await enqueue(now - 3000, "w", true);
-      await enqueue(now - 2500, "other", true);
-      await enqueue(now - 2000, "w", false);
-      const mine = (await enqueue(now - 1000, "w", true)) as string;
-      await enqueue(now, "w", true);
-      // Ahead of mine in group w and leased: the first only (the queued one is not leased, the
-      // last comes after it, "other" is another group).
-      expect(await store.jobs.leasedAhead(queue, "w", mine)).toBe(1);
-      // Once that lease has expired it holds nothing.
-      expect(await store.jobs.leasedAhead(queue, "w", mine, now + 120_000)).toBe(0);
+        return { id: id as string, leaseToken };
+      };
+      const turn = (lease: { id: string; leaseToken: string }, limit = 1, at = now) =>
+        store.jobs.takeTurn(lease, { queue, groupKey: "w", limit, now: at });
+      const first = await hold(now - 3000, "w");
+      await hold(now - 2500, "other");
+      const second = await hold(now - 1000, "w");
+      // The first waits ahead of the second; a job of another group counts for nothing.
+      expect(await turn(second)).toBe("waiting");
+      expect(await turn(second, 2)).toBe("started");
+      expect(await turn(first)).toBe("waiting");
+      expect(await turn(first, 2)).toBe("started");
+      // A started job stays started; a job waiting for its turn counts no attempt.
+      expect(await turn(first)).toBe("started");
+      const third = await hold(now - 500, "w");
+      const attempts = async (id: string) =>
+        (await store.db.selectFrom("jobs").select("attempts").where("id", "=", id).executeTakeFirstOrThrow())
+          .attempts;
+      expect(await attempts(third.id)).toBe(0);
+      expect(await turn(third, 2)).toBe("waiting");
+      expect(await store.jobs.complete(first)).toBe(true);
+      expect(await turn(third, 2)).toBe("started");
+      expect(await attempts(third.id)).toBe(1);
+      // Once their leases have expired they hold nothing.
+      const fourth = await hold(now, "w");
+      expect(await turn(fourth, 1)).toBe("waiting");
+      expect(await turn(fourth, 1, now + 120_000)).toBe("started");
+      // A lease that no longer holds its job (taken over, or the job gone) is told so.
+      expect(await turn({ id: fourth.id, leaseToken: "another" })).toBe("lost");
+      expect(await store.jobs.complete(fourth)).toBe(true);
+      expect(await turn(fourth)).toBe("lost");
+    });
+
+    it("a held job waiting for its turn takes its group's room from capped claims", async () => {
+      const queue = freshQueue();
+      const now = Date.now();
+      await store.jobs.enqueue(store.db, { queue, payload: "free", runAt: now - 1000, groupKey: "w" });
+      await store.jobs.enqueue(store.db, {
+        queue,
+        payload: "held",
+        runAt: now,
+        groupKey: "w",
+        claim: { leaseToken: "held", leaseMs: 60_000, waitsForTurn: true },
+      });
+      expect(await store.jobs.claimDue({ queue, limit: 10, leaseMs: 60_000, groupLimit: 1 })).toEqual([]);
+      const [free] = await store.jobs.claimDue({ queue, limit: 10, leaseMs: 60_000, groupLimit: 2 });
+      expect(free?.payload).toBe("free");
     });
   });
 }

@@ -30,7 +30,7 @@ export interface NewRun {
   readonly trigger: RunTrigger;
   readonly replayOf?: string;
   /** The caller runs it at once, holding this lease (an HTTP-triggered run). */
-  readonly claim?: { readonly leaseToken: string; readonly leaseMs: number };
+  readonly claim?: NewJob["claim"];
 }
 
 /** A run's row of workflow_runs, queued now. */

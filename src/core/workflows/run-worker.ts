@@ -3,9 +3,10 @@
  * workflow) and runs them, at most `concurrency` at once per workflow across every node (the
  * claim counts the workflow's leased runs), in the order they were queued. An HTTP-triggered run
  * that waits for its response skips the claim: its job is enqueued already leased to this node,
- * and it runs here once fewer than `concurrency` runs queued before it are leased on any node
- * (and a slot of this node is free). It counts against the cap of the runs other nodes claim
- * from the moment it is queued, so it never waits behind runs queued after it; it may go before
+ * not started, and it starts here once fewer than `concurrency` runs of the workflow are started
+ * or wait ahead of it on any node (and a slot of this node is free). The turn is taken under the
+ * lock the claims take, so the cap holds however the nodes' commits interleave. It counts
+ * against the cap of the runs other nodes claim from the moment it is queued; it may go before
  * runs queued earlier that no node has claimed yet (a replay, say). Claims are leases renewed
  * while a run goes on; a node that dies lets them expire and another takes over.
  */
@@ -24,7 +25,11 @@ export interface WorkflowRunner {
   start(): void;
   /** Stops claiming, and waits for the runs in flight. */
   stop(): Promise<void>;
-  /** Runs a run whose job the caller enqueued already claimed, here and now (once a slot is free). */
+  /**
+   * Runs a run whose job the caller enqueued already claimed, here, once its turn has come and a
+   * slot is free. Null when it did not run here: its workflow is gone, or its job went to
+   * another node (this one lost its lease while it waited).
+   */
   runClaimed(
     lease: Lease,
     runId: string,
@@ -71,12 +76,21 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
   };
 
   /**
-   * Waits until fewer than `limit` runs of the workflow queued before this one are leased on any
-   * node. One node alone (the embedded SQLite) needs no look: its slots are the whole cluster's.
+   * Waits for the run's turn: until its job starts, which it does once fewer than `limit` runs of
+   * the workflow are started or wait ahead of it on any node (store/jobs.ts `takeTurn`, taken
+   * under the claims' lock). False: the job is no longer this node's (its lease ran out and
+   * another node took it, or the workflow was deleted). One node alone (the embedded SQLite)
+   * needs no look: its slots are the whole cluster's.
    */
-  const awaitTurn = async (lease: Lease, workflowId: string, limit: number) => {
-    if (store.capabilities.singleProcess) return;
-    while ((await store.jobs.leasedAhead(WORKFLOW_RUN_QUEUE, workflowId, lease.id)) >= limit) {
+  const awaitTurn = async (lease: Lease, workflowId: string, limit: number): Promise<boolean> => {
+    if (store.capabilities.singleProcess) return true;
+    for (;;) {
+      const turn = await store.jobs.takeTurn(lease, {
+        queue: WORKFLOW_RUN_QUEUE,
+        groupKey: workflowId,
+        limit,
+      });
+      if (turn !== "waiting") return turn === "started";
       await new Promise((resolve) => setTimeout(resolve, TURN_POLL_MS));
     }
   };
@@ -117,8 +131,9 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
       let failure: { error: unknown } | undefined;
       await loop.run(lease, async () => {
         try {
-          await awaitTurn(lease, workflowId, limit);
-          outcome = await execute(lease, runId, workflowId, limit, hooks);
+          if (await awaitTurn(lease, workflowId, limit)) {
+            outcome = await execute(lease, runId, workflowId, limit, hooks);
+          }
         } catch (error) {
           failure = { error };
           throw error;

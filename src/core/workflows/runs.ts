@@ -58,7 +58,16 @@ export async function queueHttpRun(
       workflowId: workflow.id,
       accountId: workflow.accountId,
       trigger,
-      ...(claim ? { claim: { leaseToken, leaseMs: RUN_LEASE_MS } } : {}),
+      // Across nodes the run starts when its turn comes (WorkflowRunner.runClaimed); alone, at once.
+      ...(claim
+        ? {
+            claim: {
+              leaseToken,
+              leaseMs: RUN_LEASE_MS,
+              waitsForTurn: !context.store.capabilities.singleProcess,
+            },
+          }
+        : {}),
     }),
   );
   if (!claim) context.store.notifier.publish(WORKFLOW_RUNS_TOPIC);
