@@ -4,12 +4,14 @@
  * A commit's flush runs off the event loop. better-sqlite3 is synchronous: with
  * `synchronous=FULL`, every COMMIT blocked the whole server for the fsync of the write-ahead
  * log (most of an ingest request's time, measured in bench/RESULTS.md). SQLite now commits
- * with `synchronous=NORMAL` and the driver flushes the log itself (wal-flush.ts) before it gives
- * the connection back: the caller's transaction (or lone write) resolves only once the commit
- * is on stable storage, and no other statement runs on the connection in between, so nothing
- * is read, answered or delivered that a power cut could still take away. Meanwhile the event
- * loop is free, and the invocations that arrive queue up to commit together in the next
- * transaction (group commit).
+ * with `synchronous=NORMAL` and the driver flushes the log itself (wal-flush.ts), off the event
+ * loop: the caller's transaction (or lone write) resolves only once its commit is on stable
+ * storage. The connection goes to the next holder as soon as the commit is written, and the
+ * commits made while a flush runs are flushed together by the next (group commit). What any
+ * holder gets back (a read too) waits until every commit made before it gave the connection
+ * back is flushed, so nothing is read, answered or delivered that a power cut could still take
+ * away. Meanwhile the event loop is free, and the invocations that arrive queue up to commit
+ * together in the next transaction.
  *
  * A transaction that SQLite already rolled back by itself is not rolled back again. After
  * SQLITE_FULL (the disk is full), SQLITE_IOERR or SQLITE_NOMEM, SQLite may end the transaction
@@ -112,6 +114,14 @@ class FlushTrackingConnection implements DatabaseConnection {
 
 class DurableSqliteDriver extends SqliteDriver {
   private readonly connection: FlushTrackingConnection;
+  /** Commits that wrote, made on the connection so far. */
+  private committed = 0;
+  /** How many of them are known to be on stable storage. */
+  private durable = 0;
+  /** A flush is under way. */
+  private flushing = false;
+  /** Holders that released the connection, each until its first `upTo` commits are flushed. */
+  private waiting: { upTo: number; resolve: () => void; reject: (error: unknown) => void }[] = [];
 
   constructor(
     private readonly database: SQLite.Database,
@@ -132,16 +142,66 @@ class DurableSqliteDriver extends SqliteDriver {
     await super.rollbackTransaction(connection);
   }
 
-  /** Flushes what the holder committed before anyone else gets the connection. */
+  /**
+   * Lets the next holder in at once, and resolves once every commit made so far (the holder's
+   * own, and any it could have read) is on stable storage: the flush of one holder's commit runs
+   * while the next ones use the connection, and their commits go in the flush after it (group
+   * commit). A holder that only read waits too, when a commit it could have seen is not flushed
+   * yet: nothing leaves the store that a power cut could still take away.
+   */
   override async releaseConnection(): Promise<void> {
-    try {
-      if (this.connection.flushOwed) {
-        this.connection.flushOwed = false;
-        await this.wal.flush();
-      }
-    } finally {
-      await super.releaseConnection();
+    const wrote = this.connection.flushOwed;
+    if (wrote) {
+      this.connection.flushOwed = false;
+      this.committed++;
     }
+    const upTo = this.committed;
+    await super.releaseConnection();
+    if (this.durable < upTo) await this.durableUpTo(upTo, wrote);
+  }
+
+  /**
+   * Resolves once the first `upTo` commits are flushed. If the flush fails, a holder that wrote
+   * gets its error; one that only read gets what it read, as every read after a failed flush
+   * does (no write is taken after it: `executeQuery`).
+   */
+  private durableUpTo(upTo: number, wrote: boolean): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ upTo, resolve, reject: wrote ? reject : () => resolve() });
+      this.flushNext();
+    });
+  }
+
+  /**
+   * Starts a flush of everything committed so far unless one is under way; when it ends, starts
+   * the next if anyone waits for a commit made while it ran (which it may not have covered).
+   */
+  private flushNext(): void {
+    if (this.flushing || this.waiting.length === 0) return;
+    this.flushing = true;
+    const target = this.committed;
+    this.wal
+      .flush()
+      .then(
+        () => {
+          this.durable = Math.max(this.durable, target);
+          const settled = this.waiting.filter((waiter) => waiter.upTo <= target);
+          this.waiting = this.waiting.filter((waiter) => waiter.upTo > target);
+          for (const waiter of settled) waiter.resolve();
+        },
+        (error: unknown) => {
+          // A failed flush fails every later one (wal-flush.ts) and no write follows it: nothing
+          // is left to wait for.
+          this.durable = this.committed;
+          const failed = this.waiting;
+          this.waiting = [];
+          for (const waiter of failed) waiter.reject(error);
+        },
+      )
+      .finally(() => {
+        this.flushing = false;
+        this.flushNext();
+      });
   }
 
   override async destroy(): Promise<void> {

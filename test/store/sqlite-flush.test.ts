@@ -21,19 +21,24 @@ describe("the embedded database's flush after commit", () => {
   let dir: string;
   let db: Kysely<Tables>;
   let flushes: number;
+  let database: InstanceType<ReturnType<typeof sqliteDriver>["Database"]>;
+  /** Each flush waits for the gate set when it starts (none: it goes at once). */
+  let gate: Promise<void> | undefined;
 
   beforeEach(async () => {
     dir = tempDir();
     const file = path.join(dir, "flush.sqlite");
-    const database = new (sqliteDriver().Database)(file);
+    database = new (sqliteDriver().Database)(file);
+    gate = undefined;
     database.pragma("journal_mode = WAL");
     database.pragma("synchronous = NORMAL");
     const wal = walFlush(file);
     flushes = 0;
     const counted = {
       ...wal,
-      flush: () => {
+      flush: async () => {
         flushes++;
+        await gate;
         return wal.flush();
       },
     };
@@ -80,5 +85,66 @@ describe("the embedded database's flush after commit", () => {
   it("is owed by a schema change, which reports no rows", async () => {
     await sql`create table u (id integer primary key)`.execute(db);
     expect(flushes).toBe(1);
+  });
+
+  it("lets the next holder in while a flush runs, flushes the commits made meanwhile together, and gives nothing back before it is flushed", async () => {
+    const opener = () => {
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      return { opened, open };
+    };
+    const first = opener();
+    gate = first.opened;
+    const settled: string[] = [];
+    const track = (name: string, done: Promise<unknown>) => done.then(() => settled.push(name));
+    const rows = () => (database.prepare("select count(*) as n from t").get() as { n: number }).n;
+    const until = async (what: () => boolean) => {
+      for (let n = 0; n < 1000 && !what(); n++) await new Promise((resolve) => setTimeout(resolve, 1));
+      expect(what()).toBe(true);
+    };
+
+    const one = track("one", db.insertInto("t").values({ id: 2, v: "two" }).execute());
+    await until(() => flushes === 1);
+    const second = opener();
+    gate = second.opened;
+    // The first flush holds; the next holders write and read all the same.
+    const others = [
+      track("two", db.insertInto("t").values({ id: 3, v: "three" }).execute()),
+      track(
+        "three",
+        db.transaction().execute((tx) => tx.insertInto("t").values({ id: 4, v: "four" }).execute()),
+      ),
+      track("read", db.selectFrom("t").selectAll().execute()),
+    ];
+    await until(() => rows() === 4);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toEqual([]);
+    // The first flush covered the first commit only: the others wait for the next, which covers
+    // both of theirs (and what the read could have seen).
+    first.open();
+    await one;
+    await until(() => flushes === 2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toEqual(["one"]);
+    second.open();
+    await Promise.all(others);
+    expect(settled.sort()).toEqual(["one", "read", "three", "two"]);
+    expect(flushes).toBe(2);
+  });
+
+  it("after a failed flush, gives the writers that waited for it its error and readers what they read", async () => {
+    let fail = () => {};
+    gate = new Promise<void>((_, reject) => {
+      fail = () => reject(Object.assign(new Error("EIO"), { code: "EIO" }));
+    });
+    const write = db.insertInto("t").values({ id: 2, v: "two" }).execute();
+    write.catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const read = db.selectFrom("t").select("id").execute();
+    fail();
+    await expect(write).rejects.toThrow("EIO");
+    expect((await read).map((row) => row.id)).toEqual([1, 2]);
   });
 });
