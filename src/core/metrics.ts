@@ -1,5 +1,6 @@
 /**
- * Prometheus metrics (`GET /metrics`): deliveries by outcome, attempt latency, and, read from the
+ * Prometheus metrics (`GET /metrics`): deliveries by outcome, attempt latency, deliveries removed
+ * past their retention, and, read from the
  * database at scrape time, the depth of the delivery queue and the age of the oldest pending
  * delivery. Process metrics (memory, event loop lag) come from prom-client's defaults.
  */
@@ -12,6 +13,8 @@ export type DeliveryOutcomeLabel = "delivered" | "failed_attempt" | "exhausted" 
 export interface Metrics {
   readonly registry: client.Registry;
   deliveryAttempt(outcome: DeliveryOutcomeLabel, latencyMs: number): void;
+  /** Deliveries (with their attempts) this node removed from the log past their retention. */
+  deliveriesRemoved(count: number): void;
 }
 
 export function createMetrics(store: Store): Metrics {
@@ -27,6 +30,11 @@ export function createMetrics(store: Store): Metrics {
     name: "sluice_delivery_attempt_duration_seconds",
     help: "Time from sending a delivery to its answer (or failure)",
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+    registers: [registry],
+  });
+  const removed = new client.Counter({
+    name: "sluice_deliveries_removed_total",
+    help: "Deliveries removed from the log, with their attempts, past SLUICE_DELIVERY_RETENTION_DAYS",
     registers: [registry],
   });
   new client.Gauge({
@@ -62,6 +70,9 @@ export function createMetrics(store: Store): Metrics {
     deliveryAttempt(outcome, latencyMs) {
       deliveries.inc({ outcome });
       latency.observe(latencyMs / 1000);
+    },
+    deliveriesRemoved(count) {
+      removed.inc(count);
     },
   };
 }

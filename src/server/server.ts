@@ -135,7 +135,10 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       store,
       retentionMs: config.deliveryRetentionMs,
       onError: (error) => logger.error({ err: error }, "delivery retention"),
-      onSwept: (removed) => logger.info({ removed }, "removed deliveries past their retention"),
+      onSwept: (removed) => {
+        metrics.deliveriesRemoved(removed);
+        logger.info({ removed }, "removed deliveries past their retention");
+      },
     });
     const url = await app.listen({ host: config.host, port: config.port });
     if (/:0$/.test(config.baseUrl)) publicUrl = url;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { heldAnswer, type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { DeliveryApi, deployEmitter, emit, waitUntil } from "../support/webhook-delivery.js";
+import { DeliveryApi, deployEmitter, emit, metricValue, waitUntil } from "../support/webhook-delivery.js";
 
 const RETENTION_MS = 0.00003 * 86_400_000;
 
@@ -51,6 +51,8 @@ for (const dialect of dialects) {
             .where("delivery_id", "in", ids)
             .execute();
 
+    const metricsPage = async () => (await fetch(`${sluice.url}/metrics`)).text();
+
     it("removes delivered and failed deliveries with their attempts once past the retention, and keeps pending ones", async () => {
       const source = await deployEmitter(sluice.client);
       const hook = async (path: string) => {
@@ -85,6 +87,7 @@ for (const dialect of dialects) {
       );
       expect(Date.now()).toBeGreaterThanOrEqual(overAt - 1000);
       expect(await attemptsOf(settledIds)).toEqual([]);
+      expect(metricValue(await metricsPage(), "sluice_deliveries_removed_total")).toBeGreaterThanOrEqual(6);
       await expect(api.getDelivery(settledIds[0] as string)).rejects.toMatchObject({ status: 404 });
 
       // Older than the retention, but still on its way: kept, then delivered.
