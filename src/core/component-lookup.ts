@@ -7,7 +7,12 @@
  */
 import semver from "semver";
 import type { ComponentsTable } from "../store/schema.js";
-import { getComponent, type SavedComponent, toSavedComponent } from "./components.js";
+import {
+  getComponent,
+  SAVED_COMPONENT_COLUMNS,
+  type SavedComponent,
+  toSavedComponent,
+} from "./components.js";
 import type { CoreContext } from "./context.js";
 import { InvalidInputError, NotFoundError } from "./errors.js";
 import { newId } from "./ids.js";
@@ -64,7 +69,7 @@ async function ownComponent(
   const { key, version } = parseRef(ref);
   let query = context.store.db
     .selectFrom("components")
-    .selectAll()
+    .select(SAVED_COMPONENT_COLUMNS)
     .where("account_id", "=", accountId)
     .where("key", "=", key);
   if (version !== undefined) query = query.where("version", "=", version);
@@ -86,7 +91,7 @@ export async function adoptComponent(
   if (original.account_id === accountId) return toSavedComponent(original);
   const existing = await context.store.db
     .selectFrom("components")
-    .selectAll()
+    .select(SAVED_COMPONENT_COLUMNS)
     .where("account_id", "=", accountId)
     .where("code_hash", "=", original.code_hash)
     .where("bundle_hash", "=", original.bundle_hash)

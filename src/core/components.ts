@@ -58,7 +58,7 @@ export async function saveComponent(
   const codeHash = createHash("sha256").update(code).digest("hex");
   const existing = await context.store.db
     .selectFrom("components")
-    .selectAll()
+    .select(SAVED_COMPONENT_COLUMNS)
     .where("account_id", "=", accountId)
     .where("code_hash", "=", codeHash)
     .orderBy("id", "desc")
@@ -133,7 +133,10 @@ export async function getComponent(
   accountId: string,
   keyOrId: string,
 ): Promise<SavedComponent> {
-  let query = context.store.db.selectFrom("components").selectAll().where("account_id", "=", accountId);
+  let query = context.store.db
+    .selectFrom("components")
+    .select(SAVED_COMPONENT_COLUMNS)
+    .where("account_id", "=", accountId);
   query = keyOrId.startsWith("sc_") ? query.where("id", "=", keyOrId) : query.where("key", "=", keyOrId);
   const row = await query.orderBy("id", "desc").executeTakeFirst();
   if (!row) throw new NotFoundError("component", keyOrId);
@@ -149,7 +152,7 @@ export function listComponents(
   const owned = () => context.store.db.selectFrom("components").where("account_id", "=", accountId);
   return readPage(page, {
     async rows(cursor, order, limit) {
-      let query = owned().selectAll();
+      let query = owned().select(SAVED_COMPONENT_COLUMNS);
       if (cursor) query = query.where("id", cursor.op, cursor.id);
       return (await query.orderBy("id", order).limit(limit).execute()).map(toSavedComponent);
     },
@@ -172,7 +175,27 @@ export async function loadBundle(context: CoreContext, componentId: string): Pro
   return row.bundle;
 }
 
-export function toSavedComponent(row: ComponentsTable): SavedComponent {
+/**
+ * Every column of a saved component but its bundle: the compiled module is read only to send it
+ * to a runner that lacks it (`loadBundle`), not with every lookup (a workflow step's, say).
+ */
+export const SAVED_COMPONENT_COLUMNS = [
+  "id",
+  "account_id",
+  "key",
+  "name",
+  "version",
+  "type",
+  "description",
+  "code",
+  "code_hash",
+  "bundle_hash",
+  "lock",
+  "definition",
+  "created_at",
+] as const satisfies readonly Exclude<keyof ComponentsTable, "bundle">[];
+
+export function toSavedComponent(row: Omit<ComponentsTable, "bundle">): SavedComponent {
   return {
     id: row.id,
     accountId: row.account_id,
