@@ -529,6 +529,51 @@ for (const dialect of dialects) {
       }
     });
 
+    it("a run answering its request that waits for its turn when its workflow is deleted answers 502 no_response and does not run", async () => {
+      const workflow = await deploy(client, {
+        name: "deleted-while-waiting",
+        concurrency: 1,
+        trigger: { http: { customResponse: true } },
+        steps: [
+          {
+            name: "reply",
+            code: code(`const { n, hold } = steps.trigger.event.body;
+                        if (hold) await fetch(hold);
+                        await $.respond({ status: 200, body: { n } });`),
+          },
+        ],
+      });
+      const answer = heldAnswer();
+      const holder = await startRecorder(async () => {
+        await answer.held;
+        return { status: 200 };
+      });
+      onTestFinished(() => holder.close());
+      const send = (body: unknown) =>
+        rawRequest(workflow.endpoint_url as string, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const first = send({ n: 1, hold: `${holder.url}/hold` });
+      await waitUntil("the first run to hold", async () => (holder.requests.length > 0 ? true : undefined));
+      // At concurrency 1 the second waits for the first to end.
+      const second = send({ n: 2 });
+      const waiting = await waitUntil("the second run queued", async () => {
+        const queued = (await runs(client, workflow.id)).filter((run) => run.status === "queued");
+        return queued.length === 1 ? queued : undefined;
+      });
+      expect(waiting).toHaveLength(1);
+      await client.request("DELETE", `/v1/workflows/${workflow.id}`);
+      answer.release();
+      const [one, two] = await Promise.all([first, second]);
+      // The first ran and answered; the second never ran.
+      expect(one.status).toBe(200);
+      expect(two.status).toBe(502);
+      expect(two.body).toMatchObject({ error: { code: "no_response" } });
+      expect(holder.requests).toHaveLength(1);
+    });
+
     // The first ten runs hold their places until every run is queued, so that more than 1,000
     // wait at once: none of them may be removed before it runs, only finished ones are trimmed.
     it("keeps a workflow's newest 1,000 finished runs, removing older ones as new runs end, and runs every run queued", async () => {
