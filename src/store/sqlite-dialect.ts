@@ -180,8 +180,10 @@ class DurableSqliteDriver extends SqliteDriver {
     if (this.flushing || this.waiting.length === 0) return;
     this.flushing = true;
     const target = this.committed;
-    this.wal
-      .flush()
+    // Called in a promise, so that one thrown before the flush starts (the log's file could not be
+    // opened) fails its waiters as a failed flush does, and the next flush is still started.
+    Promise.resolve()
+      .then(() => this.wal.flush())
       .then(
         () => {
           this.durable = Math.max(this.durable, target);
@@ -190,9 +192,10 @@ class DurableSqliteDriver extends SqliteDriver {
           for (const waiter of settled) waiter.resolve();
         },
         (error: unknown) => {
-          // A failed flush fails every later one (wal-flush.ts) and no write follows it: nothing
-          // is left to wait for.
-          this.durable = this.committed;
+          // A failed fdatasync fails every later flush (wal-flush.ts) and no write follows it:
+          // nothing is left to wait for. Any other failure (the log could not be opened) leaves
+          // the commits owed, for the next flush to try again.
+          if (this.wal.failure()) this.durable = this.committed;
           const failed = this.waiting;
           this.waiting = [];
           for (const waiter of failed) waiter.reject(error);

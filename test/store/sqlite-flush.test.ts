@@ -24,12 +24,15 @@ describe("the embedded database's flush after commit", () => {
   let database: InstanceType<ReturnType<typeof sqliteDriver>["Database"]>;
   /** Each flush waits for the gate set when it starts (none: it goes at once). */
   let gate: Promise<void> | undefined;
+  /** A failed flush, as the log's flush reports it once it failed (wal-flush.ts `failure`). */
+  let failedWith: (Error & { code: string }) | undefined;
 
   beforeEach(async () => {
     dir = tempDir();
     const file = path.join(dir, "flush.sqlite");
     database = new (sqliteDriver().Database)(file);
     gate = undefined;
+    failedWith = undefined;
     database.pragma("journal_mode = WAL");
     database.pragma("synchronous = NORMAL");
     const wal = walFlush(file);
@@ -41,6 +44,7 @@ describe("the embedded database's flush after commit", () => {
         await gate;
         return wal.flush();
       },
+      failure: () => failedWith ?? wal.failure(),
     };
     db = new Kysely<Tables>({ dialect: new EmbeddedSqliteDialect(database, counted) });
     await sql`create table t (id integer primary key, v text not null)`.execute(db);
@@ -134,10 +138,14 @@ describe("the embedded database's flush after commit", () => {
     expect(flushes).toBe(2);
   });
 
-  it("after a failed flush, gives the writers that waited for it its error and readers what they read", async () => {
+  it("after a failed flush, gives the writers that waited for it its error, readers what they read, and takes no more writes", async () => {
+    const failure = Object.assign(new Error("EIO"), { code: "SQLITE_IOERR_FSYNC" });
     let fail = () => {};
     gate = new Promise<void>((_, reject) => {
-      fail = () => reject(Object.assign(new Error("EIO"), { code: "EIO" }));
+      fail = () => {
+        failedWith = failure;
+        reject(failure);
+      };
     });
     const write = db.insertInto("t").values({ id: 2, v: "two" }).execute();
     write.catch(() => {});
@@ -146,5 +154,8 @@ describe("the embedded database's flush after commit", () => {
     fail();
     await expect(write).rejects.toThrow("EIO");
     expect((await read).map((row) => row.id)).toEqual([1, 2]);
+    await expect(db.insertInto("t").values({ id: 3, v: "three" }).execute()).rejects.toThrow("EIO");
+    expect((await db.selectFrom("t").select("id").execute()).map((row) => row.id)).toEqual([1, 2]);
+    expect(flushes).toBe(1);
   });
 });
