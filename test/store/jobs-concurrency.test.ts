@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/store.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { heldAnswer } from "../support/recorder.js";
 
 const postgres = dialects.find((dialect) => dialect.name === "postgres");
 
@@ -157,7 +158,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
     if (!first || !second) throw new Error("no store");
     const cap = { table: "workflows", idColumn: "id", limitColumn: "concurrency" } as const;
     // The job due first commits last: the later one, committed first, found nothing ahead of it.
-    let commitEarly = () => {};
+    const commitEarly = heldAnswer();
     const early = first.db.transaction().execute(async (tx) => {
       const id = await first.jobs.enqueue(tx, {
         queue,
@@ -166,9 +167,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
         groupKey: "wf_turns",
         claim: { leaseToken: "early", leaseMs: 60_000, waitsForTurn: true },
       });
-      await new Promise<void>((resolve) => {
-        commitEarly = resolve;
-      });
+      await commitEarly.held;
       return id as string;
     });
     const late = await second.jobs.enqueue(second.db, {
@@ -180,7 +179,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
     const turn = (store: Store, id: string, leaseToken: string) =>
       store.jobs.takeTurn({ id, leaseToken }, { queue, groupKey: "wf_turns", limit: 1 });
     expect(await turn(second, late as string, "late")).toBe("started");
-    commitEarly();
+    commitEarly.release();
     const earlyId = await early;
     expect(await turn(first, earlyId, "early")).toBe("waiting");
     expect(await second.jobs.complete({ id: late as string, leaseToken: "late" })).toBe(true);

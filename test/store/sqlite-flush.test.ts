@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EmbeddedSqliteDialect } from "../../src/store/sqlite-dialect.js";
 import { sqliteDriver } from "../../src/store/sqlite-driver.js";
 import { walFlush } from "../../src/store/wal-flush.js";
+import { heldAnswer } from "../support/recorder.js";
 import { tempDir } from "../support/temp.js";
 
 interface Tables {
@@ -92,15 +93,8 @@ describe("the embedded database's flush after commit", () => {
   });
 
   it("lets the next holder in while a flush runs, flushes the commits made meanwhile together, and gives nothing back before it is flushed", async () => {
-    const opener = () => {
-      let open = () => {};
-      const opened = new Promise<void>((resolve) => {
-        open = resolve;
-      });
-      return { opened, open };
-    };
-    const first = opener();
-    gate = first.opened;
+    const first = heldAnswer();
+    gate = first.held;
     const settled: string[] = [];
     const track = (name: string, done: Promise<unknown>) => done.then(() => settled.push(name));
     const rows = () => (database.prepare("select count(*) as n from t").get() as { n: number }).n;
@@ -111,8 +105,8 @@ describe("the embedded database's flush after commit", () => {
 
     const one = track("one", db.insertInto("t").values({ id: 2, v: "two" }).execute());
     await until(() => flushes === 1);
-    const second = opener();
-    gate = second.opened;
+    const second = heldAnswer();
+    gate = second.held;
     // The first flush holds; the next holders write and read all the same.
     const others = [
       track("two", db.insertInto("t").values({ id: 3, v: "three" }).execute()),
@@ -127,12 +121,12 @@ describe("the embedded database's flush after commit", () => {
     expect(settled).toEqual([]);
     // The first flush covered the first commit only: the others wait for the next, which covers
     // both of theirs (and what the read could have seen).
-    first.open();
+    first.release();
     await one;
     await until(() => flushes === 2);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(settled).toEqual(["one"]);
-    second.open();
+    second.release();
     await Promise.all(others);
     expect(settled.sort()).toEqual(["one", "read", "three", "two"]);
     expect(flushes).toBe(2);
