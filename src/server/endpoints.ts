@@ -14,7 +14,8 @@ import { checkJsonDepth } from "../core/validation.js";
 import type { AttemptOutcome } from "../core/workflows/run-executor.js";
 import type { WorkflowRunner } from "../core/workflows/run-worker.js";
 import { queueHttpRun } from "../core/workflows/runs.js";
-import { type Workflow, workflowAtEndpoint } from "../core/workflows/workflows.js";
+import { cachedWorkflowAtEndpoint, runnableWorkflowAtEndpoint } from "../core/workflows/workflow-cache.js";
+import type { Workflow } from "../core/workflows/workflows.js";
 import type { HttpResponse, InvocationResult } from "../runtime/sandbox/sandbox.js";
 import { sendError } from "./plugins/errors.js";
 
@@ -71,9 +72,12 @@ async function handle(
 ): Promise<FastifyReply> {
   const { endpointId } = request.params as { endpointId: string };
   const wellFormed = /^[0-9a-f]{32}$/.test(endpointId);
-  const source = wellFormed ? await runnableAtEndpoint(context, endpointId) : null;
+  // A workflow's endpoint this node knows already is not looked for among the sources first.
+  const known = wellFormed ? cachedWorkflowAtEndpoint(context, endpointId) : undefined;
+  if (known?.active) return handleWorkflow(context, runner, known, request, reply, endpointId);
+  const source = wellFormed && !known ? await runnableAtEndpoint(context, endpointId) : null;
   if (!source && wellFormed) {
-    const workflow = await workflowAtEndpoint(context, endpointId);
+    const workflow = known ?? (await runnableWorkflowAtEndpoint(context, endpointId));
     if (workflow?.active) return handleWorkflow(context, runner, workflow, request, reply, endpointId);
   }
   if (!source?.active) {

@@ -4,13 +4,17 @@
  * subscribed webhook, an action importing a pinned npm package, replay, `$.send.emit` events,
  * the trigger kinds (manual, http, source, timer, uses), retries, updates and isolation.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { SluiceClient } from "../../src/client/client.js";
+import { MASTER_KEY_FILE } from "../../src/core/secret-box.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { heldAnswer, type Recorder, startRecorder } from "../support/recorder.js";
 import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
 import { slowDeletesFrom } from "../support/slow-deletes.js";
+import { tempDir } from "../support/temp.js";
 import { DeliveryApi, deployEmitter, emit, verifyDelivery, waitUntil } from "../support/webhook-delivery.js";
 
 const NETWORK_TIMEOUT = 120_000;
@@ -511,7 +515,7 @@ for (const dialect of dialects) {
         await waitUntil("the runs to start", async () =>
           (await runs(client, workflow.id)).some((run) => run.status === "running") ? true : undefined,
         );
-        await client.request("DELETE", `/v1/workflows/${workflow.id}`);
+        await client.data("DELETE", `/v1/workflows/${workflow.id}`);
         await new Promise((resolve) => setTimeout(resolve, 1000));
         for (const [table, column] of [
           ["events", "emitter_id"],
@@ -564,7 +568,7 @@ for (const dialect of dialects) {
         return queued.length === 1 ? queued : undefined;
       });
       expect(waiting).toHaveLength(1);
-      await client.request("DELETE", `/v1/workflows/${workflow.id}`);
+      await client.data("DELETE", `/v1/workflows/${workflow.id}`);
       answer.release();
       const [one, two] = await Promise.all([first, second]);
       // The first ran and answered; the second never ran.
@@ -731,6 +735,57 @@ for (const dialect of dialects) {
       });
       expect(conflict.status).toBe(409);
       expect(conflict.body).toMatchObject({ error: { code: "workflow_exists" } });
+    });
+
+    // The node keeps the workflows its endpoints and runs read (core/workflows/workflow-cache.ts):
+    // each change must reach the next request at once on this node, and on another node (PostgreSQL)
+    // as soon as the notice of the change arrives.
+    it("an endpoint follows its workflow's update, pause, resume and delete at once, on this node and another", async () => {
+      const answering = (word: string) => ({
+        name: "answering",
+        trigger: { http: { customResponse: true } },
+        steps: [
+          { name: "reply", code: code(`await $.respond({ status: 200, body: { word: "${word}" } });`) },
+        ],
+      });
+      const workflow = await deploy(client, answering("first"));
+      const endpointPath = new URL(workflow.endpoint_url ?? "").pathname;
+      const nodes = [sluice.url];
+      let other: TestServer | undefined;
+      if (dialect.name === "postgres") {
+        // A second node: its own data directory, the same database and master key.
+        const otherDataDir = tempDir();
+        fs.copyFileSync(
+          path.join(database.dataDir, MASTER_KEY_FILE),
+          path.join(otherDataDir, MASTER_KEY_FILE),
+        );
+        other = await startTestServer(database, { config: { dataDir: otherDataDir } });
+        nodes.push(other.url);
+      }
+      try {
+        const answer = async (node: string) => {
+          const response = await rawRequest(`${node}${endpointPath}`, { method: "POST" });
+          return response.status === 200 ? (response.body as { word: string }).word : response.status;
+        };
+        /** What each node answers: at once on this one, within the notice's moment on the other. */
+        const expectAnswers = async (expected: string | number) => {
+          expect(await answer(sluice.url)).toBe(expected);
+          for (const node of nodes.slice(1)) {
+            await expect.poll(() => answer(node), { timeout: 5000, interval: 50 }).toBe(expected);
+          }
+        };
+        await expectAnswers("first");
+        await client.data("PUT", `/v1/workflows/${workflow.id}`, { body: answering("second") });
+        await expectAnswers("second");
+        await client.data("PUT", `/v1/workflows/${workflow.id}`, { body: { active: false } });
+        await expectAnswers(404);
+        await client.data("PUT", `/v1/workflows/${workflow.id}`, { body: { active: true } });
+        await expectAnswers("second");
+        await client.data("DELETE", `/v1/workflows/${workflow.id}`);
+        await expectAnswers(404);
+      } finally {
+        await other?.close();
+      }
     });
 
     it("pauses a workflow (its endpoint stops answering) and hides workflows and runs from other accounts", async () => {

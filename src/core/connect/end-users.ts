@@ -11,6 +11,7 @@ import { InvalidInputError, NotFoundError } from "../errors.js";
 import { newId } from "../ids.js";
 import { deleteSource, listSources } from "../sources.js";
 import { deleteWebhook, listWebhooks } from "../webhooks.js";
+import { forgetWorkflows } from "../workflows/workflows.js";
 import type { Project } from "./projects.js";
 
 export const ENVIRONMENTS = ["production", "development"] as const;
@@ -150,4 +151,6 @@ export async function removeEndUser(context: CoreContext, accountId: string): Pr
     for (const webhook of page.items) await deleteWebhook(context.store, accountId, webhook.id);
   }
   await context.store.db.deleteFrom("accounts").where("id", "=", accountId).execute();
+  // The account's rows went with it (a workflow of its own too): no node may run one from its cache.
+  forgetWorkflows(context);
 }

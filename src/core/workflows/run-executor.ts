@@ -10,7 +10,7 @@ import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/s
 import type { Lease } from "../../store/jobs.js";
 import type { WorkflowRunStatus } from "../../store/schema.js";
 import { invokeAction } from "../actions.js";
-import { getComponent, type SavedComponent } from "../components.js";
+import type { SavedComponent } from "../components.js";
 import type { CoreContext } from "../context.js";
 import type { NewEvent } from "../emitter-events.js";
 import { SluiceError } from "../errors.js";
@@ -23,7 +23,8 @@ import { fillHoles } from "./expressions.js";
 import { commitRun } from "./run-commit.js";
 import { type RunError, type RunExit, type StepRecord, storeSteps, toRunRecord } from "./run-record.js";
 import type { StoredStep } from "./steps.js";
-import { expressionsRunnerId, loadWorkflow, slotRunnerId, type Workflow } from "./workflows.js";
+import { runnableWorkflow, stepComponent } from "./workflow-cache.js";
+import { expressionsRunnerId, slotRunnerId, type Workflow } from "./workflows.js";
 
 /** The channel of failed runs' errors. */
 export const ERRORS_CHANNEL = "$errors";
@@ -79,7 +80,7 @@ export async function runAttempt(
     .where("id", "=", runId)
     .returningAll()
     .executeTakeFirst();
-  const workflow = row ? await loadWorkflow(context, row.workflow_id) : null;
+  const workflow = row ? await runnableWorkflow(context, row.workflow_id) : null;
   if (!row || !workflow) {
     await store.jobs.complete(lease);
     return null;
@@ -178,7 +179,7 @@ async function runStep(
   let component: SavedComponent;
   let values: Record<string, unknown>;
   try {
-    component = await getComponent(context, workflow.accountId, step.componentId);
+    component = await stepComponent(context, workflow, step.componentId);
     let props = unsealProps(step.props, context.secrets);
     if (step.holes.length > 0) {
       const evaluated = await evaluateHoles(context, workflow, index, view, slot);

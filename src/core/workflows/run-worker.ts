@@ -15,6 +15,7 @@ import type { CoreContext } from "../context.js";
 import { createClaimLoop, LEASE_MS } from "../workers/claim-loop.js";
 import { type AttemptOptions, type AttemptOutcome, type RunHooks, runAttempt } from "./run-executor.js";
 import { type RunJob, WORKFLOW_RUN_QUEUE, WORKFLOW_RUNS_TOPIC } from "./run-queue.js";
+import { runnableWorkflow } from "./workflow-cache.js";
 
 /** A run's claim (renewed while it runs: workers/claim-loop.ts). */
 export const RUN_LEASE_MS = LEASE_MS;
@@ -125,8 +126,7 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
     start: () => loop.start(),
     stop: () => loop.stop(),
     async runClaimed(lease, runId, workflowId, hooks) {
-      const limits = await limitsOf([workflowId]);
-      const limit = limits.get(workflowId) ?? 1;
+      const limit = (await runnableWorkflow(context, workflowId))?.concurrency ?? 1;
       let outcome: AttemptOutcome | null = null;
       let failure: { error: unknown } | undefined;
       await loop.run(lease, async () => {

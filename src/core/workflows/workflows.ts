@@ -19,6 +19,17 @@ import { WORKFLOW_RUN_QUEUE } from "./run-queue.js";
 import { type PreparedSteps, prepareSteps, type StoredStep } from "./steps.js";
 import { linkTrigger, retireTrigger, setTriggerActive, setUpTrigger, type TriggerState } from "./trigger.js";
 
+/** Published after every committed change to a workflow's document, activity or existence. */
+export const WORKFLOWS_CHANGED_TOPIC = "workflows:changed";
+
+/**
+ * Drops every node's cache of workflows (workflow-cache.ts). Call after committing a change to a
+ * workflow's document, activity or existence.
+ */
+export function forgetWorkflows(context: CoreContext): void {
+  context.store.notifier.publish(WORKFLOWS_CHANGED_TOPIC);
+}
+
 export interface StoredDocument {
   readonly trigger: TriggerState;
   readonly steps: readonly StoredStep[];
@@ -165,6 +176,7 @@ export async function updateWorkflow(
       .execute();
     if (trigger !== old) await linkTrigger(tx, accountId, id, trigger);
   });
+  forgetWorkflows(context);
   if (trigger !== old) await retireTrigger(context, accountId, id, old, trigger);
   await setTriggerActive(context, accountId, trigger, active);
   return getWorkflow(context, accountId, id);
@@ -199,6 +211,7 @@ async function setActive(context: CoreContext, workflow: Workflow, active: boole
     .set({ active: active ? 1 : 0, updated_at: Date.now() })
     .where("id", "=", workflow.id)
     .execute();
+  forgetWorkflows(context);
   await setTriggerActive(context, workflow.accountId, workflow.document.trigger, active);
 }
 
@@ -224,6 +237,7 @@ export async function deleteWorkflow(context: CoreContext, accountId: string, id
     await tx.deleteFrom("events").where("emitter_id", "=", workflow.id).execute();
     await tx.deleteFrom("workflows").where("id", "=", workflow.id).execute();
   });
+  forgetWorkflows(context);
   await retireTrigger(context, accountId, workflow.id, workflow.document.trigger, null);
   const runners = [
     workflow.document.steps.map((step) => step.componentId),

@@ -1,0 +1,71 @@
+/**
+ * A cache of what this node has read from the database for a hot path (runnable sources, the
+ * workflows runs use), dropped whole on every change: the change calls `forget` after its commit,
+ * which drops this node's entries at once and every other node's when the notifier tells it
+ * (LISTEN/NOTIFY on PostgreSQL; after a lost connection every listener is woken, so a missed
+ * notice drops the cache too). Between another node's commit and the notice (milliseconds), a
+ * reader there may still get the previous value, as it could with a read just before the commit.
+ * Not-found is never kept: what is created a moment later is found at once.
+ */
+import type { Store } from "../store/store.js";
+
+export interface NodeCache<T> {
+  /** The entry under `key`, or what `load` reads (kept unless a change came while it read). */
+  get(key: string, load: () => Promise<T | null>): Promise<T | null>;
+  /** The entry under `key` if this node holds it; reads nothing. */
+  peek(key: string): T | undefined;
+  /** Drops every entry, on this node and the others. Call after committing a change. */
+  forget(): void;
+}
+
+const caches = new WeakMap<Store, Map<string, NodeCache<unknown>>>();
+
+/**
+ * The store's cache dropped by `topic`, holding at most `maxEntries` (the least recently used go
+ * first); the same one on every call for the store and topic.
+ */
+export function nodeCache<T>(store: Store, topic: string, maxEntries: number): NodeCache<T> {
+  let byTopic = caches.get(store);
+  if (!byTopic) {
+    byTopic = new Map();
+    caches.set(store, byTopic);
+  }
+  let cache = byTopic.get(topic) as NodeCache<T> | undefined;
+  if (!cache) {
+    cache = createCache<T>(store, topic, maxEntries);
+    byTopic.set(topic, cache as NodeCache<unknown>);
+  }
+  return cache;
+}
+
+function createCache<T>(store: Store, topic: string, maxEntries: number): NodeCache<T> {
+  /** Least recently used first. */
+  const entries = new Map<string, T>();
+  /** Bumped on every change: a read that began before one is not kept. */
+  let generation = 0;
+  // Subscribed before anything is published, so this node's own changes drop it too.
+  store.notifier.subscribe(topic, () => {
+    generation++;
+    entries.clear();
+  });
+  return {
+    async get(key, load) {
+      const cached = entries.get(key);
+      if (cached !== undefined) {
+        // Most recently used last, so the oldest is the first to go.
+        entries.delete(key);
+        entries.set(key, cached);
+        return cached;
+      }
+      const readFrom = generation;
+      const value = await load();
+      if (value !== null && readFrom === generation) {
+        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+        entries.set(key, value);
+      }
+      return value;
+    },
+    peek: (key) => entries.get(key),
+    forget: () => store.notifier.publish(topic),
+  };
+}
