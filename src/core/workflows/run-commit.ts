@@ -13,6 +13,7 @@ import type { Lease } from "../../store/jobs.js";
 import { endingTransaction } from "../../store/postgres-driver.js";
 import { prepared } from "../../store/prepared.js";
 import type { Database, WorkflowRunStatus } from "../../store/schema.js";
+import { inSharedTransaction } from "../../store/shared-transaction.js";
 import type { Store } from "../../store/store.js";
 import { preparedWrite, type Write, writeIn } from "../../store/write-together.js";
 import { listenersOf, type NewEvent, planAppend, retention, trimOldest } from "../emitter-events.js";
@@ -43,7 +44,7 @@ export async function commitRun(
 ): Promise<Committed & { readonly othersTold: boolean }> {
   const { workflow, retry } = record;
   const dialect = store.capabilities.name;
-  return store.db.transaction().execute(async (tx) => {
+  return inSharedTransaction(store, async (tx) => {
     const writes: Write[] = [];
     let committed: Committed = { events: 0, logLines: 0, deliveries: 0, webhooks: [], runs: 0 };
     let excess = 0;

@@ -9,6 +9,7 @@ import { sql } from "kysely";
 import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/sandbox/sandbox.js";
 import type { Lease } from "../../store/jobs.js";
 import type { WorkflowRunStatus } from "../../store/schema.js";
+import { inSharedWrite } from "../../store/shared-transaction.js";
 import { invokeAction } from "../actions.js";
 import type { SavedComponent } from "../components.js";
 import type { CoreContext } from "../context.js";
@@ -70,16 +71,18 @@ export async function runAttempt(
   const { store } = context;
   // The run's row as this attempt starts it, in one statement: running, one more attempt, started
   // at its first attempt's start.
-  const row = await store.db
-    .updateTable("workflow_runs")
-    .set({
-      status: "running",
-      attempts: sql`attempts + 1`,
-      started_at: sql`coalesce(started_at, ${Date.now()})`,
-    })
-    .where("id", "=", runId)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await inSharedWrite(store, (executor) =>
+    executor
+      .updateTable("workflow_runs")
+      .set({
+        status: "running",
+        attempts: sql`attempts + 1`,
+        started_at: sql`coalesce(started_at, ${Date.now()})`,
+      })
+      .where("id", "=", runId)
+      .returningAll()
+      .executeTakeFirst(),
+  );
   const workflow = row ? await runnableWorkflow(context, row.workflow_id) : null;
   if (!row || !workflow) {
     await store.jobs.complete(lease);

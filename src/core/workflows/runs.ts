@@ -4,6 +4,7 @@
  * workflow, newest first; one run.
  */
 import { randomUUID } from "node:crypto";
+import { inSharedTransaction } from "../../store/shared-transaction.js";
 import type { CoreContext } from "../context.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { type Page, type PageRequest, readPage } from "../pagination.js";
@@ -53,7 +54,7 @@ export async function queueHttpRun(
   claim: boolean,
 ): Promise<{ runId: string; lease: { id: string; leaseToken: string } | null }> {
   const leaseToken = randomUUID();
-  const { runId, jobId } = await context.store.db.transaction().execute((tx) =>
+  const { runId, jobId } = await inSharedTransaction(context.store, (tx) =>
     queueRun(tx, context.store.jobs, {
       workflowId: workflow.id,
       accountId: workflow.accountId,
