@@ -8,6 +8,7 @@
 import { sql } from "kysely";
 import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/sandbox/sandbox.js";
 import type { Lease } from "../../store/jobs.js";
+import { prepared } from "../../store/prepared.js";
 import type { WorkflowRunStatus } from "../../store/schema.js";
 import { inSharedWrite } from "../../store/shared-transaction.js";
 import { invokeAction } from "../actions.js";
@@ -71,17 +72,8 @@ export async function runAttempt(
   const { store } = context;
   // The run's row as this attempt starts it, in one statement: running, one more attempt, started
   // at its first attempt's start.
-  const row = await inSharedWrite(store, (executor) =>
-    executor
-      .updateTable("workflow_runs")
-      .set({
-        status: "running",
-        attempts: sql`attempts + 1`,
-        started_at: sql`coalesce(started_at, ${Date.now()})`,
-      })
-      .where("id", "=", runId)
-      .returningAll()
-      .executeTakeFirst(),
+  const [row] = await inSharedWrite(store, (executor) =>
+    startAttempt.execute(executor, store.capabilities.name, { id: runId, now: Date.now() }),
   );
   const workflow = row ? await runnableWorkflow(context, row.workflow_id) : null;
   if (!row || !workflow) {
@@ -167,6 +159,21 @@ export async function runAttempt(
   }
   return { runId, status, response, error, retryAt };
 }
+
+/** The run's row as an attempt starts it: running, one more attempt, started at its first attempt's start. */
+const startAttempt = prepared(
+  (creator, values: { id: string; now: number }) =>
+    creator
+      .updateTable("workflow_runs")
+      .set({
+        status: "running",
+        attempts: sql`attempts + 1`,
+        started_at: sql`coalesce(started_at, ${values.now})`,
+      })
+      .where("id", "=", values.id)
+      .returningAll(),
+  { reusePlan: true },
+);
 
 /** One step: its props (expressions evaluated, then checked against the component), then its run. */
 async function runStep(

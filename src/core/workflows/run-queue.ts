@@ -7,7 +7,8 @@
 import type { Insertable } from "kysely";
 import type { JobQueue, NewJob } from "../../store/jobs.js";
 import type { Executor, WorkflowRunsTable } from "../../store/schema.js";
-import { insertWrites, type Write } from "../../store/write-together.js";
+import type { Store } from "../../store/store.js";
+import { compiledWrite, insertWrites, type Write } from "../../store/write-together.js";
 import type { StoredEvent } from "../emitter-events.js";
 import { newId } from "../ids.js";
 
@@ -59,18 +60,18 @@ function runRow(runId: string, run: NewRun, now: number): Insertable<WorkflowRun
   };
 }
 
-/** Records a queued run and its job; returns the run id and the job id. */
+/** Records a queued run and its job, in `tx` of `store`; returns the run id and the job id. */
 export async function queueRun(
   tx: Executor,
-  jobs: JobQueue,
+  store: Pick<Store, "jobs" | "capabilities">,
   run: NewRun,
 ): Promise<{ runId: string; jobId: string }> {
   const runId = newId("wr");
-  await tx
-    .insertInto("workflow_runs")
-    .values(runRow(runId, run, Date.now()))
-    .execute();
-  const jobId = await jobs.enqueue(tx, {
+  // Prepared (store/prepared.ts), as the inserts of a source's commit are.
+  for (const insert of insertWrites("workflow_runs", [runRow(runId, run, Date.now())])) {
+    await tx.executeQuery(compiledWrite(insert, tx, store.capabilities.name));
+  }
+  const jobId = await store.jobs.enqueue(tx, {
     queue: WORKFLOW_RUN_QUEUE,
     payload: { runId } satisfies RunJob,
     groupKey: run.workflowId,

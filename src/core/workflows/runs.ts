@@ -55,7 +55,7 @@ export async function queueHttpRun(
 ): Promise<{ runId: string; lease: { id: string; leaseToken: string } | null }> {
   const leaseToken = randomUUID();
   const { runId, jobId } = await inSharedTransaction(context.store, (tx) =>
-    queueRun(tx, context.store.jobs, {
+    queueRun(tx, context.store, {
       workflowId: workflow.id,
       accountId: workflow.accountId,
       trigger,
@@ -82,7 +82,7 @@ async function queued(
   replayOf?: string,
 ): Promise<RunRecord> {
   const { runId } = await context.store.db.transaction().execute((tx) =>
-    queueRun(tx, context.store.jobs, {
+    queueRun(tx, context.store, {
       workflowId: workflow.id,
       accountId: workflow.accountId,
       trigger,
