@@ -19,7 +19,7 @@ import { dialects, type TestDatabase } from "../support/dialects.js";
 import { type OAuthProvider, startOAuthProvider } from "../support/oauth-provider.js";
 import { type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
-import { ConnectLinkPage } from "./pages/connect-page.js";
+import { ConnectIframe, ConnectLinkPage } from "./pages/connect-page.js";
 import { launchBrowser, newContext, screenshotAndAudit } from "./support/browser.js";
 
 const sqlite = dialects.find((dialect) => dialect.name === "sqlite");
@@ -249,7 +249,8 @@ describe("the connect link page in a browser", { timeout: 120_000 }, () => {
           });
         }),
     );
-    const frame = page.frameLocator("iframe[title='Pipedream Connect']");
+    const iframe = new ConnectIframe(page);
+    const frame = iframe.frame();
     await frame.getByRole("heading", { name: "Connect Connect Vault" }).waitFor();
     await frame.getByLabel("User", { exact: true }).fill("iris");
     await frame.getByLabel("Rooms", { exact: true }).fill("iframe");
@@ -257,8 +258,7 @@ describe("the connect link page in a browser", { timeout: 120_000 }, () => {
     const id = await result;
     expect(id).toMatch(/^apn_/);
     // Closing the page closes the SDK's iframe.
-    await frame.getByRole("button", { name: "Close" }).click();
-    await page.locator("iframe[title='Pipedream Connect']").waitFor({ state: "detached" });
+    await iframe.close();
     const accounts = await backend.accounts.list({ externalUserId: "user-iframe" });
     expect(accounts.data.map((item) => item.id)).toEqual([id]);
   });
@@ -279,7 +279,8 @@ describe("the connect link page in a browser", { timeout: 120_000 }, () => {
           });
         }),
     );
-    const frame = page.frameLocator("iframe[title='Pipedream Connect']");
+    const iframe = new ConnectIframe(page);
+    const frame = iframe.frame();
     await frame.getByRole("heading", { name: "Connect Mock Provider" }).waitFor();
     await Promise.all([
       context.waitForEvent("page"),
@@ -287,8 +288,7 @@ describe("the connect link page in a browser", { timeout: 120_000 }, () => {
     ]);
     const id = await result;
     expect(id).toMatch(/^apn_/);
-    await frame.getByRole("button", { name: "Close" }).click();
-    await page.locator("iframe[title='Pipedream Connect']").waitFor({ state: "detached" });
+    await iframe.close();
     const accounts = await backend.accounts.list({ externalUserId: "user-iframe-oauth" });
     expect(accounts.data.map((item) => item.id)).toEqual([id]);
   });
