@@ -74,7 +74,6 @@ async function handle(
   const wellFormed = /^[0-9a-f]{32}$/.test(endpointId);
   // A workflow's endpoint this node knows already is not looked for among the sources first.
   const known = wellFormed ? cachedWorkflowAtEndpoint(context, endpointId) : undefined;
-  if (known?.active) return handleWorkflow(context, runner, known, request, reply, endpointId);
   const source = wellFormed && !known ? await runnableAtEndpoint(context, endpointId) : null;
   if (!source && wellFormed) {
     const workflow = known ?? (await runnableWorkflowAtEndpoint(context, endpointId));

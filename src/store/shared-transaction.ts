@@ -44,15 +44,6 @@ export function inSharedTransaction<T>(store: Store, work: (tx: Executor) => Pro
   });
 }
 
-/**
- * Runs `work`, one statement that commits by itself, in the shared transaction on SQLite; on
- * PostgreSQL as it is, on the pool (a transaction around it would only add round trips).
- */
-export function inSharedWrite<T>(store: Store, work: (executor: Executor) => Promise<T>): Promise<T> {
-  if (store.capabilities.name !== "sqlite") return work(store.db);
-  return inSharedTransaction(store, work);
-}
-
 async function write(store: Store, writer: Writer): Promise<void> {
   writer.writing = true;
   try {

@@ -143,13 +143,17 @@ export async function writeTogether(store: Store, writes: readonly Write[]): Pro
  * Commits `writes` and `last` all or none, in one transaction (shared on SQLite, as in
  * `writeTogether`), `last` after the others, and returns the rows `last` returns. (A caller
  * that wants them in one statement on PostgreSQL composes it with `withWrites`, as
- * core/delivery/hand-off.ts does.)
+ * core/delivery/hand-off.ts does.) With no `writes`, `last` alone goes as a statement of its own
+ * on PostgreSQL, which commits by itself: a transaction around it would only add round trips.
  */
 export async function writeTogetherReturning<R>(
   store: Store,
   writes: readonly Write[],
   last: ReturningWrite<R>,
 ): Promise<R[]> {
+  if (writes.length === 0 && store.capabilities.name === "postgres") {
+    return (await store.db.executeQuery(compiledWrite(last, store.db, "postgres"))).rows as R[];
+  }
   return inSharedTransaction(store, async (tx) => {
     await writeIn(tx, store.capabilities, writes);
     return (await tx.executeQuery(compiledWrite(last, tx, store.capabilities.name))).rows as R[];

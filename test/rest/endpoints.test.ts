@@ -2,16 +2,12 @@
  * Source HTTP endpoints (`/e/<endpoint_id>`) over a real socket, with components in the real
  * sandbox: what reaches run, when the caller gets its answer, and what respond() sends.
  */
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventSummary, Source } from "../../src/client/types.js";
-import { MASTER_KEY_FILE } from "../../src/core/secret-box.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
-import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
-import { tempDir } from "../support/temp.js";
+import { rawRequest, startOtherNode, startTestServer, type TestServer } from "../support/server.js";
 
 const ENDPOINT_BODY_LIMIT = 2048;
 
@@ -542,13 +538,7 @@ for (const dialect of dialects) {
 
     if (dialect.name === "postgres") {
       it("another node's endpoint follows an update and a deletion made through this one", async () => {
-        // A second node: its own data directory, the same database and master key.
-        const otherDataDir = tempDir();
-        fs.copyFileSync(
-          path.join(database.dataDir, MASTER_KEY_FILE),
-          path.join(otherDataDir, MASTER_KEY_FILE),
-        );
-        const other = await startTestServer(database, { config: { dataDir: otherDataDir } });
+        const other = await startOtherNode(database);
         try {
           const labelled = await sluice.client.deploySource({
             component_code: LABELLED,

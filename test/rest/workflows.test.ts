@@ -4,17 +4,13 @@
  * subscribed webhook, an action importing a pinned npm package, replay, `$.send.emit` events,
  * the trigger kinds (manual, http, source, timer, uses), retries, updates and isolation.
  */
-import fs from "node:fs";
-import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { SluiceClient } from "../../src/client/client.js";
-import { MASTER_KEY_FILE } from "../../src/core/secret-box.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { heldAnswer, type Recorder, startRecorder } from "../support/recorder.js";
-import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
+import { rawRequest, startOtherNode, startTestServer, type TestServer } from "../support/server.js";
 import { slowDeletesFrom } from "../support/slow-deletes.js";
-import { tempDir } from "../support/temp.js";
 import { DeliveryApi, deployEmitter, emit, verifyDelivery, waitUntil } from "../support/webhook-delivery.js";
 
 const NETWORK_TIMEOUT = 120_000;
@@ -515,7 +511,7 @@ for (const dialect of dialects) {
         await waitUntil("the runs to start", async () =>
           (await runs(client, workflow.id)).some((run) => run.status === "running") ? true : undefined,
         );
-        await client.data("DELETE", `/v1/workflows/${workflow.id}`);
+        await client.request("DELETE", `/v1/workflows/${workflow.id}`);
         await new Promise((resolve) => setTimeout(resolve, 1000));
         for (const [table, column] of [
           ["events", "emitter_id"],
@@ -568,7 +564,7 @@ for (const dialect of dialects) {
         return queued.length === 1 ? queued : undefined;
       });
       expect(waiting).toHaveLength(1);
-      await client.data("DELETE", `/v1/workflows/${workflow.id}`);
+      await client.request("DELETE", `/v1/workflows/${workflow.id}`);
       answer.release();
       const [one, two] = await Promise.all([first, second]);
       // The first ran and answered; the second never ran.
@@ -753,13 +749,7 @@ for (const dialect of dialects) {
       const nodes = [sluice.url];
       let other: TestServer | undefined;
       if (dialect.name === "postgres") {
-        // A second node: its own data directory, the same database and master key.
-        const otherDataDir = tempDir();
-        fs.copyFileSync(
-          path.join(database.dataDir, MASTER_KEY_FILE),
-          path.join(otherDataDir, MASTER_KEY_FILE),
-        );
-        other = await startTestServer(database, { config: { dataDir: otherDataDir } });
+        other = await startOtherNode(database);
         nodes.push(other.url);
       }
       try {

@@ -1,10 +1,14 @@
 /** A real Sluice server on a real socket (an ephemeral port on 127.0.0.1), for REST and CLI tests. */
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { SluiceClient } from "../../src/client/client.js";
 import { loadServerConfig, type ServerConfig } from "../../src/config/server-config.js";
+import { MASTER_KEY_FILE } from "../../src/core/secret-box.js";
 import { type RunningServer, startServer } from "../../src/server/server.js";
 import { dialects, type TestDatabase } from "./dialects.js";
+import { tempDir } from "./temp.js";
 
 export interface TestServer {
   readonly url: string;
@@ -59,6 +63,16 @@ export async function startTestServer(
     },
     close: () => server.close(),
   };
+}
+
+/**
+ * A second node of the server `startTestServer` started on `database` (PostgreSQL): its own data
+ * directory, the same database and master key.
+ */
+export function startOtherNode(database: TestDatabase): Promise<TestServer> {
+  const dataDir = tempDir();
+  fs.copyFileSync(path.join(database.dataDir, MASTER_KEY_FILE), path.join(dataDir, MASTER_KEY_FILE));
+  return startTestServer(database, { config: { dataDir } });
 }
 
 /**

@@ -10,7 +10,7 @@ import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/s
 import type { Lease } from "../../store/jobs.js";
 import { prepared } from "../../store/prepared.js";
 import type { WorkflowRunStatus } from "../../store/schema.js";
-import { inSharedWrite } from "../../store/shared-transaction.js";
+import { preparedReturning, writeTogetherReturning } from "../../store/write-together.js";
 import { invokeAction } from "../actions.js";
 import type { SavedComponent } from "../components.js";
 import type { CoreContext } from "../context.js";
@@ -72,8 +72,10 @@ export async function runAttempt(
   const { store } = context;
   // The run's row as this attempt starts it, in one statement: running, one more attempt, started
   // at its first attempt's start.
-  const [row] = await inSharedWrite(store, (executor) =>
-    startAttempt.execute(executor, store.capabilities.name, { id: runId, now: Date.now() }),
+  const [row] = await writeTogetherReturning(
+    store,
+    [],
+    preparedReturning(startAttempt, { id: runId, now: Date.now() }),
   );
   const workflow = row ? await runnableWorkflow(context, row.workflow_id) : null;
   if (!row || !workflow) {

@@ -8,7 +8,7 @@ import type { Insertable } from "kysely";
 import type { JobQueue, NewJob } from "../../store/jobs.js";
 import type { Executor, WorkflowRunsTable } from "../../store/schema.js";
 import type { Store } from "../../store/store.js";
-import { compiledWrite, insertWrites, type Write } from "../../store/write-together.js";
+import { insertWrites, type Write, writeIn } from "../../store/write-together.js";
 import type { StoredEvent } from "../emitter-events.js";
 import { newId } from "../ids.js";
 
@@ -67,10 +67,7 @@ export async function queueRun(
   run: NewRun,
 ): Promise<{ runId: string; jobId: string }> {
   const runId = newId("wr");
-  // Prepared (store/prepared.ts), as the inserts of a source's commit are.
-  for (const insert of insertWrites("workflow_runs", [runRow(runId, run, Date.now())])) {
-    await tx.executeQuery(compiledWrite(insert, tx, store.capabilities.name));
-  }
+  await writeIn(tx, store.capabilities, insertWrites("workflow_runs", [runRow(runId, run, Date.now())]));
   const jobId = await store.jobs.enqueue(tx, {
     queue: WORKFLOW_RUN_QUEUE,
     payload: { runId } satisfies RunJob,
