@@ -8,8 +8,8 @@
 import { validateHeaderName, validateHeaderValue } from "node:http";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreContext } from "../core/context.js";
-import { invokeSource } from "../core/invoker.js";
-import { runnableAtEndpoint } from "../core/runnable-cache.js";
+import { invokeSource } from "../core/sources/invoker.js";
+import { runnableAtEndpoint } from "../core/sources/runnable-cache.js";
 import { checkJsonDepth } from "../core/validation.js";
 import type { AttemptOutcome } from "../core/workflows/run-executor.js";
 import type { WorkflowRunner } from "../core/workflows/run-worker.js";

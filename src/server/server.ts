@@ -6,17 +6,17 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { ServerConfig } from "../config/server-config.js";
-import { bootstrapFirstAccount } from "../core/accounts.js";
+import { bootstrapFirstAccount } from "../core/accounts/accounts.js";
+import { type ActionSender, createActionSender } from "../core/actions/action-sends.js";
 import type { CoreContext } from "../core/context.js";
 import { createDeliveryWorker, type DeliveryWorker } from "../core/delivery/delivery-worker.js";
 import { createDeliveryRetention, type DeliveryRetention } from "../core/delivery/retention.js";
 import { createMetrics } from "../core/metrics.js";
-import { type ActionSender, createActionSender } from "../core/outbound/action-sends.js";
 import { createCodeFetcher } from "../core/outbound/fetch-code.js";
 import { createMailer } from "../core/outbound/smtp-mailer.js";
 import { createAddressPolicy, createGuardedAgent } from "../core/outbound/ssrf-guard.js";
 import { checkMasterKey, createSecretBox, loadMasterKey } from "../core/secret-box.js";
-import { createTimerWorker, type TimerWorker } from "../core/timers/timer-worker.js";
+import { createTimerWorker, type TimerWorker } from "../core/sources/timers/timer-worker.js";
 import { createWorkflowRunner, type WorkflowRunner } from "../core/workflows/run-worker.js";
 import { createCompiler } from "../runtime/compile/esbuild-compiler.js";
 import { createNpmPackages } from "../runtime/compile/npm-packages.js";

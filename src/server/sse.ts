@@ -8,10 +8,10 @@
 import type { ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../core/context.js";
-import { parseSequenceId, type SequenceId } from "../core/event-ids.js";
-import { eventsAfter, logsAfter, newestEventId, newestLogId } from "../core/events.js";
-import { getSource } from "../core/sources.js";
-import { emitsTopic, logsTopic } from "../core/topics.js";
+import { parseSequenceId, type SequenceId } from "../core/events/event-ids.js";
+import { eventsAfter, logsAfter, newestEventId, newestLogId } from "../core/events/events.js";
+import { emitsTopic, logsTopic } from "../core/events/topics.js";
+import { getSource } from "../core/sources/sources.js";
 import { getWorkflow } from "../core/workflows/workflows.js";
 import type { Executor } from "../store/schema.js";
 import { endWhenListeningStops } from "./drain.js";

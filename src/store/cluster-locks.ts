@@ -1,5 +1,5 @@
 /**
- * Locks held by one node of a cluster at a time (a source's right to run: core/source-ownership.ts).
+ * Locks held by one node of a cluster at a time (a source's right to run: core/sources/ownership.ts).
  * On PostgreSQL they are session advisory locks on a connection of their own: one connection
  * holds every lock the node has, a lock is never waited for on it (`pg_try_advisory_lock`, so one
  * wait cannot hold up the others), and when the node dies its connection closes and PostgreSQL

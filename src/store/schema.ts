@@ -216,7 +216,7 @@ export interface PublicComponentsTable {
   deprecated_at: number | null;
 }
 
-/** An import of a Pipedream-layout package, run as a job (core/package-import/import-jobs.ts). */
+/** An import of a Pipedream-layout package, run as a job (core/components/package-import/import-jobs.ts). */
 export interface RegistryImportsTable {
   /** `imp_…` */
   id: string;
@@ -283,7 +283,7 @@ export interface WorkflowRunsTable {
   finished_at: number | null;
 }
 
-/** A web UI session (src/core/sessions.ts); the token itself is only in the browser's cookie. */
+/** A web UI session (src/core/accounts/sessions.ts); the token itself is only in the browser's cookie. */
 export interface UiSessionsTable {
   token_hash: string;
   api_key_id: string;

@@ -1,7 +1,7 @@
 /**
  * Key-value consistency across nodes: a source increments a `$.service.db` counter on each of
  * 1,000 requests sent to the three nodes in turn, several at once. One node at a time runs a
- * source (core/source-ownership.ts), and the next owner reads the state the last one committed,
+ * source (core/sources/ownership.ts), and the next owner reads the state the last one committed,
  * so every request sees the count the previous one left: the emitted counts are exactly 1 to
  * 1,000, each once, and the counter ends at 1,000. PostgreSQL only.
  */

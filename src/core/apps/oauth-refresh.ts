@@ -16,7 +16,7 @@
 import type { Executor } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
 import { SluiceError } from "../errors.js";
-import { maskSecrets } from "../source-props.js";
+import { maskSecrets } from "../sources/source-props.js";
 import { resolveOAuthApp } from "./app-registry.js";
 import { OAuthProviderError, refreshTokens } from "./oauth-client.js";
 

@@ -5,7 +5,7 @@
  * failed, its error (the run itself answers 200, as Pipedream's does).
  */
 import type { InvocationResult } from "../../runtime/sandbox/sandbox.js";
-import { runAction } from "../actions.js";
+import { runAction } from "../actions/actions.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError } from "../errors.js";
 import { componentForEndUser } from "./components.js";

@@ -5,7 +5,7 @@
  */
 import { type AppDefinition, checkSlug } from "../apps/app-definition.js";
 import { listApps, resolveApp } from "../apps/app-registry.js";
-import { searchComponents } from "../component-lookup.js";
+import { searchComponents } from "../components/lookup.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError } from "../errors.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageInfo } from "../pagination.js";

@@ -5,13 +5,13 @@
  * runs a copy adopted into its own account, so its dynamic props and triggers stay its own.
  */
 import type { PropDefinition } from "../../runtime/component-definition.js";
-import { adoptComponent, searchComponents } from "../component-lookup.js";
-import { getComponent, type SavedComponent } from "../components.js";
+import { adoptComponent, searchComponents } from "../components/lookup.js";
+import { resolvePublished } from "../components/published.js";
+import { findPublic } from "../components/registry.js";
+import { getComponent, type SavedComponent } from "../components/saved-components.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import type { PageInfo, PageRequest } from "../pagination.js";
-import { resolvePublished } from "../published.js";
-import { findPublic } from "../registry.js";
 
 export type ConnectComponentType = "trigger" | "action";
 

@@ -8,13 +8,15 @@
 
 import type { CoreContext } from "../context.js";
 import { DELIVERIES_TOPIC, enqueueDeliveries } from "../delivery/enqueue.js";
-import type { StoredEvent } from "../emitter-events.js";
+import { createWebhook, deleteWebhook, validateWebhookUrl } from "../delivery/webhooks.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
-import type { SequenceId } from "../event-ids.js";
-import { formatSequenceId } from "../event-ids.js";
-import { endpointUrl } from "../invoker.js";
+import type { StoredEvent } from "../events/emitter-events.js";
+import type { SequenceId } from "../events/event-ids.js";
+import { formatSequenceId } from "../events/event-ids.js";
+import { subscribe } from "../fan-out/subscriptions.js";
 import type { Page, PageRequest } from "../pagination.js";
-import { viewProps } from "../source-props.js";
+import { endpointUrl } from "../sources/invoker.js";
+import { viewProps } from "../sources/source-props.js";
 import {
   type DeployedSource,
   deleteSource,
@@ -22,9 +24,7 @@ import {
   getSource,
   listSources,
   updateSource,
-} from "../sources.js";
-import { subscribe } from "../subscriptions.js";
-import { createWebhook, deleteWebhook, validateWebhookUrl } from "../webhooks.js";
+} from "../sources/sources.js";
 import { componentForEndUser, configurableProp } from "./components.js";
 import type { EndUser } from "./end-users.js";
 import type { Project } from "./projects.js";

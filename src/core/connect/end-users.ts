@@ -7,10 +7,10 @@
  */
 import type { Executor } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
+import { deleteWebhook, listWebhooks } from "../delivery/webhooks.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { newId } from "../ids.js";
-import { deleteSource, listSources } from "../sources.js";
-import { deleteWebhook, listWebhooks } from "../webhooks.js";
+import { deleteSource, listSources } from "../sources/sources.js";
 import { forgetWorkflows } from "../workflows/workflows.js";
 import type { Project } from "./projects.js";
 

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Executor, OAuthClientsTable } from "../../store/schema.js";
-import type { Account } from "../accounts.js";
+import type { Account } from "../accounts/accounts.js";
 import { InvalidInputError, NotFoundError, SluiceError } from "../errors.js";
 import { hashApiKey, looksLikeId, newId } from "../ids.js";
 import { optionalText } from "../validation.js";

@@ -8,7 +8,7 @@ import type { Insertable } from "kysely";
 import type { JobQueue, NewJob } from "../../store/jobs.js";
 import type { DeliveriesTable, Executor } from "../../store/schema.js";
 import { insertWrites, type Write } from "../../store/write-together.js";
-import type { StoredEvent } from "../emitter-events.js";
+import type { StoredEvent } from "../events/emitter-events.js";
 import { newId } from "../ids.js";
 
 export const DELIVERY_QUEUE = "delivery";

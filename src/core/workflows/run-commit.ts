@@ -3,7 +3,7 @@
  * events it emitted with their fan-out (deliveries, runs of linked workflows), the workflow's
  * event counters, the run's row, the job's completion or its release for a retry, and the
  * NOTIFY that tells the other nodes. On PostgreSQL that is at most three round trips, as an
- * invocation's commit is (core/invocation-commit.ts): BEGIN with the workflow's locked row and
+ * invocation's commit is (core/sources/invocation-commit.ts): BEGIN with the workflow's locked row and
  * listeners (only when the run emitted), the writes as one statement (store/write-together.ts),
  * and the trim of the workflow's old runs with COMMIT behind it.
  */
@@ -16,8 +16,8 @@ import type { Database, WorkflowRunStatus } from "../../store/schema.js";
 import { inSharedTransaction } from "../../store/shared-transaction.js";
 import type { Store } from "../../store/store.js";
 import { preparedWrite, type Write, writeIn } from "../../store/write-together.js";
-import { listenersOf, type NewEvent, planAppend, retention, trimOldest } from "../emitter-events.js";
-import { type Committed, commitWakeUps } from "../topics.js";
+import { listenersOf, type NewEvent, planAppend, retention, trimOldest } from "../events/emitter-events.js";
+import { type Committed, commitWakeUps } from "../events/topics.js";
 
 /** Finished runs kept per workflow; older ones are removed as new ones finish. Runs queued or running are never removed. */
 export const MAX_RUNS_KEPT = 1000;
@@ -37,7 +37,7 @@ export interface RunRecord {
   readonly retry: { readonly at: number; readonly error: string } | null;
 }
 
-/** Commits `record`; what it stored, for the caller to publish (core/topics.ts `commitWakeUps`). */
+/** Commits `record`; what it stored, for the caller to publish (core/events/topics.ts `commitWakeUps`). */
 export async function commitRun(
   store: Store,
   record: RunRecord,

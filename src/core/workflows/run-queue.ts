@@ -9,7 +9,7 @@ import type { JobQueue, NewJob } from "../../store/jobs.js";
 import type { Executor, WorkflowRunsTable } from "../../store/schema.js";
 import type { Store } from "../../store/store.js";
 import { insertWrites, type Write, writeIn } from "../../store/write-together.js";
-import type { StoredEvent } from "../emitter-events.js";
+import type { StoredEvent } from "../events/emitter-events.js";
 import { newId } from "../ids.js";
 
 export const WORKFLOW_RUN_QUEUE = "workflow_run";

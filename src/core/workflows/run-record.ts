@@ -5,7 +5,7 @@
 import type { Selectable } from "kysely";
 import type { LogLine } from "../../runtime/sandbox/sandbox.js";
 import type { WorkflowRunStatus, WorkflowRunsTable } from "../../store/schema.js";
-import type { SendReport } from "../outbound/action-sends.js";
+import type { SendReport } from "../actions/action-sends.js";
 
 export type StepStatus = "success" | "error" | "exited";
 

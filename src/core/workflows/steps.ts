@@ -7,12 +7,12 @@
  */
 import type { ComponentDefinition } from "../../runtime/component-definition.js";
 import { checkAuthRefs } from "../apps/auth-refs.js";
-import { getComponent, type SavedComponent, saveComponent } from "../components.js";
+import { configureProps } from "../components/props.js";
+import { resolvePublished } from "../components/published.js";
+import { getComponent, type SavedComponent, saveComponent } from "../components/saved-components.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError, NotFoundError, SluiceError } from "../errors.js";
-import { configureProps } from "../props.js";
-import { resolvePublished } from "../published.js";
-import { sealProps } from "../source-props.js";
+import { sealProps } from "../sources/source-props.js";
 import type { ComponentRef, StepSpec } from "./document.js";
 import {
   buildEvaluator,

@@ -8,7 +8,7 @@ import type { Executor } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { newId } from "../ids.js";
-import { deleteSource, deploySource, getSource, newEndpointId, updateSource } from "../sources.js";
+import { deleteSource, deploySource, getSource, newEndpointId, updateSource } from "../sources/sources.js";
 import type { TriggerSpec } from "./document.js";
 import { resolveComponent } from "./steps.js";
 

@@ -6,7 +6,7 @@
  * others through the notifier (core/node-cache.ts). A step's component is pinned by its id, and a
  * saved component never changes, so the components read for a cached workflow are kept with it.
  */
-import { getComponent, type SavedComponent } from "../components.js";
+import { getComponent, type SavedComponent } from "../components/saved-components.js";
 import type { CoreContext } from "../context.js";
 import { nodeCache } from "../node-cache.js";
 import { loadWorkflow, WORKFLOWS_CHANGED_TOPIC, type Workflow, workflowAtEndpoint } from "./workflows.js";

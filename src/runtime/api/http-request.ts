@@ -1,6 +1,6 @@
 /**
  * An `http_request` prop inside the runner: the configured request (normalized by core, see
- * core/http-request-prop.ts) with `execute()`, which sends it from the runner, so the sandbox's
+ * core/components/http-request-prop.ts) with `execute()`, which sends it from the runner, so the sandbox's
  * egress guard applies to it as to any connection the component opens. It resolves with the
  * response body (parsed when it is JSON) and rejects on a non-2xx status, as axios does, or with
  * the reason a connection failed (such as the network policy's refusal).

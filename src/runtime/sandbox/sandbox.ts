@@ -57,7 +57,7 @@ export type PropValue =
   | { readonly kind: "app"; readonly auth: Record<string, unknown> }
   /** `data_store`: the async data store API over the account's store `ds_…` (calls go to `onDataStore`). */
   | { readonly kind: "data_store"; readonly storeId: string }
-  /** `http_request`: the configured request (core/http-request-prop.ts) with `execute()`. */
+  /** `http_request`: the configured request (core/components/http-request-prop.ts) with `execute()`. */
   | { readonly kind: "http_request"; readonly value: unknown };
 
 /** Answers a runner's data store call; rejects with an Error whose message the component sees. */

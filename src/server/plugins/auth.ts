@@ -9,9 +9,9 @@
  * independent defences against CSRF. Bearer callers are unaffected.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { type Account, authenticate } from "../../core/accounts.js";
+import { type Account, authenticate } from "../../core/accounts/accounts.js";
+import { authenticateSession } from "../../core/accounts/sessions.js";
 import { ForbiddenError, UnauthenticatedError } from "../../core/errors.js";
-import { authenticateSession } from "../../core/sessions.js";
 import type { Executor } from "../../store/schema.js";
 
 declare module "fastify" {

@@ -7,7 +7,7 @@ import {
   createApiKey,
   listApiKeys,
   revokeApiKey,
-} from "../../core/accounts.js";
+} from "../../core/accounts/accounts.js";
 import type { Executor } from "../../store/schema.js";
 import { requireAdmin } from "../plugins/auth.js";
 import { commonErrors, deletedResponse, epochSeconds, errorResponse, idParams } from "../schemas.js";

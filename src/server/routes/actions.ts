@@ -5,9 +5,7 @@
  * The sends of actions' `$.send.*` calls go through the context's sender.
  */
 import type { FastifyInstance } from "fastify";
-import { type ActionRunInput, actionRunView, runAction } from "../../core/actions.js";
-import type { CoreContext } from "../../core/context.js";
-import type { PageRequest } from "../../core/pagination.js";
+import { type ActionRunInput, actionRunView, runAction } from "../../core/actions/actions.js";
 import {
   listPublished,
   listVersions,
@@ -17,7 +15,9 @@ import {
   publishComponent,
   resolvePublished,
   unpublish,
-} from "../../core/published.js";
+} from "../../core/components/published.js";
+import type { CoreContext } from "../../core/context.js";
+import type { PageRequest } from "../../core/pagination.js";
 import { commonErrors, epochSeconds, errorResponse, pageOf, pageQuery } from "../schemas.js";
 import { publishedDetailSchema, publishedSchema } from "./component-schemas.js";
 import { componentView } from "./components.js";

@@ -1,13 +1,13 @@
 /** /v1/components: save a component from code or a URL, and read it back by id or key. */
 import type { FastifyInstance } from "fastify";
-import { componentForKey } from "../../core/component-lookup.js";
+import { componentForKey } from "../../core/components/lookup.js";
 import {
   type ComponentInput,
   getComponent,
   listComponents,
   type SavedComponent,
   saveComponent,
-} from "../../core/components.js";
+} from "../../core/components/saved-components.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
 import { commonErrors, epochSeconds, pageOf, pageQuery } from "../schemas.js";

@@ -8,7 +8,7 @@ import {
   deleteDataStore,
   getDataStore,
   listDataStores,
-} from "../../core/data-stores.js";
+} from "../../core/data-stores/data-stores.js";
 import { NotFoundError } from "../../core/errors.js";
 import { commonErrors, deletedResponse, errorResponse, idParams } from "../schemas.js";
 

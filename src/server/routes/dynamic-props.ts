@@ -4,8 +4,12 @@
  * runs additionalProps and answers a `dyp_` id with the resulting configurable props.
  */
 import type { FastifyInstance } from "fastify";
+import {
+  type ConfigureInput,
+  configureProp,
+  reloadComponentProps,
+} from "../../core/components/dynamic-props.js";
 import type { CoreContext } from "../../core/context.js";
-import { type ConfigureInput, configureProp, reloadComponentProps } from "../../core/dynamic-props.js";
 import { commonErrors } from "../schemas.js";
 
 const target = {

@@ -1,8 +1,8 @@
 /** /v1/sources/{id}/event_summaries, /events and /logs: what a source emitted and logged. */
 import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../core/context.js";
-import { deleteEvents, type EventQuery, listEventSummaries, listLogs } from "../../core/events.js";
-import { getSource } from "../../core/sources.js";
+import { deleteEvents, type EventQuery, listEventSummaries, listLogs } from "../../core/events/events.js";
+import { getSource } from "../../core/sources/sources.js";
 import { commonErrors, idParams, pageInfo, pageOf, pageQuery } from "../schemas.js";
 
 const nullableString = { type: ["string", "null"] } as const;

@@ -5,14 +5,14 @@
  * before it answers, for scripts and small packages.
  */
 import type { FastifyInstance } from "fastify";
-import type { CoreContext } from "../../core/context.js";
 import {
   getImport,
   type ImportJob,
   listImports,
   startImport,
-} from "../../core/package-import/import-jobs.js";
-import { type ImportInput, importPackage } from "../../core/package-import/import-package.js";
+} from "../../core/components/package-import/import-jobs.js";
+import { type ImportInput, importPackage } from "../../core/components/package-import/import-package.js";
+import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
 import { commonErrors, epochSeconds, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
 

@@ -6,16 +6,16 @@
  * Imports of Pipedream-layout packages are in registry-imports.ts.
  */
 import type { FastifyInstance } from "fastify";
-import { type ComponentSearch, type SearchResult, searchComponents } from "../../core/component-lookup.js";
-import type { CoreContext } from "../../core/context.js";
-import type { PublishInput } from "../../core/published.js";
+import { type ComponentSearch, type SearchResult, searchComponents } from "../../core/components/lookup.js";
+import type { PublishInput } from "../../core/components/published.js";
 import {
   deprecatePublic,
   type PublicComponent,
   publishPublic,
   readPublic,
   unpublishPublic,
-} from "../../core/registry.js";
+} from "../../core/components/registry.js";
+import type { CoreContext } from "../../core/context.js";
 import { commonErrors, epochSeconds, errorResponse, pageOf, pageQuery } from "../schemas.js";
 
 export function publicView(published: PublicComponent) {

@@ -4,8 +4,8 @@
  * on the server, so the cookie is worthless even if it was copied.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { closeSession, openSession, SESSION_LIFETIME_MS } from "../../core/accounts/sessions.js";
 import { UnauthenticatedError } from "../../core/errors.js";
-import { closeSession, openSession, SESSION_LIFETIME_MS } from "../../core/sessions.js";
 import type { Executor } from "../../store/schema.js";
 import { SESSION_COOKIE, sessionToken } from "../plugins/auth.js";
 import { commonErrors } from "../schemas.js";

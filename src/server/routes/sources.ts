@@ -11,7 +11,7 @@ import {
   type SourceInput,
   sourceView,
   updateSource,
-} from "../../core/sources.js";
+} from "../../core/sources/sources.js";
 import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
 import { sourceRunSchema } from "./run-schemas.js";
 

@@ -1,13 +1,13 @@
 /** /v1/subscriptions: join an emitter to a webhook, undo it, list them. */
 import type { FastifyInstance } from "fastify";
-import type { PageRequest } from "../../core/pagination.js";
 import {
   listSubscriptions,
   type SubscriptionInput,
   subscribe,
   subscriptionView,
   unsubscribe,
-} from "../../core/subscriptions.js";
+} from "../../core/fan-out/subscriptions.js";
+import type { PageRequest } from "../../core/pagination.js";
 import type { Executor } from "../../store/schema.js";
 import { commonErrors, pageOf, pageQuery } from "../schemas.js";
 

@@ -1,7 +1,5 @@
 /** /v1/webhooks: create, list, read and delete the account's webhooks. */
 import type { FastifyInstance } from "fastify";
-import type { PageRequest } from "../../core/pagination.js";
-import type { SecretBox } from "../../core/secret-box.js";
 import {
   createWebhook,
   deleteWebhook,
@@ -10,7 +8,9 @@ import {
   rotateSigningSecret,
   updateWebhook,
   type Webhook,
-} from "../../core/webhooks.js";
+} from "../../core/delivery/webhooks.js";
+import type { PageRequest } from "../../core/pagination.js";
+import type { SecretBox } from "../../core/secret-box.js";
 import type { Store } from "../../store/store.js";
 import { commonErrors, deletedResponse, epochSeconds, idParams, pageOf, pageQuery } from "../schemas.js";
 

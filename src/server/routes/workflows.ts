@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../core/context.js";
-import { type EventQuery, listEventSummaries } from "../../core/events.js";
+import { type EventQuery, listEventSummaries } from "../../core/events/events.js";
 import type { PageRequest } from "../../core/pagination.js";
 import { runView } from "../../core/workflows/run-record.js";
 import { getRun, listRuns, replayRun, startRun } from "../../core/workflows/runs.js";

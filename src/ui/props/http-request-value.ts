@@ -1,6 +1,6 @@
 /**
  * An `http_request` prop's value in the form: method, URL, params, headers and a raw body, as
- * typed. The configured value is the object the API takes (src/core/http-request-prop.ts
+ * typed. The configured value is the object the API takes (src/core/components/http-request-prop.ts
  * normalizes it); its `auth`, which this editor does not show, is kept as it was.
  */
 

@@ -6,6 +6,11 @@
  */
 import type { FastifyInstance } from "fastify";
 import {
+  type ConfigureInput,
+  configureProp,
+  reloadComponentProps,
+} from "../../../core/components/dynamic-props.js";
+import {
   type ComponentListRequest,
   type ConnectComponentType,
   componentForEndUser,
@@ -15,7 +20,6 @@ import {
   listConnectComponents,
 } from "../../../core/connect/components.js";
 import type { CoreContext } from "../../../core/context.js";
-import { type ConfigureInput, configureProp, reloadComponentProps } from "../../../core/dynamic-props.js";
 import { NotFoundError } from "../../../core/errors.js";
 import type { PropDefinition } from "../../../runtime/component-definition.js";
 import { endUserOf, scopeOf } from "./connect-auth.js";

@@ -8,7 +8,7 @@
  * `allowed_origins` when it names some).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { type Account, authenticate } from "../../../core/accounts.js";
+import { type Account, authenticate } from "../../../core/accounts/accounts.js";
 import {
   authenticateConnectToken,
   CONNECT_TOKEN_PREFIX,

@@ -1,0 +1,205 @@
+/**
+ * Appending events to an emitter (a source or a workflow) inside the caller's transaction: ids
+ * that rise strictly per emitter, the rows, the fan-out to what listens (a delivery per subscribed
+ * webhook, a run per linked workflow), and the retention trim. Either all of it commits or none.
+ */
+import type { DialectCapabilities } from "../../store/dialect.js";
+import type { JobQueue } from "../../store/jobs.js";
+import { prepared } from "../../store/prepared.js";
+import type { Executor } from "../../store/schema.js";
+import { insertWrites, type Write } from "../../store/write-together.js";
+import { deliveryWrites, type WebhookSubscription } from "../delivery/enqueue.js";
+import { storableText } from "../storable-text.js";
+import { triggeredRunWrites } from "../workflows/run-queue.js";
+import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
+import { idCompared, type SequencedTable } from "./sequenced-rows.js";
+
+const INSERT_CHUNK = 200;
+
+export interface StoredEvent {
+  readonly id: string;
+  readonly ms: number;
+  readonly seq: number;
+  readonly channel: string | null;
+  readonly eventKey: string | null;
+  readonly summary: string | null;
+  readonly payload: unknown;
+}
+
+export interface NewEvent {
+  readonly payload: unknown;
+  readonly channel: string | null;
+  readonly eventKey: string | null;
+  readonly summary: string | null;
+}
+
+export interface Emitter {
+  readonly id: string;
+  readonly accountId: string;
+}
+
+export interface AppendOutcome {
+  readonly events: StoredEvent[];
+  /** The emitter's last event id after the append. */
+  readonly last: SequenceId;
+  /** Deliveries created for subscribed webhooks. */
+  readonly deliveries: number;
+  /** The webhooks whose deliveries were queued (to announce them: store/notifier.ts). */
+  readonly webhooks: readonly string[];
+  /** Runs queued for linked workflows. */
+  readonly runs: number;
+}
+
+/** What listens to an emitter: its subscribed webhooks (deliveries) and linked workflows (runs). */
+export interface Listeners {
+  readonly webhooks: readonly WebhookSubscription[];
+  readonly workflows: readonly { readonly workflowId: string; readonly eventName: string }[];
+}
+
+/** One subscription, joined to its listener: a webhook or a workflow, whichever it is. */
+export interface ListenerRow {
+  readonly listener_id: string | null;
+  readonly event_name: string | null;
+  readonly webhook_active: number | null;
+  readonly workflow_active: number | null;
+}
+
+/** The listeners of subscription rows, joined to the emitter's row (a row per subscription). */
+export function listenersOf(rows: readonly ListenerRow[]): Listeners {
+  const webhooks: WebhookSubscription[] = [];
+  const workflows: { workflowId: string; eventName: string }[] = [];
+  for (const row of rows) {
+    if (row.listener_id === null || row.event_name === null) continue;
+    if (row.webhook_active !== null) {
+      webhooks.push({ event_name: row.event_name, webhook_id: row.listener_id, active: row.webhook_active });
+    } else if (row.workflow_active === 1) {
+      workflows.push({ workflowId: row.listener_id, eventName: row.event_name });
+    }
+  }
+  return { webhooks, workflows };
+}
+
+/** An append worked out before it is written: the events with their ids, and the writes that store and fan them out. */
+export interface PlannedAppend extends AppendOutcome {
+  readonly writes: readonly Write[];
+}
+
+/**
+ * Works out the append of `items` after `last` (the emitter's last id, read under its row lock)
+ * and its fan-out to `listeners`: the events' rows, a delivery per subscribed webhook and a run
+ * per linked workflow, as writes for the caller's transaction.
+ */
+export function planAppend(
+  jobs: JobQueue,
+  emitter: Emitter,
+  last: SequenceId,
+  items: readonly NewEvent[],
+  now: number,
+  listeners: Listeners,
+): PlannedAppend {
+  let cursor = last;
+  const events: StoredEvent[] = items.map((item) => {
+    cursor = nextSequenceId(cursor, now);
+    return {
+      id: formatSequenceId(cursor),
+      ...cursor,
+      // What a component gave cannot make the commit fail (a NUL, say): it is made storable.
+      channel: item.channel === null ? null : storableText(item.channel),
+      eventKey: item.eventKey === null ? null : storableText(item.eventKey),
+      summary: item.summary === null ? null : storableText(item.summary),
+      payload: item.payload,
+    };
+  });
+  if (events.length === 0) return { events, last: cursor, deliveries: 0, webhooks: [], runs: 0, writes: [] };
+  const rows = events.map((event) => ({
+    emitter_id: emitter.id,
+    ms: event.ms,
+    seq: event.seq,
+    account_id: emitter.accountId,
+    channel: event.channel,
+    event_key: event.eventKey,
+    summary: event.summary,
+    payload: JSON.stringify(event.payload),
+  }));
+  const deliveries = deliveryWrites(jobs, emitter, events, listeners.webhooks);
+  const runs = triggeredRunWrites(jobs, emitter, events, listeners.workflows);
+  const writes = [...insertWrites("events", rows, INSERT_CHUNK), ...deliveries.writes, ...runs.writes];
+  return {
+    events,
+    last: cursor,
+    deliveries: deliveries.count,
+    webhooks: deliveries.webhooks,
+    runs: runs.count,
+    writes,
+  };
+}
+
+/**
+ * What a commit that leaves an emitter with `count` rows of a table kept to `limit` rows trims:
+ * nothing until the rows past the limit reach a batch (1% of the limit, at most 100), then all of
+ * them, so a busy emitter at its limit deletes its oldest rows a hundred at a time instead of a
+ * few in every commit (a delete's index walk and the pages at the table's old end written again,
+ * 8% of the server's ingest time when it was every commit: bench/RESULTS.md). Past the limit,
+ * fewer rows than a batch may be kept for a while, as Redis keeps a stream trimmed with `MAXLEN ~`.
+ * `kept` is the count to store with the emitter's row after the trim.
+ */
+export function retention(count: number, limit: number): { readonly excess: number; readonly kept: number } {
+  const excess = count - limit;
+  const batch = Math.min(100, Math.max(1, Math.floor(limit / 100)));
+  return excess >= batch ? { excess, kept: limit } : { excess: 0, kept: count };
+}
+
+/**
+ * Deletes the emitter's `excess` oldest rows of an id-ordered table: what a commit that took it
+ * past its retention limit drops (`retention`; the emitter's counter, kept with its row, says by how many).
+ * Finding the cutoff walks only those rows' index entries. Found from the newest end it walked
+ * the whole retained window (10,000 events by default) in every commit past the limit: 0.5 ms of
+ * SQLite a commit for a busy source (bench/RESULTS.md).
+ */
+export async function trimOldest(
+  tx: Executor,
+  dialect: DialectCapabilities["name"],
+  table: SequencedTable,
+  emitterId: string,
+  excess: number,
+): Promise<void> {
+  if (excess <= 0) return;
+  await trimStatements[table].execute(tx, dialect, { emitter_id: emitterId, rank: excess - 1 });
+}
+
+/** Per table, the trim as one prepared statement: built once, not at every commit past the limit. */
+const trimStatements = {
+  events: trimStatementOf("events"),
+  emitter_logs: trimStatementOf("emitter_logs"),
+};
+
+/**
+ * Deletes the emitter's rows up to and including the one `rank` places from its oldest (0: the
+ * oldest), found once in a `WITH`: one statement (one round trip on PostgreSQL), and nothing
+ * deleted when the emitter has no row at that rank (the comparisons with an empty `cutoff` are
+ * null). The comparison is `idCompared`'s (core/events/sequenced-rows.ts): `ms` first, inclusive, so the
+ * index seeks to the oldest rows instead of walking the emitter's whole range.
+ */
+function trimStatementOf(table: SequencedTable) {
+  return prepared((creator, values: { emitter_id: string; rank: number }) =>
+    creator
+      .with("cutoff", (db) =>
+        db
+          .selectFrom(table)
+          .select(["ms", "seq"])
+          .where("emitter_id", "=", values.emitter_id)
+          .orderBy("ms", "asc")
+          .orderBy("seq", "asc")
+          .limit(1)
+          .offset(values.rank),
+      )
+      .deleteFrom(table)
+      .where("emitter_id", "=", values.emitter_id)
+      .where((eb) =>
+        idCompared(eb, "<=", {
+          ms: eb.selectFrom("cutoff").select("cutoff.ms"),
+          seq: eb.selectFrom("cutoff").select("cutoff.seq"),
+        }),
+      ),
+  );
+}

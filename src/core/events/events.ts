@@ -1,0 +1,261 @@
+/**
+ * Reading an emitter's events and logs: newest first, paged by their `<ms>-<seq>` ids, and the
+ * item shapes of Pipedream's event_summaries (the same shape the SSE streams send).
+ */
+import type { Executor } from "../../store/schema.js";
+import type { Store } from "../../store/store.js";
+import { InvalidInputError } from "../errors.js";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageInfo } from "../pagination.js";
+import { formatSequenceId, parseSequenceId, type SequenceId } from "./event-ids.js";
+import { idCompared, newestRowId, type SequencedTable } from "./sequenced-rows.js";
+
+/** Without expand=event, larger events are left out of summaries. */
+export const SUMMARY_EVENT_BYTES = 1024;
+
+export interface EventSummary {
+  id: string;
+  indexed_at_ms: number;
+  event?: unknown;
+  event_truncated?: boolean;
+  metadata: { emit_id: string; emitter_id: string; name: string; id: string | null; summary: string | null };
+}
+
+export interface LogEntry {
+  id: string;
+  ts: number;
+  level: string;
+  message: string;
+  invocation_id: string;
+}
+
+export interface EventQuery {
+  readonly limit?: number;
+  readonly after?: string;
+  readonly before?: string;
+  readonly expand?: string;
+  readonly event_name?: string;
+}
+
+interface EventRow {
+  emitter_id: string;
+  ms: number;
+  seq: number;
+  channel: string | null;
+  event_key: string | null;
+  summary: string | null;
+  payload: string;
+}
+
+export function toEventSummary(row: EventRow, expand: boolean): EventSummary {
+  const id = formatSequenceId({ ms: Number(row.ms), seq: row.seq });
+  const summary: EventSummary = {
+    id,
+    indexed_at_ms: Number(row.ms),
+    metadata: {
+      emit_id: id,
+      emitter_id: row.emitter_id,
+      name: row.channel ?? "",
+      id: row.event_key,
+      summary: row.summary,
+    },
+  };
+  if (expand || Buffer.byteLength(row.payload) <= SUMMARY_EVENT_BYTES)
+    summary.event = JSON.parse(row.payload);
+  else summary.event_truncated = true;
+  return summary;
+}
+
+export async function listEventSummaries(
+  db: Executor,
+  emitterId: string,
+  query: EventQuery,
+): Promise<{ items: EventSummary[]; pageInfo: PageInfo }> {
+  const limit = checkLimit(query.limit);
+  if (query.expand !== undefined && query.expand !== "event") {
+    throw new InvalidInputError("expand takes one value: event");
+  }
+  const filtered = () => {
+    let base = db.selectFrom("events").where("emitter_id", "=", emitterId);
+    if (query.event_name !== undefined) {
+      base =
+        query.event_name === ""
+          ? base.where("channel", "is", null)
+          : base.where("channel", "=", query.event_name);
+    }
+    return base;
+  };
+  const { rows, reversed } = await pageRows(query, (cursor, order) => {
+    let select = filtered().select(["emitter_id", "ms", "seq", "channel", "event_key", "summary", "payload"]);
+    if (cursor) select = select.where((eb) => idCompared(eb, beyond(cursor), cursor.id));
+    return select.orderBy("ms", order).orderBy("seq", order).limit(limit).execute();
+  });
+  const items = (reversed ? rows.reverse() : rows).map((row) =>
+    toEventSummary(row, query.expand === "event"),
+  );
+  const total = await filtered()
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return { items, pageInfo: pageInfoOf(items, Number(total.count)) };
+}
+
+/** Events after `after` (oldest first), for SSE catch-up: at most `limit`. */
+export async function eventsAfter(
+  db: Executor,
+  emitterId: string,
+  after: SequenceId,
+  limit: number,
+): Promise<EventSummary[]> {
+  const rows = await db
+    .selectFrom("events")
+    .select(["emitter_id", "ms", "seq", "channel", "event_key", "summary", "payload"])
+    .where("emitter_id", "=", emitterId)
+    .where((eb) => idCompared(eb, ">", after))
+    .orderBy("ms")
+    .orderBy("seq")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => toEventSummary(row, true));
+}
+
+/** The newest id of an emitter's events or log lines, or {0,0} when it has none. */
+export async function newestId(db: Executor, table: SequencedTable, emitterId: string): Promise<SequenceId> {
+  return (await newestRowId(db, table, emitterId)) ?? { ms: 0, seq: 0 };
+}
+
+export const newestEventId = (db: Executor, emitterId: string) => newestId(db, "events", emitterId);
+export const newestLogId = (db: Executor, emitterId: string) => newestId(db, "emitter_logs", emitterId);
+
+/**
+ * Deletes events from start_id to end_id, both included; without either bound, from the first or
+ * to the last. The source's row is locked first, as a commit locks it, so that the event count
+ * kept with it (which retention trusts: emitter-events.ts `trimOldest`) counts what is left.
+ */
+export async function deleteEvents(
+  store: Pick<Store, "db" | "capabilities">,
+  emitterId: string,
+  range: { start_id?: string; end_id?: string },
+): Promise<number> {
+  const start = range.start_id === undefined ? undefined : parseSequenceId(range.start_id, "start_id");
+  const end = range.end_id === undefined ? undefined : parseSequenceId(range.end_id, "end_id");
+  return store.db.transaction().execute(async (tx) => {
+    let lock = tx.selectFrom("sources").select("id").where("id", "=", emitterId);
+    if (store.capabilities.skipLocked) lock = lock.forUpdate();
+    await lock.execute();
+    let query = tx.deleteFrom("events").where("emitter_id", "=", emitterId);
+    if (start) query = query.where((eb) => idCompared(eb, ">=", start));
+    if (end) query = query.where((eb) => idCompared(eb, "<=", end));
+    const result = await query.executeTakeFirst();
+    await tx
+      .updateTable("sources")
+      .set((eb) => ({
+        event_count: eb
+          .selectFrom("events")
+          .select(eb.fn.countAll<number>().as("count"))
+          .where("emitter_id", "=", emitterId),
+      }))
+      .where("id", "=", emitterId)
+      .execute();
+    return Number(result.numDeletedRows);
+  });
+}
+
+export async function listLogs(
+  db: Executor,
+  emitterId: string,
+  query: { limit?: number; after?: string; before?: string },
+): Promise<{ items: LogEntry[]; pageInfo: PageInfo }> {
+  const limit = checkLimit(query.limit);
+  const { rows, reversed } = await pageRows(query, (cursor, order) => {
+    let select = db
+      .selectFrom("emitter_logs")
+      .select(["ms", "seq", "ts", "level", "message", "invocation_id"])
+      .where("emitter_id", "=", emitterId);
+    if (cursor) select = select.where((eb) => idCompared(eb, beyond(cursor), cursor.id));
+    return select.orderBy("ms", order).orderBy("seq", order).limit(limit).execute();
+  });
+  const items = (reversed ? rows.reverse() : rows).map(toLogEntry);
+  const total = await db
+    .selectFrom("emitter_logs")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("emitter_id", "=", emitterId)
+    .executeTakeFirstOrThrow();
+  return { items, pageInfo: pageInfoOf(items, Number(total.count)) };
+}
+
+/** Log lines after `after` (oldest first), for SSE catch-up. */
+export async function logsAfter(
+  db: Executor,
+  emitterId: string,
+  after: SequenceId,
+  limit: number,
+): Promise<LogEntry[]> {
+  const rows = await db
+    .selectFrom("emitter_logs")
+    .select(["ms", "seq", "ts", "level", "message", "invocation_id"])
+    .where("emitter_id", "=", emitterId)
+    .where((eb) => idCompared(eb, ">", after))
+    .orderBy("ms")
+    .orderBy("seq")
+    .limit(limit)
+    .execute();
+  return rows.map(toLogEntry);
+}
+
+function toLogEntry(row: {
+  ms: number;
+  seq: number;
+  ts: number;
+  level: string;
+  message: string;
+  invocation_id: string;
+}): LogEntry {
+  return {
+    id: formatSequenceId({ ms: Number(row.ms), seq: row.seq }),
+    ts: Number(row.ts),
+    level: row.level,
+    message: row.message,
+    invocation_id: row.invocation_id,
+  };
+}
+
+type Cursor = { readonly direction: "older" | "newer"; readonly id: SequenceId };
+
+/** Rows past the cursor: older ones have a smaller id, newer ones a larger. */
+function beyond(cursor: Cursor): "<" | ">" {
+  return cursor.direction === "older" ? "<" : ">";
+}
+
+async function pageRows<T>(
+  query: { after?: string; before?: string },
+  read: (cursor: Cursor | null, order: "asc" | "desc") => Promise<T[]>,
+): Promise<{ rows: T[]; reversed: boolean }> {
+  if (query.after !== undefined && query.before !== undefined) {
+    throw new InvalidInputError("Pass either after or before, not both");
+  }
+  if (query.before !== undefined) {
+    return {
+      rows: await read({ direction: "newer", id: parseSequenceId(query.before, "before") }, "asc"),
+      reversed: true,
+    };
+  }
+  const cursor: Cursor | null =
+    query.after === undefined ? null : { direction: "older", id: parseSequenceId(query.after, "after") };
+  return { rows: await read(cursor, "desc"), reversed: false };
+}
+
+function checkLimit(limit: number | undefined): number {
+  const value = limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE) {
+    throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return value;
+}
+
+function pageInfoOf(items: { id: string }[], total: number): PageInfo {
+  return {
+    total_count: total,
+    count: items.length,
+    start_cursor: items[0]?.id ?? null,
+    end_cursor: items.at(-1)?.id ?? null,
+  };
+}

@@ -1,0 +1,278 @@
+/**
+ * The commit of an invocation: in one transaction, the emitted events (ordered by ts and
+ * deduped), the key-value writes, the dedupe state, the log lines and the retention trim. Either
+ * all of it is stored or none of it. What the component wrote cannot make the commit fail: its
+ * text is made storable first (storable-text.ts).
+ *
+ * Invocations of one source that queued up while earlier ones were being written are committed
+ * together, in invocation order, with one statement of each kind for all of them: one read of the
+ * source's row (with what listens to it), one insert of their events, one of their log lines, one
+ * upsert of their key-value writes, one update of the row. The outcome is the same as committing
+ * them one after another. On PostgreSQL the writes go as one statement (store/write-together.ts),
+ * with the NOTIFY that tells the other nodes, and a commit is two round trips: BEGIN with the
+ * locked read, the writes with COMMIT (store/postgres-driver.ts).
+ */
+import type { InvocationResult, LogLine } from "../../runtime/sandbox/sandbox.js";
+import type { Executor } from "../../store/schema.js";
+import { inSharedTransaction } from "../../store/shared-transaction.js";
+import type { Store } from "../../store/store.js";
+import { insertWrites, preparedWrite, type Write, writeIn } from "../../store/write-together.js";
+import {
+  listenersOf,
+  type NewEvent,
+  planAppend,
+  retention,
+  type StoredEvent,
+  trimOldest,
+} from "../events/emitter-events.js";
+import { nextSequenceId, type SequenceId } from "../events/event-ids.js";
+import { commitWakeUps } from "../events/topics.js";
+import { storableText } from "../storable-text.js";
+import { readSource, readSourceLocked, updateSource, upsertKv } from "./commit-statements.js";
+import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
+
+/** Log lines kept per emitter. */
+export const MAX_LOG_LINES = 1000;
+const INSERT_CHUNK = 200;
+
+export interface CommitRequest {
+  readonly emitterId: string;
+  readonly accountId: string;
+  readonly invocationId: string;
+  readonly dedupe: string | undefined;
+  readonly result: InvocationResult;
+  /** Extra lines to log before the component's own (what triggered the invocation, say). */
+  readonly notes?: readonly LogLine[];
+  /** Writes of the caller's, committed with the invocation's (invoker.ts `alsoWrites`). */
+  readonly alsoWrites?: () => readonly Write[];
+}
+
+export interface CommitOutcome {
+  readonly events: StoredEvent[];
+  readonly logLines: number;
+  /** Deliveries created for subscribed webhooks (in a batch, counted on its last commit). */
+  readonly deliveries: number;
+  /** The webhooks whose deliveries were queued (in a batch, on its last commit). */
+  readonly webhooks: readonly string[];
+  /** Runs queued for linked workflows (in a batch, counted on its last commit). */
+  readonly runs: number;
+  /**
+   * The other nodes were told of the commit in its own transaction (PostgreSQL): its topics
+   * (core/events/topics.ts) are to be published on this node only.
+   */
+  readonly othersTold: boolean;
+}
+
+export async function commitInvocation(store: Store, request: CommitRequest): Promise<CommitOutcome> {
+  const [outcome] = await store.db.transaction().execute((tx) => commitBatch(tx, store, [request]));
+  return outcome as CommitOutcome;
+}
+
+/**
+ * Commits several invocations of one source, in invocation order, in one transaction: one disk
+ * flush for all of them. If the transaction fails, each is committed on its own, so one that
+ * cannot be stored does not take the others down with it; its error is its outcome.
+ */
+export async function commitInvocations(
+  store: Store,
+  requests: readonly CommitRequest[],
+): Promise<(CommitOutcome | { readonly error: unknown })[]> {
+  if (requests.length === 1) {
+    const [only] = requests as [CommitRequest];
+    return [await commitInvocation(store, only).catch((error: unknown) => ({ error }))];
+  }
+  try {
+    return await store.db.transaction().execute((tx) => commitBatch(tx, store, requests));
+  } catch {
+    const outcomes: (CommitOutcome | { readonly error: unknown })[] = [];
+    for (const request of requests) {
+      outcomes.push(await commitInvocation(store, request).catch((error: unknown) => ({ error })));
+    }
+    return outcomes;
+  }
+}
+
+/**
+ * Commits several invocations of one source in the store's shared transaction (on SQLite, with
+ * the commits of other sources that queued meanwhile: one flush for all). If that fails, each is
+ * committed on its own, as `commitInvocations` does.
+ */
+export async function commitInvocationsShared(
+  store: Store,
+  requests: readonly CommitRequest[],
+): Promise<(CommitOutcome | { readonly error: unknown })[]> {
+  try {
+    return await inSharedTransaction(store, (tx) => commitBatch(tx, store, requests));
+  } catch {
+    const outcomes: (CommitOutcome | { readonly error: unknown })[] = [];
+    for (const request of requests) {
+      outcomes.push(await commitInvocation(store, request).catch((error: unknown) => ({ error })));
+    }
+    return outcomes;
+  }
+}
+
+function alsoWritten(requests: readonly CommitRequest[]): Write[] {
+  return requests.flatMap((request) => request.alsoWrites?.() ?? []);
+}
+
+/** What one invocation of the batch adds, worked out before anything is written. */
+interface Planned {
+  readonly accepted: NewEvent[];
+  readonly logLines: LogLine[];
+}
+
+async function commitBatch(
+  tx: Executor,
+  store: Store,
+  requests: readonly CommitRequest[],
+): Promise<CommitOutcome[]> {
+  const [first] = requests;
+  if (!first || requests.some((request) => request.emitterId !== first.emitterId)) {
+    throw new Error("a commit batch holds invocations of one source");
+  }
+  const emitterId = first.emitterId;
+  // The source's row, locked, and what listens to it, in one round trip: a row per subscription.
+  const rows = await (store.capabilities.skipLocked ? readSourceLocked : readSource).execute(
+    tx,
+    store.capabilities.name,
+    { id: emitterId },
+  );
+  const emitter = rows[0];
+  // Deleted while they ran: nothing of them is kept.
+  if (!emitter) {
+    await writeIn(tx, store.capabilities, alsoWritten(requests), { last: true });
+    return requests.map(() => ({
+      events: [],
+      logLines: 0,
+      deliveries: 0,
+      webhooks: [],
+      runs: 0,
+      othersTold: false,
+    }));
+  }
+
+  const now = Date.now();
+  // Each invocation's dedupe sees the state the one before it left, as if committed one by one.
+  let dedupeState = emitter.dedupe_state === null ? null : (JSON.parse(emitter.dedupe_state) as DedupeState);
+  const plans: Planned[] = requests.map((request) => {
+    const { result } = request;
+    const dedupe = applyDedupe(request.dedupe, dedupeState, orderByTs(result.emits, now));
+    dedupeState = dedupe.state;
+    const logLines: LogLine[] = [...(request.notes ?? []), ...result.logs];
+    for (const { reason } of dedupe.refused)
+      logLines.push({ ts: now, level: "error", message: `event refused: ${reason}` });
+    if (dedupe.duplicates > 0) {
+      logLines.push({
+        ts: now,
+        level: "info",
+        message: `dedupe '${request.dedupe}': ${dedupe.duplicates} of ${result.emits.length} events already emitted`,
+      });
+    }
+    if (result.failure) {
+      const detail = result.failure.stack ?? result.failure.message;
+      logLines.push({
+        ts: now,
+        level: "error",
+        message: `invocation failed (${result.failure.reason}): ${detail}`,
+      });
+    }
+    const accepted = dedupe.accepted.map((emit) => ({
+      channel: emit.meta.name === undefined || emit.meta.name === "" ? null : String(emit.meta.name),
+      eventKey: emit.meta.id === undefined ? null : String(emit.meta.id),
+      summary: emit.meta.summary === undefined ? null : String(emit.meta.summary),
+      payload: emit.event ?? null,
+    }));
+    return { accepted, logLines };
+  });
+
+  const appended = planAppend(
+    store.jobs,
+    { id: emitterId, accountId: first.accountId },
+    { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
+    plans.flatMap((plan) => plan.accepted),
+    now,
+    listenersOf(rows),
+  );
+  const writes: Write[] = [...appended.writes, ...alsoWritten(requests)];
+
+  // Key-value writes in invocation order: a later write of a key replaces an earlier one.
+  const kv = new Map<string, string>();
+  for (const request of requests) {
+    for (const [key, value] of Object.entries(request.result.dbWrites)) {
+      const stored = storableText(key);
+      kv.delete(stored);
+      kv.set(stored, JSON.stringify(value ?? null));
+    }
+  }
+  const kvRows = [...kv].map(([key, value]) => ({ emitter_id: emitterId, key, value }));
+  for (let start = 0; start < kvRows.length; start += INSERT_CHUNK) {
+    const chunk = kvRows.slice(start, start + INSERT_CHUNK);
+    writes.push(preparedWrite(upsertKv, { rows: chunk }));
+  }
+
+  let lastLog: SequenceId = { ms: Number(emitter.last_log_ms), seq: emitter.last_log_seq };
+  const logRows = requests.flatMap((request, index) =>
+    (plans[index]?.logLines ?? []).map((line) => {
+      lastLog = nextSequenceId(lastLog, now);
+      return {
+        emitter_id: emitterId,
+        ...lastLog,
+        invocation_id: request.invocationId,
+        level: line.level,
+        message: storableText(line.message.slice(0, 64 * 1024)),
+        ts: line.ts,
+      };
+    }),
+  );
+  writes.push(...insertWrites("emitter_logs", logRows, INSERT_CHUNK));
+
+  // Retention: trim only once a batch over the limit, so most commits pay nothing for it.
+  const eventRetention = retention(emitter.event_count + appended.events.length, emitter.max_events);
+  const logRetention = retention(emitter.log_count + logRows.length, MAX_LOG_LINES);
+  writes.push(
+    preparedWrite(updateSource, {
+      id: emitterId,
+      event_count: eventRetention.kept,
+      log_count: logRetention.kept,
+      dedupe_state: dedupeState === null ? null : JSON.stringify(dedupeState),
+      last_event_ms: appended.last.ms,
+      last_event_seq: appended.last.seq,
+      last_log_ms: lastLog.ms,
+      last_log_seq: lastLog.seq,
+    }),
+  );
+  // Everything above in one statement on PostgreSQL: the events, their deliveries and runs, the
+  // key-value writes, the log lines, the source's row and the caller's writes, and the NOTIFY
+  // that tells the other nodes of them when the transaction commits.
+  const notice = store.notifier.noticeToOthers(
+    commitWakeUps(emitterId, {
+      events: appended.events.length,
+      logLines: logRows.length,
+      deliveries: appended.deliveries,
+      runs: appended.runs,
+    }).map((wakeUp) => wakeUp.topic),
+  );
+  // Most commits trim nothing: then the writes are the transaction's last statement, and its
+  // COMMIT goes right behind them (store/postgres-driver.ts).
+  const trims = eventRetention.excess > 0 || logRetention.excess > 0;
+  await writeIn(tx, store.capabilities, writes, { notice, last: !trims });
+  await trimOldest(tx, store.capabilities.name, "events", emitterId, eventRetention.excess);
+  await trimOldest(tx, store.capabilities.name, "emitter_logs", emitterId, logRetention.excess);
+
+  // The stored events, handed back to the invocation that emitted them.
+  let taken = 0;
+  return plans.map((plan, index) => {
+    const events = appended.events.slice(taken, taken + plan.accepted.length);
+    taken += plan.accepted.length;
+    const last = index === plans.length - 1;
+    return {
+      events,
+      logLines: plan.logLines.length,
+      deliveries: last ? appended.deliveries : 0,
+      webhooks: last ? appended.webhooks : [],
+      runs: last ? appended.runs : 0,
+      othersTold: notice !== undefined,
+    };
+  });
+}
