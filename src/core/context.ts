@@ -3,7 +3,7 @@ import type { Compiler } from "../runtime/compile/compiler.js";
 import type { Sandbox } from "../runtime/sandbox/sandbox.js";
 import type { Store } from "../store/store.js";
 import type { ActionSender } from "./actions/action-sends.js";
-import type { OAuthRuntime } from "./apps/oauth-connections.js";
+import type { OAuthRuntime } from "./apps/oauth-runtime.js";
 import type { CodeFetcher } from "./outbound/fetch-code.js";
 import type { SecretBox } from "./secret-box.js";
 

@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify";
 import type { ServerConfig } from "../config/server-config.js";
 import { bootstrapFirstAccount } from "../core/accounts/accounts.js";
 import { type ActionSender, createActionSender } from "../core/actions/action-sends.js";
+import { spendConnectToken } from "../core/connect/connect-tokens.js";
 import type { CoreContext } from "../core/context.js";
 import { createDeliveryWorker, type DeliveryWorker } from "../core/delivery/delivery-worker.js";
 import { createDeliveryRetention, type DeliveryRetention } from "../core/delivery/retention.js";
@@ -102,6 +103,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       oauth: {
         transport: { policy, dispatcher: createGuardedAgent(policy) },
         stateTtlMs: config.oauthStateTtlSeconds * 1000,
+        spendGrant: spendConnectToken,
       },
       // With port 0 the public URL is known only once listening.
       get baseUrl() {

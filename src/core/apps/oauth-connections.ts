@@ -11,13 +11,12 @@
  *   nothing is stored but the attempt's error.
  * - `getOAuthConnection` lets the starter follow the attempt (the CLI polls it).
  *
- * An attempt started with a Connect token (the connect link page) lives no longer than the token,
- * and its success spends the token, as the keys form's does.
+ * An attempt started with a one-shot grant (a Connect token, from the connect link page) lives no
+ * longer than it, and its success spends it (`OAuthRuntime.spendGrant`), as the keys form's does.
  */
 import { createHash } from "node:crypto";
 import type { Selectable } from "kysely";
 import type { OAuthConnectionsTable } from "../../store/schema.js";
-import { spendConnectToken } from "../connect/connect-tokens.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { looksLikeId, newId } from "../ids.js";
@@ -32,15 +31,8 @@ import {
   newCodeVerifier,
   newState,
   OAuthProviderError,
-  type OAuthTransport,
   type TokenSet,
 } from "./oauth-client.js";
-
-/** What OAuth needs from the server: the guarded transport and how long a state lives. */
-export interface OAuthRuntime {
-  readonly transport: OAuthTransport;
-  readonly stateTtlMs: number;
-}
 
 export const DEFAULT_STATE_TTL_MS = 10 * 60 * 1000;
 const MAX_NAME_LENGTH = 200;
@@ -380,7 +372,10 @@ export async function completeOAuthConnection(
         .set({ status: "connected", connected_account_id: accountId, error: null, updated_at: Date.now() })
         .where("id", "=", row.id)
         .execute();
-      if (row.connect_token_hash !== null && !(await spendConnectToken(tx, row.connect_token_hash, now))) {
+      if (
+        row.connect_token_hash !== null &&
+        !(await context.oauth.spendGrant(tx, row.connect_token_hash, now))
+      ) {
         throw new ConnectTokenSpent();
       }
       return accountId;

@@ -12,7 +12,11 @@ import { InvalidInputError, NotFoundError } from "../errors.js";
 import { newId } from "../ids.js";
 import { deleteSource, listSources } from "../sources/sources.js";
 import { forgetWorkflows } from "../workflows/workflows.js";
-import type { Project } from "./projects.js";
+
+/** The project an end user belongs to, by id (projects.ts owns the rest of it). */
+export interface ProjectRef {
+  readonly id: string;
+}
 
 export const ENVIRONMENTS = ["production", "development"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -63,7 +67,7 @@ function toEndUser(row: {
 
 export async function findEndUser(
   db: Executor,
-  project: Pick<Project, "id">,
+  project: ProjectRef,
   environment: Environment,
   externalUserId: string,
 ): Promise<EndUser | undefined> {
@@ -80,7 +84,7 @@ export async function findEndUser(
 /** The end user, or NotFoundError naming the external id (for reads of what it would own). */
 export async function requireEndUser(
   db: Executor,
-  project: Pick<Project, "id">,
+  project: ProjectRef,
   environment: Environment,
   externalUserId: string,
 ): Promise<EndUser> {
@@ -96,7 +100,7 @@ export async function requireEndUser(
 /** The end user, created on first use. Safe when two first uses race: both get the same one. */
 export async function ensureEndUser(
   db: Executor,
-  project: Pick<Project, "id">,
+  project: ProjectRef,
   environment: Environment,
   externalUserId: string,
 ): Promise<EndUser> {

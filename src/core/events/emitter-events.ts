@@ -1,16 +1,13 @@
 /**
  * Appending events to an emitter (a source or a workflow) inside the caller's transaction: ids
- * that rise strictly per emitter, the rows, the fan-out to what listens (a delivery per subscribed
- * webhook, a run per linked workflow), and the retention trim. Either all of it commits or none.
+ * that rise strictly per emitter, the rows, and the retention trim. What listens to the emitter is
+ * fan-out's (core/fan-out/): events import none of their consumers.
  */
 import type { DialectCapabilities } from "../../store/dialect.js";
-import type { JobQueue } from "../../store/jobs.js";
 import { prepared } from "../../store/prepared.js";
 import type { Executor } from "../../store/schema.js";
 import { insertWrites, type Write } from "../../store/write-together.js";
-import { deliveryWrites, type WebhookSubscription } from "../delivery/enqueue.js";
 import { storableText } from "../storable-text.js";
-import { triggeredRunWrites } from "../workflows/run-queue.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
 import { idCompared, type SequencedTable } from "./sequenced-rows.js";
 
@@ -42,60 +39,23 @@ export interface AppendOutcome {
   readonly events: StoredEvent[];
   /** The emitter's last event id after the append. */
   readonly last: SequenceId;
-  /** Deliveries created for subscribed webhooks. */
-  readonly deliveries: number;
-  /** The webhooks whose deliveries were queued (to announce them: store/notifier.ts). */
-  readonly webhooks: readonly string[];
-  /** Runs queued for linked workflows. */
-  readonly runs: number;
 }
 
-/** What listens to an emitter: its subscribed webhooks (deliveries) and linked workflows (runs). */
-export interface Listeners {
-  readonly webhooks: readonly WebhookSubscription[];
-  readonly workflows: readonly { readonly workflowId: string; readonly eventName: string }[];
-}
-
-/** One subscription, joined to its listener: a webhook or a workflow, whichever it is. */
-export interface ListenerRow {
-  readonly listener_id: string | null;
-  readonly event_name: string | null;
-  readonly webhook_active: number | null;
-  readonly workflow_active: number | null;
-}
-
-/** The listeners of subscription rows, joined to the emitter's row (a row per subscription). */
-export function listenersOf(rows: readonly ListenerRow[]): Listeners {
-  const webhooks: WebhookSubscription[] = [];
-  const workflows: { workflowId: string; eventName: string }[] = [];
-  for (const row of rows) {
-    if (row.listener_id === null || row.event_name === null) continue;
-    if (row.webhook_active !== null) {
-      webhooks.push({ event_name: row.event_name, webhook_id: row.listener_id, active: row.webhook_active });
-    } else if (row.workflow_active === 1) {
-      workflows.push({ workflowId: row.listener_id, eventName: row.event_name });
-    }
-  }
-  return { webhooks, workflows };
-}
-
-/** An append worked out before it is written: the events with their ids, and the writes that store and fan them out. */
+/** An append worked out before it is written: the events with their ids, and the writes that store them. */
 export interface PlannedAppend extends AppendOutcome {
   readonly writes: readonly Write[];
 }
 
 /**
- * Works out the append of `items` after `last` (the emitter's last id, read under its row lock)
- * and its fan-out to `listeners`: the events' rows, a delivery per subscribed webhook and a run
- * per linked workflow, as writes for the caller's transaction.
+ * Works out the append of `items` after `last` (the emitter's last id, read under its row lock):
+ * the events' rows, as writes for the caller's transaction. What the events cause (deliveries,
+ * workflow runs) is fan-out's (core/fan-out/fan-out.ts), planned by the caller beside it.
  */
 export function planAppend(
-  jobs: JobQueue,
   emitter: Emitter,
   last: SequenceId,
   items: readonly NewEvent[],
   now: number,
-  listeners: Listeners,
 ): PlannedAppend {
   let cursor = last;
   const events: StoredEvent[] = items.map((item) => {
@@ -110,7 +70,7 @@ export function planAppend(
       payload: item.payload,
     };
   });
-  if (events.length === 0) return { events, last: cursor, deliveries: 0, webhooks: [], runs: 0, writes: [] };
+  if (events.length === 0) return { events, last: cursor, writes: [] };
   const rows = events.map((event) => ({
     emitter_id: emitter.id,
     ms: event.ms,
@@ -121,17 +81,7 @@ export function planAppend(
     summary: event.summary,
     payload: JSON.stringify(event.payload),
   }));
-  const deliveries = deliveryWrites(jobs, emitter, events, listeners.webhooks);
-  const runs = triggeredRunWrites(jobs, emitter, events, listeners.workflows);
-  const writes = [...insertWrites("events", rows, INSERT_CHUNK), ...deliveries.writes, ...runs.writes];
-  return {
-    events,
-    last: cursor,
-    deliveries: deliveries.count,
-    webhooks: deliveries.webhooks,
-    runs: runs.count,
-    writes,
-  };
+  return { events, last: cursor, writes: insertWrites("events", rows, INSERT_CHUNK) };
 }
 
 /**

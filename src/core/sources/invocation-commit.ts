@@ -18,7 +18,6 @@ import { inSharedTransaction } from "../../store/shared-transaction.js";
 import type { Store } from "../../store/store.js";
 import { insertWrites, preparedWrite, type Write, writeIn } from "../../store/write-together.js";
 import {
-  listenersOf,
   type NewEvent,
   planAppend,
   retention,
@@ -27,6 +26,7 @@ import {
 } from "../events/emitter-events.js";
 import { nextSequenceId, type SequenceId } from "../events/event-ids.js";
 import { commitWakeUps } from "../events/topics.js";
+import { listenersOf, planFanOut } from "../fan-out/fan-out.js";
 import { storableText } from "../storable-text.js";
 import { readSource, readSourceLocked, updateSource, upsertKv } from "./commit-statements.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
@@ -186,15 +186,15 @@ async function commitBatch(
     return { accepted, logLines };
   });
 
+  const source = { id: emitterId, accountId: first.accountId };
   const appended = planAppend(
-    store.jobs,
-    { id: emitterId, accountId: first.accountId },
+    source,
     { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
     plans.flatMap((plan) => plan.accepted),
     now,
-    listenersOf(rows),
   );
-  const writes: Write[] = [...appended.writes, ...alsoWritten(requests)];
+  const fannedOut = planFanOut(store.jobs, source, appended.events, listenersOf(rows));
+  const writes: Write[] = [...appended.writes, ...fannedOut.writes, ...alsoWritten(requests)];
 
   // Key-value writes in invocation order: a later write of a key replaces an earlier one.
   const kv = new Map<string, string>();
@@ -249,8 +249,8 @@ async function commitBatch(
     commitWakeUps(emitterId, {
       events: appended.events.length,
       logLines: logRows.length,
-      deliveries: appended.deliveries,
-      runs: appended.runs,
+      deliveries: fannedOut.deliveries,
+      runs: fannedOut.runs,
     }).map((wakeUp) => wakeUp.topic),
   );
   // Most commits trim nothing: then the writes are the transaction's last statement, and its
@@ -269,9 +269,9 @@ async function commitBatch(
     return {
       events,
       logLines: plan.logLines.length,
-      deliveries: last ? appended.deliveries : 0,
-      webhooks: last ? appended.webhooks : [],
-      runs: last ? appended.runs : 0,
+      deliveries: last ? fannedOut.deliveries : 0,
+      webhooks: last ? fannedOut.webhooks : [],
+      runs: last ? fannedOut.runs : 0,
       othersTold: notice !== undefined,
     };
   });

@@ -16,8 +16,9 @@ import type { Database, WorkflowRunStatus } from "../../store/schema.js";
 import { inSharedTransaction } from "../../store/shared-transaction.js";
 import type { Store } from "../../store/store.js";
 import { preparedWrite, type Write, writeIn } from "../../store/write-together.js";
-import { listenersOf, type NewEvent, planAppend, retention, trimOldest } from "../events/emitter-events.js";
+import { type NewEvent, planAppend, retention, trimOldest } from "../events/emitter-events.js";
 import { type Committed, commitWakeUps } from "../events/topics.js";
+import { listenersOf, planFanOut } from "../fan-out/fan-out.js";
 
 /** Finished runs kept per workflow; older ones are removed as new ones finish. Runs queued or running are never removed. */
 export const MAX_RUNS_KEPT = 1000;
@@ -61,17 +62,17 @@ export async function commitRun(
       if (emitter) {
         const now = Date.now();
         const planned = planAppend(
-          store.jobs,
           workflow,
           { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
           record.events,
           now,
-          listenersOf(rows),
         );
+        const fannedOut = planFanOut(store.jobs, workflow, planned.events, listenersOf(rows));
         const kept = retention(emitter.event_count + planned.events.length, emitter.max_events);
         excess = kept.excess;
         writes.push(
           ...planned.writes,
+          ...fannedOut.writes,
           preparedWrite(updateWorkflowEvents, {
             id: workflow.id,
             last_event_ms: planned.last.ms,
@@ -79,7 +80,7 @@ export async function commitRun(
             event_count: kept.kept,
           }),
         );
-        const { deliveries, webhooks, runs } = planned;
+        const { deliveries, webhooks, runs } = fannedOut;
         committed = { events: planned.events.length, logLines: 0, deliveries, webhooks, runs };
       }
     }

@@ -1,0 +1,16 @@
+/** What OAuth needs from the server that runs it; the context carries it (core/context.ts). */
+import type { Executor } from "../../store/schema.js";
+import type { OAuthTransport } from "./oauth-client.js";
+
+export interface OAuthRuntime {
+  /** Token requests, through the SSRF guard. */
+  readonly transport: OAuthTransport;
+  /** How long a connection attempt's state lives. */
+  readonly stateTtlMs: number;
+  /**
+   * Spends the one-shot grant an attempt was started with (a Connect token), inside the
+   * transaction that stores its success; false when it was spent already. The OAuth flow knows
+   * grants only by their hash: whoever starts attempts with grants supplies this.
+   */
+  readonly spendGrant: (tx: Executor, grantHash: string, now: number) => Promise<boolean>;
+}
