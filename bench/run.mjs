@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: measures Sluice against baselines run in the same process tree and writes
- * bench/results/latest.json and a row of bench/RESULTS.md. Every server under test is a child
- * process with its own temporary data directory; all of it is removed at the end.
+ * bench/results/latest.json and a row of bench/history/runs.md (its newest rows shown in
+ * bench/RESULTS.md). Every server under test is a child process with its own temporary data
+ * directory; all of it is removed at the end.
  *
  *   npm run bench                      the full run (several minutes)
  *   npm run bench -- --quick           under 2 minutes, smaller samples
  *   npm run bench -- --peers           also install Node-RED in a temp folder and measure it
  *   npm run bench -- --postgres URL    Sluice on PostgreSQL (a fresh schema per server)
- *   npm run bench -- --only ingest,invoke   some scenarios only: no RESULTS.md row, and written
+ *   npm run bench -- --only ingest,invoke   some scenarios only: no row recorded, and written
  *                                      to bench/results/only.json.tmp instead of latest.json
  *   npm run bench -- --sluice DIR      measure another built checkout (such as a clean export of HEAD)
  *   npm run bench -- --label TEXT      a note for the run's row (what --sluice points at, say)
@@ -20,7 +21,7 @@
  *   npm run bench -- --profile         write CPU profiles of the ingest and deliver scenarios'
  *                                      servers to bench/results/*.cpuprofile and print where their
  *                                      time went under load (ingest's plain run; deliver's fixed-rate
- *                                      phase); no RESULTS.md row: the profiler slows what it measures
+ *                                      phase); no row recorded: the profiler slows what it measures
  *
  * Targets from issue 7 are recorded next to the figures, never asserted.
  */
@@ -29,7 +30,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { machineCpuTicks, stealShare } from "./lib/proc.mjs";
-import { appendRow, machine, measuredTree, writeLatest } from "./lib/report.mjs";
+import { machine, measuredTree, recordRow, writeLatest } from "./lib/report.mjs";
 import { ROOT } from "./lib/sluice.mjs";
 import { round } from "./lib/stats.mjs";
 import { deliver } from "./scenarios/deliver.mjs";
@@ -154,8 +155,14 @@ const latest = path.join(ROOT, "bench", "results", partial ? "only.json.tmp" : "
 writeLatest(latest, results);
 log(`Wrote ${path.relative(ROOT, latest)} (${results.figures.length} figures, ${results.duration_s} s).`);
 if (!partial) {
-  const row = appendRow(path.join(ROOT, "bench", "RESULTS.md"), results);
-  log(`Appended to bench/RESULTS.md:\n${row}`);
+  const row = recordRow(
+    {
+      latest: path.join(ROOT, "bench", "RESULTS.md"),
+      history: path.join(ROOT, "bench", "history", "runs.md"),
+    },
+    results,
+  );
+  log(`Appended to bench/history/runs.md (and its newest rows to bench/RESULTS.md):\n${row}`);
 }
 if (args.keep) log(`Kept ${tmp}`);
 else fs.rmSync(tmp, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 /**
  * The bench's output: figures (each with its method and its baseline from the same run, as a
  * ratio), the machine they were measured on, bench/results/latest.json, and one row appended to
- * the table in bench/RESULTS.md (between its row markers).
+ * the table of every run in bench/history/runs.md, whose newest rows are copied to
+ * bench/RESULTS.md (between its row markers): RESULTS.md stays short, the history keeps every run.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -73,7 +74,11 @@ export function writeLatest(file, results) {
   fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
 }
 
+const ROWS_START = "<!-- bench:rows-start -->";
 const ROWS_END = "<!-- bench:rows-end -->";
+
+/** How many of the newest rows bench/RESULTS.md shows; bench/history/runs.md has them all. */
+const LATEST_ROWS = 6;
 
 /** The table's columns: a title and how to print it from the run's figures (by key). */
 const COLUMNS = [
@@ -164,13 +169,36 @@ export function tableHeader() {
   return `| ${COLUMNS.map(([title]) => title).join(" | ")} |\n|${COLUMNS.map(() => "---").join("|")}|`;
 }
 
-/** Appends the run's row to the table in RESULTS.md, creating the file with its header if needed. */
-export function appendRow(file, results) {
+function tableRows(text) {
+  const start = text.indexOf(ROWS_START);
+  const end = text.indexOf(ROWS_END);
+  if (start === -1 || end === -1) return [];
+  return text
+    .slice(start + ROWS_START.length, end)
+    .split("\n")
+    .filter((line) => line.startsWith("| ") && !line.startsWith("| date |"));
+}
+
+function withTable(text, rows, title) {
+  const table = `${ROWS_START}\n${tableHeader()}\n${rows.map((row) => `${row}\n`).join("")}${ROWS_END}`;
+  const start = text.indexOf(ROWS_START);
+  const end = text.indexOf(ROWS_END);
+  if (start === -1 || end === -1) return `${text}${text === "" ? `# ${title}\n` : ""}\n${table}\n`;
+  return `${text.slice(0, start)}${table}${text.slice(end + ROWS_END.length)}`;
+}
+
+/**
+ * Appends the run's row to the table of every run (`history`, bench/history/runs.md) and shows
+ * that table's newest rows in `latest` (bench/RESULTS.md), each file created if missing. The text
+ * outside the markers of either file is left as it is.
+ */
+export function recordRow({ latest, history }, results) {
   const row = `| ${COLUMNS.map(([, cell]) => cell(results)).join(" | ")} |`;
-  let text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
-  if (!text.includes(ROWS_END)) {
-    text = `${text}# Benchmark results\n\n${tableHeader()}\n${ROWS_END}\n`;
-  }
-  fs.writeFileSync(file, text.replace(ROWS_END, `${row}\n${ROWS_END}`));
+  const historyText = fs.existsSync(history) ? fs.readFileSync(history, "utf8") : "";
+  const rows = [...tableRows(historyText), row];
+  fs.mkdirSync(path.dirname(history), { recursive: true });
+  fs.writeFileSync(history, withTable(historyText, rows, "Every run of npm run bench"));
+  const latestText = fs.existsSync(latest) ? fs.readFileSync(latest, "utf8") : "";
+  fs.writeFileSync(latest, withTable(latestText, rows.slice(-LATEST_ROWS), "Benchmark results"));
   return row;
 }
