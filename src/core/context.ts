@@ -6,6 +6,7 @@ import type { ActionSender } from "./actions/action-sends.js";
 import type { OAuthRuntime } from "./apps/oauth-runtime.js";
 import type { CodeFetcher } from "./outbound/fetch-code.js";
 import type { SecretBox } from "./secret-box.js";
+import type { SourceLanes } from "./sources/lane.js";
 
 export interface CoreContext {
   readonly store: Store;
@@ -21,4 +22,6 @@ export interface CoreContext {
   readonly baseUrl: string;
   /** OAuth's token requests (through the SSRF guard) and how long a connection's state lives. */
   readonly oauth: OAuthRuntime;
+  /** This node's source lanes: the order, state and commits of each source's invocations. */
+  readonly lanes: SourceLanes;
 }

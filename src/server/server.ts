@@ -17,6 +17,7 @@ import { createCodeFetcher } from "../core/outbound/fetch-code.js";
 import { createMailer } from "../core/outbound/smtp-mailer.js";
 import { createAddressPolicy, createGuardedAgent } from "../core/outbound/ssrf-guard.js";
 import { checkMasterKey, createSecretBox, loadMasterKey } from "../core/secret-box.js";
+import { SourceLanes } from "../core/sources/lane.js";
 import { createTimerWorker, type TimerWorker } from "../core/sources/timers/timer-worker.js";
 import { createWorkflowRunner, type WorkflowRunner } from "../core/workflows/run-worker.js";
 import { createCompiler } from "../runtime/compile/esbuild-compiler.js";
@@ -105,6 +106,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
         stateTtlMs: config.oauthStateTtlSeconds * 1000,
         spendGrant: spendConnectToken,
       },
+      lanes: new SourceLanes(store),
       // With port 0 the public URL is known only once listening.
       get baseUrl() {
         return publicUrl;

@@ -36,7 +36,8 @@ export interface ConnectedAccountInput {
   readonly fields?: unknown;
 }
 
-function toConnectedAccount(row: Selectable<ConnectedAccountsTable>): ConnectedAccount {
+/** A connected account as core uses it, from its row (the credentials stay sealed, out of it). */
+export function toConnectedAccount(row: Selectable<ConnectedAccountsTable>): ConnectedAccount {
   return {
     id: row.id,
     accountId: row.account_id,

@@ -4,8 +4,6 @@
  * its `app`. The project owner's app registrations apply (fields checked, names shown).
  * Credentials are in a response only when a server-side caller asks (`include_credentials`).
  */
-import type { Selectable } from "kysely";
-import type { ConnectedAccountsTable } from "../../store/schema.js";
 import { type AppDefinition, checkFields, checkSlug } from "../apps/app-definition.js";
 import { resolveApp } from "../apps/app-registry.js";
 import {
@@ -13,6 +11,7 @@ import {
   credentialsOf,
   deleteConnectedAccount,
   getConnectedAccount,
+  toConnectedAccount,
 } from "../apps/connected-accounts.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
@@ -72,22 +71,6 @@ export function connectAccountView(
 }
 
 export type ConnectAccountView = ReturnType<typeof connectAccountView>;
-
-function toConnectedAccount(row: Selectable<ConnectedAccountsTable>): ConnectedAccount {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    app: row.app,
-    name: row.name,
-    authType: row.auth_type,
-    healthy: row.healthy === 1,
-    error: row.error,
-    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
-    lastRefreshedAt: row.last_refreshed_at === null ? null : Number(row.last_refreshed_at),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-}
 
 /** The views of accounts, with each app resolved once as the project owner sees it. */
 async function viewsOf(

@@ -16,16 +16,7 @@ import { SluiceError } from "../errors.js";
 import type { StoredEvent } from "../events/emitter-events.js";
 import { commitWakeUps } from "../events/topics.js";
 import { newId } from "../ids.js";
-import {
-  addWrites,
-  handedOver,
-  joinLane,
-  kvToSend,
-  type Lane,
-  notHeld,
-  type Place,
-  queueCommit,
-} from "./lane.js";
+import type { LaneSlot } from "./lane.js";
 import { maskSecrets, runnerProps, secretStrings, unsealProps } from "./source-props.js";
 
 /** Everything an invocation needs of a source, read in one query. */
@@ -127,39 +118,21 @@ export function sharedRunnerKey(source: Pick<RunnableSource, "accountId" | "bund
 }
 
 /**
- * Runs one invocation of the source, after the ones already queued for it on this node
- * (core/sources/lane.ts), and resolves once it is committed. Each invocation sees the key-value
- * state the previous one left, and commits happen in invocation order.
+ * Runs one invocation of the source in its lane (lane.ts), after the ones already there on this
+ * node, and resolves once it is committed. Each invocation sees the key-value state the previous
+ * one left, and commits happen in invocation order.
  */
-export function invokeSource(
+export async function invokeSource(
   context: CoreContext,
   source: RunnableSource,
   request: InvocationRequest,
 ): Promise<InvocationReport> {
-  const { lane, place, leave } = joinLane(context, source.id);
-  const report = takeTurn(context, source, request, lane, place);
-  report.then(leave, leave);
-  return report;
-}
-
-/** Runs the invocation in its place, then queues its commit after the earlier ones'. */
-async function takeTurn(
-  context: CoreContext,
-  source: RunnableSource,
-  request: InvocationRequest,
-  lane: Lane,
-  place: Place,
-): Promise<InvocationReport> {
-  const { previous, mine } = place;
-  try {
-    const { invocationId, result } = await runInSandbox(context, source, request, lane, place);
-    // One that ended without reaching a runner (a hook it lacks, props that do not resolve) is
-    // over: the next may go once the earlier ones have.
-    await previous?.handedOver;
-    mine.handOver();
-    await previous?.ran;
-    addWrites(lane, result.dbWrites);
-    const committed = queueCommit(context, lane, {
+  const { ran, outcome } = await context.lanes.invoke(source.id, {
+    run: async (slot) => {
+      const ran = await runInSandbox(context, source, request, slot);
+      return { ran, dbWrites: ran.result.dbWrites };
+    },
+    commit: ({ invocationId, result }) => ({
       emitterId: source.id,
       accountId: source.accountId,
       invocationId,
@@ -167,33 +140,26 @@ async function takeTurn(
       result,
       notes: request.notes,
       alsoWrites: request.alsoWrites,
-    });
-    mine.end();
-    const outcome = await committed;
-    const { store } = context;
-    const wakeUps = commitWakeUps(source.id, {
-      events: outcome.events.length,
-      logLines: outcome.logLines,
-      deliveries: outcome.deliveries,
-      webhooks: outcome.webhooks,
-      runs: outcome.runs,
-    });
-    for (const { topic, groups } of wakeUps) {
-      store.notifier.publish(topic, groups, { othersTold: outcome.othersTold });
-    }
-    return { invocationId, result, events: outcome.events };
-  } finally {
-    mine.handOver();
-    mine.end();
+    }),
+  });
+  const wakeUps = commitWakeUps(source.id, {
+    events: outcome.events.length,
+    logLines: outcome.logLines,
+    deliveries: outcome.deliveries,
+    webhooks: outcome.webhooks,
+    runs: outcome.runs,
+  });
+  for (const { topic, groups } of wakeUps) {
+    context.store.notifier.publish(topic, groups, { othersTold: outcome.othersTold });
   }
+  return { invocationId: ran.invocationId, result: ran.result, events: outcome.events };
 }
 
 async function runInSandbox(
   context: CoreContext,
   source: RunnableSource,
   request: InvocationRequest,
-  lane: Lane,
-  place: Place,
+  slot: LaneSlot,
 ): Promise<{ invocationId: string; result: InvocationResult }> {
   const invocationId = newId("inv");
   // A lifecycle hook the component does not define is a no-op: no runner is started for it, so a
@@ -208,9 +174,7 @@ async function runInSandbox(
     if (!(error instanceof SluiceError)) throw error;
     return { invocationId, result: failedResult({ reason: "error", message: error.message }) };
   }
-  const { previous, window } = place;
-  await previous?.handedOver;
-  await window?.ran;
+  await slot.turn();
   const spec = {
     componentId: sharedRunnerKey(source),
     bundleHash: source.bundleHash,
@@ -219,7 +183,7 @@ async function runInSandbox(
   };
   const props = propsOf(context, source, values);
   for (let sends = 1; ; sends++) {
-    const db = await kvToSend(context, source.id, lane, previous);
+    const db = await slot.stateToSend();
     const raw = await context.sandbox.invoke(spec, {
       instance: source.id,
       method: request.method,
@@ -229,11 +193,11 @@ async function runInSandbox(
       timeoutMs: source.timeoutSeconds * 1000,
       onDataStore: dataStoreHandler(context, source.definition, values),
       onRespond: request.onRespond,
-      onSent: () => handedOver(lane, place, db !== undefined),
+      onSent: () => slot.handedOver(db !== undefined),
     });
     if (raw.notStarted && sends < MAX_SENDS) {
       // Its runner went down, or never held the state: again, with the state.
-      notHeld(lane);
+      slot.notHeld();
       continue;
     }
     const secrets = secretStrings(source.definition, values);

@@ -1,54 +1,58 @@
 /**
- * A source's lane on this node (core/sources/invoker.ts runs every invocation of a source through it):
- * the order of its invocations, the key-value state they carry, and its commit queue.
+ * The lanes of this node's sources: every invocation of a source runs through its lane, which
+ * keeps their order, the key-value state they carry and their commit queue (ARCHITECTURE.md
+ * beside this file states the invariants). The core context owns one `SourceLanes`; the invoker
+ * calls `invoke` once per invocation.
  *
- * The invocations are pipelined: one is handed to the runner as soon as the previous one is (up
- * to PIPELINE_DEPTH ahead of the oldest still running), and the runner runs them in that order,
- * each on the key-value state the previous one left there (runtime/sandbox/runner.ts), so a busy
- * source's runs follow each other without a round trip through the server's event loop. An
- * invocation does not wait for the previous one's commit either: its commit joins the queue, and
- * commits that queued up while the previous ones were being written go together, in one
- * transaction, so a busy source pays one disk flush for many invocations.
+ * Invocations are pipelined: one is handed to the runner as soon as the previous one is, and the
+ * runner runs them in that order on the state the previous one left there. Commits that queue up
+ * while earlier ones are written go together, in one transaction.
  */
 import { prepared } from "../../store/prepared.js";
-import type { CoreContext } from "../context.js";
+import type { Store } from "../../store/store.js";
 import { type CommitOutcome, type CommitRequest, commitInvocationsShared } from "./invocation-commit.js";
 import { ownSource, type SourceOwnership } from "./ownership.js";
 
-export interface Lane {
-  /** The last invocation's turn. */
-  last: Turn | undefined;
-  /** The turns of the last PIPELINE_DEPTH invocations, oldest first. */
-  readonly recent: Turn[];
-  /**
-   * The state as this node's finished runs left it (committed or queued); null: read it from
-   * the database.
-   */
-  kv: Record<string, unknown> | null;
-  /**
-   * The runner holds the state as the runs handed to it leave it (it came with a run there): the
-   * next run may be sent without it. A runner that turns out not to hold it (replaced meanwhile)
-   * answers `notStarted`, and the run is sent again with it.
-   */
-  kvInRunner: boolean;
-  readonly queue: QueuedCommit[];
-  /** The commit queue is being written. */
-  committing: boolean;
-  /** Called when the queue is empty. */
-  readonly drained: (() => void)[];
-  /** Invocations not yet committed. */
-  active: number;
-  /** This node's hold on the source, across the cluster (core/sources/ownership.ts). */
-  readonly ownership: SourceOwnership;
+/** Commits written in one transaction, at most. */
+const MAX_COMMIT_BATCH = 64;
+
+/**
+ * Runs of one source handed to its runner ahead of the oldest still running, at most: enough to
+ * keep the runner busy without a round trip per run, few enough to leave the runner's other
+ * sources room (SOURCES_PER_RUNNER_IN_FLIGHT in invoker.ts).
+ */
+const PIPELINE_DEPTH = 32;
+
+/** Ended lanes whose key-value state is kept for the next lane under the same hold. */
+const MAX_KEPT_KV = 1000;
+
+/** What an invocation does in its lane: the run, and the commit of what it did. */
+export interface LaneWork<R> {
+  /** Runs the invocation through `slot`; `dbWrites` are its `db.set`s, in order. */
+  readonly run: (
+    slot: LaneSlot,
+  ) => Promise<{ readonly ran: R; readonly dbWrites: Readonly<Record<string, unknown>> }>;
+  /** The commit of what it did, queued after the lane's earlier ones. */
+  readonly commit: (ran: R) => CommitRequest;
 }
 
-interface QueuedCommit {
-  readonly request: CommitRequest;
-  readonly done: (outcome: CommitOutcome | { readonly error: unknown }) => void;
+/** An invocation's place in its lane, as its run sees it. */
+export interface LaneSlot {
+  /** Resolves once the invocation may be handed to its runner. */
+  readonly turn: () => Promise<void>;
+  /**
+   * The state to send with the run: none when the runner holds it already, else what the
+   * earlier runs left, or the database's.
+   */
+  readonly stateToSend: () => Promise<Record<string, unknown> | undefined>;
+  /** The run is in the runner's queue; sent with the state, the runner holds it from now on. */
+  readonly handedOver: (sentState: boolean) => void;
+  /** The runner answered `notStarted`: it does not hold the state; the run goes again with it. */
+  readonly notHeld: () => void;
 }
 
 /** One invocation's place in its lane. */
-export interface Turn {
+interface Turn {
   /** Resolves once the invocation is in its runner's queue, or over. */
   readonly handedOver: Promise<void>;
   readonly handOver: () => void;
@@ -57,8 +61,7 @@ export interface Turn {
   readonly end: () => void;
 }
 
-/** Where an invocation stands in its lane. */
-export interface Place {
+interface Place {
   /** The invocation before it, if any. */
   readonly previous: Turn | undefined;
   /** The one PIPELINE_DEPTH places back: this one is not handed over before it has run. */
@@ -66,29 +69,10 @@ export interface Place {
   readonly mine: Turn;
 }
 
-/** Commits written in one transaction, at most. */
-const MAX_COMMIT_BATCH = 64;
-
-/**
- * Runs of one source handed to its runner ahead of the oldest still running, at most: they wait
- * there, and the runner starts each as the previous one ends. Each holds one of the runner's
- * places (SOURCES_PER_RUNNER_IN_FLIGHT in core/sources/invoker.ts), so a busy source leaves the others
- * of its runner half of them. Measured with invokes sent together (invoke-outbox.ts): 8 left the
- * runner idle while the next ones gathered (a batch in, a batch back, in lock-step); 32 gave
- * 8,155 req/s against 7,403 at 16 for one source at 50 connections; 64 was no better.
- */
-const PIPELINE_DEPTH = 32;
-
-const lanes = new Map<string, Lane>();
-
-/**
- * The key-value state the last lane of a source left, by source id, with the hold it ran under
- * (core/sources/ownership.ts). A lane under the same hold starts from it instead of reading it
- * again: a timer source's lane lasts one tick, and the read was a round trip per tick. Kept for
- * the most recently ended lanes, as many as a node keeps locks.
- */
-const keptKv = new Map<string, KeptKv>();
-const MAX_KEPT_KV = 1000;
+interface QueuedCommit {
+  readonly request: CommitRequest;
+  readonly done: (outcome: CommitOutcome | { readonly error: unknown }) => void;
+}
 
 interface KeptKv {
   readonly hold: object;
@@ -97,173 +81,227 @@ interface KeptKv {
   readonly inRunner: boolean;
 }
 
-function keepKv(sourceId: string, kept: KeptKv): void {
-  keptKv.delete(sourceId);
-  keptKv.set(sourceId, kept);
-  if (keptKv.size > MAX_KEPT_KV) keptKv.delete(keptKv.keys().next().value as string);
-}
+export class SourceLanes {
+  private readonly lanes = new Map<string, Lane>();
+  /**
+   * The state the last lane of a source left, with the hold it ran under: a lane under the same
+   * hold starts from it instead of reading it again (a timer source's lane lasts one tick).
+   */
+  private readonly keptKv = new Map<string, KeptKv>();
 
-/** The state kept for the source if it was left under `hold`, or null (read it then). */
-function takeKeptKv(sourceId: string, hold: object): KeptKv | null {
-  const kept = keptKv.get(sourceId);
-  if (!kept) return null;
-  keptKv.delete(sourceId);
-  return kept.hold === hold ? kept : null;
-}
+  constructor(private readonly store: Store) {}
 
-/**
- * Joins the source's lane on this node, opening one if it has none, and takes the next place in
- * it. `leave` once the invocation is committed (or failed).
- */
-export function joinLane(
-  context: CoreContext,
-  sourceId: string,
-): { readonly lane: Lane; readonly place: Place; readonly leave: () => void } {
-  let lane = lanes.get(sourceId);
-  if (!lane) {
-    const created: Lane = {
-      last: undefined,
-      recent: [],
-      kv: null,
-      kvInRunner: false,
-      queue: [],
-      committing: false,
-      drained: [],
-      active: 0,
-      // Another node asked for the source: the next invocations here start a new lane, which
-      // waits for the source's lock like theirs, while this one finishes what it has.
-      ownership: ownSource(context.store, sourceId, () => {
-        if (lanes.get(sourceId) === created) lanes.delete(sourceId);
-      }),
-    };
-    const kept = takeKeptKv(sourceId, created.ownership.hold);
-    if (kept) {
-      created.kv = kept.kv;
-      created.kvInRunner = kept.inRunner;
+  /**
+   * Runs one invocation of the source after the ones already in its lane on this node, and
+   * resolves once it is committed: each sees the state the previous one left, and commits
+   * happen in invocation order.
+   */
+  async invoke<R>(
+    sourceId: string,
+    work: LaneWork<R>,
+  ): Promise<{ readonly ran: R; readonly outcome: CommitOutcome }> {
+    const lane = this.join(sourceId);
+    try {
+      return await lane.take(work);
+    } finally {
+      this.leave(sourceId, lane);
     }
-    lanes.set(sourceId, created);
-    lane = created;
   }
-  const current = lane;
-  current.active++;
-  const leave = () => {
-    if (--current.active > 0) return;
-    if (lanes.get(sourceId) === current) lanes.delete(sourceId);
+
+  private join(sourceId: string): Lane {
+    let lane = this.lanes.get(sourceId);
+    if (!lane) {
+      const created: Lane = new Lane(
+        this.store,
+        sourceId,
+        // Another node asked for the source: the next invocations here start a new lane, which
+        // waits for the source's lock like theirs, while this one finishes what it has.
+        ownSource(this.store, sourceId, () => {
+          if (this.lanes.get(sourceId) === created) this.lanes.delete(sourceId);
+        }),
+      );
+      const kept = this.takeKeptKv(sourceId, created.ownership.hold);
+      if (kept) created.startFrom(kept.kv, kept.inRunner);
+      this.lanes.set(sourceId, created);
+      lane = created;
+    }
+    lane.active++;
+    return lane;
+  }
+
+  private leave(sourceId: string, lane: Lane): void {
+    if (--lane.active > 0) return;
+    if (this.lanes.get(sourceId) === lane) this.lanes.delete(sourceId);
     // Run and committed: the next owner on another node reads the state afresh; the next lane
     // here, under the same hold, starts from what this one left.
-    const { kv, kvInRunner, ownership } = current;
-    if (kv !== null) keepKv(sourceId, { hold: ownership.hold, kv, inRunner: kvInRunner });
-    current.ownership.release();
-  };
-  return { lane: current, place: nextPlace(current), leave };
-}
-
-function nextPlace(lane: Lane): Place {
-  const previous = lane.last;
-  let handOver = () => {};
-  let end = () => {};
-  const handedOver = new Promise<void>((resolve) => {
-    handOver = resolve;
-  });
-  const ended = new Promise<void>((resolve) => {
-    end = resolve;
-  });
-  const ran = previous ? Promise.all([previous.ran, ended]).then(() => {}) : ended;
-  const mine: Turn = { handedOver, handOver, ran, end };
-  lane.last = mine;
-  const window = lane.recent.length < PIPELINE_DEPTH ? undefined : lane.recent.shift();
-  lane.recent.push(mine);
-  return { previous, window, mine };
-}
-
-/**
- * The state a run is sent with: none when the runner holds it (it carries it from the earlier
- * runs), else what the earlier runs left, once they have run, or the database's.
- */
-export async function kvToSend(
-  context: CoreContext,
-  sourceId: string,
-  lane: Lane,
-  previous: Turn | undefined,
-): Promise<Record<string, unknown> | undefined> {
-  if (lane.kvInRunner && lane.kv !== null) return undefined;
-  await previous?.ran;
-  if (lane.kv === null) {
-    // Once no other node runs the source, and what this node queued is written: then the database
-    // holds what the last invocation left, wherever it ran.
-    await lane.ownership.acquired;
-    await drained(lane);
-    lane.kv = await readKv(context, sourceId);
+    const { kv, kvInRunner, ownership } = lane;
+    if (kv !== null) this.keepKv(sourceId, { hold: ownership.hold, kv, inRunner: kvInRunner });
+    ownership.release();
   }
-  return lane.kv;
+
+  private keepKv(sourceId: string, kept: KeptKv): void {
+    this.keptKv.delete(sourceId);
+    this.keptKv.set(sourceId, kept);
+    if (this.keptKv.size > MAX_KEPT_KV) this.keptKv.delete(this.keptKv.keys().next().value as string);
+  }
+
+  private takeKeptKv(sourceId: string, hold: object): KeptKv | null {
+    const kept = this.keptKv.get(sourceId);
+    if (!kept) return null;
+    this.keptKv.delete(sourceId);
+    return kept.hold === hold ? kept : null;
+  }
 }
 
-/** The run was handed to the runner: with its state, the runner holds it from now on. */
-export function handedOver(lane: Lane, place: Place, sentState: boolean): void {
-  if (sentState) lane.kvInRunner = true;
-  place.mine.handOver();
-}
+/** A source's lane on this node. */
+class Lane {
+  /** Invocations not yet committed. */
+  active = 0;
+  /** The state as this node's finished runs left it (committed or queued); null: read it from the database. */
+  kv: Record<string, unknown> | null = null;
+  /**
+   * The runner holds the state as the runs handed to it leave it: the next run may be sent
+   * without it. A runner that turns out not to hold it answers `notStarted`.
+   */
+  kvInRunner = false;
+  private last: Turn | undefined;
+  /** The turns of the last PIPELINE_DEPTH invocations, oldest first. */
+  private readonly recent: Turn[] = [];
+  private readonly queue: QueuedCommit[] = [];
+  private committing = false;
+  private readonly drained: (() => void)[] = [];
 
-/** The runner answered `notStarted`: it does not hold the state; the run goes again with it. */
-export function notHeld(lane: Lane): void {
-  lane.kvInRunner = false;
-}
+  constructor(
+    private readonly store: Store,
+    private readonly sourceId: string,
+    /** This node's hold on the source, across the cluster (ownership.ts). */
+    readonly ownership: SourceOwnership,
+  ) {}
 
-/** Adds a run's `db.set`s to the lane's copy of the state, in run order (after the earlier runs'). */
-export function addWrites(lane: Lane, dbWrites: Readonly<Record<string, unknown>>): void {
-  const writes = Object.entries(dbWrites);
-  // As the commit stores them (undefined as null), and as the next run would read them back.
-  if (writes.length > 0 && lane.kv !== null)
-    lane.kv = { ...lane.kv, ...Object.fromEntries(writes.map(([key, value]) => [key, value ?? null])) };
-}
+  startFrom(kv: Record<string, unknown>, inRunner: boolean): void {
+    this.kv = kv;
+    this.kvInRunner = inRunner;
+  }
 
-/**
- * Queues the commit after the lane's earlier ones, and resolves with its outcome once it is
- * written; rejects when it failed (the lane then reads the state afresh).
- */
-export async function queueCommit(
-  context: CoreContext,
-  lane: Lane,
-  request: CommitRequest,
-): Promise<CommitOutcome> {
-  const outcome = await new Promise<CommitOutcome | { readonly error: unknown }>((done) => {
-    lane.queue.push({ request, done });
-    if (!lane.committing) void writeQueue(context, lane);
-  });
-  if ("error" in outcome) throw outcome.error;
-  return outcome;
-}
-
-/** Writes the queued commits, a batch at a time, until none is left. */
-async function writeQueue(context: CoreContext, lane: Lane): Promise<void> {
-  lane.committing = true;
-  try {
-    while (lane.queue.length > 0) {
-      const batch = lane.queue.splice(0, MAX_COMMIT_BATCH);
-      const outcomes = await commitInvocationsShared(
-        context.store,
-        batch.map((queued) => queued.request),
-      ).catch((error: unknown) => batch.map(() => ({ error })));
-      batch.forEach((queued, index) => {
-        const outcome = outcomes[index] ?? { error: new Error("no outcome") };
-        // A commit that failed leaves this node's state unknown: the next run reads it afresh,
-        // and is sent with it.
-        if ("error" in outcome) {
-          lane.kv = null;
-          lane.kvInRunner = false;
-        }
-        queued.done(outcome);
+  /** Takes the next place, runs the work in it, then queues its commit after the earlier ones'. */
+  async take<R>(work: LaneWork<R>): Promise<{ readonly ran: R; readonly outcome: CommitOutcome }> {
+    const { previous, window, mine } = this.nextPlace();
+    try {
+      const { ran, dbWrites } = await work.run({
+        turn: async () => {
+          await previous?.handedOver;
+          await window?.ran;
+        },
+        stateToSend: () => this.stateToSend(previous),
+        handedOver: (sentState) => {
+          if (sentState) this.kvInRunner = true;
+          mine.handOver();
+        },
+        notHeld: () => {
+          this.kvInRunner = false;
+        },
       });
+      // One that ended without reaching a runner (a hook it lacks, props that do not resolve) is
+      // over: the next may go once the earlier ones have.
+      await previous?.handedOver;
+      mine.handOver();
+      await previous?.ran;
+      this.addWrites(dbWrites);
+      const committed = this.queueCommit(work.commit(ran));
+      mine.end();
+      return { ran, outcome: await committed };
+    } finally {
+      mine.handOver();
+      mine.end();
     }
-  } finally {
-    lane.committing = false;
-    for (const wake of lane.drained.splice(0)) wake();
   }
-}
 
-function drained(lane: Lane): Promise<void> {
-  if (!lane.committing && lane.queue.length === 0) return Promise.resolve();
-  return new Promise((resolve) => lane.drained.push(resolve));
+  private nextPlace(): Place {
+    const previous = this.last;
+    let handOver = () => {};
+    let end = () => {};
+    const handedOver = new Promise<void>((resolve) => {
+      handOver = resolve;
+    });
+    const ended = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    const ran = previous ? Promise.all([previous.ran, ended]).then(() => {}) : ended;
+    const mine: Turn = { handedOver, handOver, ran, end };
+    this.last = mine;
+    const window = this.recent.length < PIPELINE_DEPTH ? undefined : this.recent.shift();
+    this.recent.push(mine);
+    return { previous, window, mine };
+  }
+
+  private async stateToSend(previous: Turn | undefined): Promise<Record<string, unknown> | undefined> {
+    if (this.kvInRunner && this.kv !== null) return undefined;
+    await previous?.ran;
+    if (this.kv === null) {
+      // Once no other node runs the source, and what this node queued is written: then the
+      // database holds what the last invocation left, wherever it ran.
+      await this.ownership.acquired;
+      await this.whenDrained();
+      this.kv = await this.readKv();
+    }
+    return this.kv;
+  }
+
+  /** Adds a run's `db.set`s to the lane's copy of the state, in run order. */
+  private addWrites(dbWrites: Readonly<Record<string, unknown>>): void {
+    const writes = Object.entries(dbWrites);
+    // As the commit stores them (undefined as null), and as the next run would read them back.
+    if (writes.length > 0 && this.kv !== null)
+      this.kv = { ...this.kv, ...Object.fromEntries(writes.map(([key, value]) => [key, value ?? null])) };
+  }
+
+  /** Resolves with the commit's outcome once written; rejects when it failed. */
+  private async queueCommit(request: CommitRequest): Promise<CommitOutcome> {
+    const outcome = await new Promise<CommitOutcome | { readonly error: unknown }>((done) => {
+      this.queue.push({ request, done });
+      if (!this.committing) void this.writeQueue();
+    });
+    if ("error" in outcome) throw outcome.error;
+    return outcome;
+  }
+
+  /** Writes the queued commits, a batch at a time, until none is left. */
+  private async writeQueue(): Promise<void> {
+    this.committing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_COMMIT_BATCH);
+        const outcomes = await commitInvocationsShared(
+          this.store,
+          batch.map((queued) => queued.request),
+        ).catch((error: unknown) => batch.map(() => ({ error })));
+        batch.forEach((queued, index) => {
+          const outcome = outcomes[index] ?? { error: new Error("no outcome") };
+          // A commit that failed leaves this node's state unknown: the next run reads it afresh.
+          if ("error" in outcome) {
+            this.kv = null;
+            this.kvInRunner = false;
+          }
+          queued.done(outcome);
+        });
+      }
+    } finally {
+      this.committing = false;
+      for (const wake of this.drained.splice(0)) wake();
+    }
+  }
+
+  private whenDrained(): Promise<void> {
+    if (!this.committing && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drained.push(resolve));
+  }
+
+  private async readKv(): Promise<Record<string, unknown>> {
+    const rows = await kvOf.execute(this.store.db, this.store.capabilities.name, { id: this.sourceId });
+    const db: Record<string, unknown> = {};
+    for (const row of rows) db[row.key] = JSON.parse(row.value);
+    return db;
+  }
 }
 
 /** A source's key-value state, as its invocations read it (prepared: store/prepared.ts). */
@@ -271,11 +309,3 @@ const kvOf = prepared<{ id: string }, { key: string; value: string }>(
   (creator, source) => creator.selectFrom("kv").select(["key", "value"]).where("emitter_id", "=", source.id),
   { reusePlan: true },
 );
-
-async function readKv(context: CoreContext, sourceId: string): Promise<Record<string, unknown>> {
-  const { store } = context;
-  const rows = await kvOf.execute(store.db, store.capabilities.name, { id: sourceId });
-  const db: Record<string, unknown> = {};
-  for (const row of rows) db[row.key] = JSON.parse(row.value);
-  return db;
-}

@@ -10,6 +10,7 @@
  * stops being renewed and reads as failed after CUT_OFF_MS: running the import again is safe,
  * since a component already published with the same code is skipped.
  */
+import type { RegistryImportsTable } from "../../../store/schema.js";
 import type { Account } from "../../accounts/accounts.js";
 import type { CoreContext } from "../../context.js";
 import { NotFoundError } from "../../errors.js";
@@ -161,18 +162,8 @@ export function listImports(
   });
 }
 
-interface ImportRow {
-  id: string;
-  registry: string;
-  source: string;
-  status: string;
-  total: number;
-  report: string;
-  error: string | null;
-  created_at: number;
-  heartbeat_at: number;
-  finished_at: number | null;
-}
+/** A row as the import's readers select it: every column but the owner's. */
+type ImportRow = Omit<RegistryImportsTable, "account_id">;
 
 function toJob(row: ImportRow, now: number): ImportJob {
   const components = JSON.parse(row.report) as ImportedComponent[];
