@@ -1,10 +1,11 @@
 /**
  * Pipedream's own SDK, `@pipedream/sdk` from npm, against a real Sluice server: the only change is
  * `baseUrl`. Through the SDK's methods: components listed and read, remote options configured
- * (the apps fixture's `$auth`-driven options and, with SLUICE_TEST_MYSQL_URL, `@pipedream/mysql`'s
- * table list from the local MariaDB), props reloaded, an action run for end user A, a trigger
- * deployed with a webhook_url whose deliveries verify with `standardwebhooks`, A's accounts
- * listed, and end user B kept out of A's trigger (404). Then what the SDK meets on bad input.
+ * (the apps fixture's `$auth`-driven options, and `@pipedream/mysql`'s table list from the local
+ * MariaDB that SLUICE_TEST_MYSQL_URL names: see test/support/mariadb.ts), props reloaded, an
+ * action run for end user A, a trigger deployed with a webhook_url whose deliveries verify with
+ * `standardwebhooks`, A's accounts listed, and end user B kept out of A's trigger (404). Then
+ * what the SDK meets on bad input.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -16,12 +17,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundleComponentFile } from "../../src/cli/bundle-file.js";
 import { type ConnectSetUp, connectRequest, setUpConnectProject } from "../support/connect-project.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { mariadb, mysqlClient } from "../support/mariadb.js";
 import { type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
 
 const run = promisify(execFile);
-const mysqlUrl = process.env.SLUICE_TEST_MYSQL_URL || undefined;
 const MYSQL_PACKAGE = "@pipedream/mysql@2.5.0";
 
 /** The SDK's error for a non-2xx answer, or a failure of the test when the call succeeded. */
@@ -42,18 +43,7 @@ function mysqlFixture(url: URL) {
   const user = `sluice_c_${tag}`;
   const password = `pw-${randomBytes(12).toString("hex")}`;
   const tables = ["customers", "invoices", "orders"];
-  const mysql = (statement: string) =>
-    run("mysql", [
-      "-h",
-      url.hostname,
-      "-P",
-      url.port || "3306",
-      "-u",
-      decodeURIComponent(url.username),
-      ...(url.password ? [`-p${decodeURIComponent(url.password)}`] : []),
-      "-e",
-      statement,
-    ]);
+  const mysql = mysqlClient(url);
   const hosts = ["%", "localhost", "127.0.0.1"];
   return {
     tables,
@@ -93,7 +83,7 @@ for (const dialect of dialects) {
       let connect: ConnectSetUp;
       let receiver: Recorder;
       let pd: PipedreamClient;
-      const mysql = mysqlUrl ? mysqlFixture(new URL(mysqlUrl)) : undefined;
+      const mysql = mariadb.url ? mysqlFixture(new URL(mariadb.url)) : undefined;
       /** End user A's connected vault account. */
       let vaultAccount: string;
       let triggerId: string;
@@ -208,24 +198,25 @@ for (const dialect of dialects) {
           query: "lo",
         });
         expect(styles.stringOptions).toEqual(["loud"]);
+      });
 
-        if (mysql) {
-          const token2 = await pd.tokens.create({ externalUserId: "user-a" });
-          const database = await pd.accounts.create({
-            externalUserId: "user-a",
-            appSlug: "mysql",
-            cfmapJson: JSON.stringify(mysql.fields),
-            connectToken: token2.token,
-          });
-          const tables = await pd.components.configureProp({
-            id: "mysql-new-column",
-            externalUserId: "user-a",
-            propName: "table",
-            configuredProps: { mysql: { authProvisionId: database.id } },
-          });
-          expect(tables.errors).toEqual([]);
-          expect(tables.stringOptions?.sort()).toEqual(mysql.tables);
-        }
+      it("2b. configures @pipedream/mysql's table prop from the end user's MariaDB account", async (context) => {
+        const fixture = mysql ?? mariadb.missing(context);
+        const token = await pd.tokens.create({ externalUserId: "user-a" });
+        const database = await pd.accounts.create({
+          externalUserId: "user-a",
+          appSlug: "mysql",
+          cfmapJson: JSON.stringify(fixture.fields),
+          connectToken: token.token,
+        });
+        const tables = await pd.components.configureProp({
+          id: "mysql-new-column",
+          externalUserId: "user-a",
+          propName: "table",
+          configuredProps: { mysql: { authProvisionId: database.id } },
+        });
+        expect(tables.errors).toEqual([]);
+        expect(tables.stringOptions?.sort()).toEqual(fixture.tables);
       });
 
       it("3. reloads props: additionalProps answers the new props and a dyp_ id", async () => {
@@ -404,8 +395,13 @@ for (const dialect of dialects) {
           tokenProvider: { getToken: async () => token },
         });
         expect((await stale.components.list()).data.length).toBeGreaterThan(0);
-        await new Promise((resolve) => setTimeout(resolve, 3_200));
-        expect((await sdkFailure(stale.components.list())).statusCode).toBe(401);
+        // The token lives three seconds (SLUICE_ACCESS_TOKEN_SECONDS): asked until it is refused.
+        await expect
+          .poll(async () => (await sdkFailure(stale.components.list())).statusCode, {
+            timeout: 15_000,
+            interval: 250,
+          })
+          .toBe(401);
       });
 
       it("bad input: an unknown project or another account's project is 404", async () => {

@@ -14,6 +14,7 @@ import type { TestServer } from "../support/server.js";
 import { AppsPage } from "./pages/apps-page.js";
 import { screenshotAndAudit } from "./support/browser.js";
 import { WEATHER_SOURCE } from "./support/fixtures.js";
+import { expectShowsNow } from "./support/shown-time.js";
 import { startUiTest, type UiTest } from "./support/ui-test.js";
 
 /** An action that needs its app prop's credentials: the length of e2e-weather's api_key. */
@@ -88,6 +89,8 @@ describe("the Apps page in a browser", { timeout: 120_000 }, () => {
     const text = await home.textContent();
     expect(text).toContain("e2e-weather");
     expect(text).toContain(usedId);
+    // Connected in beforeAll, moments ago.
+    expectShowsNow(text ?? "");
     await home.getByText("healthy", { exact: true }).waitFor();
     audit.push(...(await screenshotAndAudit(page, "apps")));
   });

@@ -295,7 +295,16 @@ describe("the connect link page in a browser", { timeout: 120_000 }, () => {
 
   it("an expired connect token cannot connect: the page says so and tells the opener", async () => {
     const token = await backend.tokens.create({ externalUserId: "user-late", expiresIn: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // The token lives a second: wait until the server refuses it (the connect page's own check).
+    await expect
+      .poll(
+        async () => {
+          const checked = await fetch(`${sluice.url}/v1/connect/tokens/${token.token}/validate`);
+          return ((await checked.json()) as { success: boolean }).success;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(false);
     await page.evaluate("window.messages = []");
     const [popup] = await Promise.all([
       page.waitForEvent("popup"),

@@ -1,7 +1,7 @@
 /**
  * Sign-in, sessions and API keys in a real browser: an invalid key, a page opened without a
  * session and back after sign-in (an httpOnly cookie, nothing in storage), API keys shown once and
- * revoked, the admin's accounts page, a form submitted after its session ended on the server
+ * revoked, the admin's accounts page (an account created there, its key shown once), a form submitted after its session ended on the server
  * (its key revoked, or signed out through the API: an update, a new key, a component loaded on
  * the create page) going to sign-in and back, and signing out.
  */
@@ -11,6 +11,7 @@ import type { TestServer } from "../support/server.js";
 import { SignInPage } from "./pages/sign-in-page.js";
 import { newContext, screenshotAndAudit } from "./support/browser.js";
 import { GREETER_SOURCE } from "./support/fixtures.js";
+import { expectShowsNow } from "./support/shown-time.js";
 import { startUiTest, type UiTest } from "./support/ui-test.js";
 
 describe("sign-in, sessions and API keys in a browser", { timeout: 120_000 }, () => {
@@ -62,6 +63,8 @@ describe("sign-in, sessions and API keys in a browser", { timeout: 120_000 }, ()
     expect(key).toMatch(/^sk_/);
     audit.push(...(await screenshotAndAudit(page, "keys")));
     const row = page.getByRole("row").filter({ hasText: "laptop" });
+    // Created now, never used.
+    expectShowsNow((await row.textContent()) ?? "");
     await row.getByRole("button", { name: "Revoke" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Yes, revoke" }).click();
     await row.waitFor({ state: "detached" });
@@ -69,6 +72,15 @@ describe("sign-in, sessions and API keys in a browser", { timeout: 120_000 }, ()
 
     await page.goto("/accounts");
     await page.getByRole("heading", { name: "Accounts" }).waitFor();
+    await page.getByLabel("Account name").fill("made-in-the-ui");
+    await page.getByRole("button", { name: "Create account" }).click();
+    const created = page.getByRole("status").filter({ hasText: "Account made-in-the-ui" });
+    await created.waitFor();
+    const accountKey = (await created.locator("code.secret").textContent()) ?? "";
+    expect(accountKey).toMatch(/^sk_/);
+    const madeInUi = await sluice.clientWith(accountKey).me();
+    expect(madeInUi.name).toBe("made-in-the-ui");
+    expect(await created.textContent()).toContain(madeInUi.id);
     audit.push(...(await screenshotAndAudit(page, "accounts")));
     const other = await sluice.newAccount("not-an-admin");
     const second = await newContext(browser, sluice.url);

@@ -1,7 +1,8 @@
 /**
  * A source's page and the sources list in a real browser: an event sent to the endpoint appears
- * live on the Events tab (inspector, copy, search), the Logs tab, a prop changed on the
- * Configuration tab keeps the dc_ id, and the list (searchable with /) deletes after a confirmation.
+ * live on the Events tab with the time it arrived (inspector, copy, search), the Logs tab shows
+ * the lines the source logged, a prop changed on the Configuration tab keeps the dc_ id, and the
+ * list (its state, last event's time, searchable with /) deletes after a confirmation.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import { SourcePage } from "./pages/source-page.js";
 import { SourcesPage } from "./pages/sources-page.js";
 import { screenshotAndAudit } from "./support/browser.js";
 import { GREETER_SOURCE } from "./support/fixtures.js";
+import { expectShowsNow } from "./support/shown-time.js";
 import { startUiTest, type UiTest } from "./support/ui-test.js";
 
 describe("a source's page and the sources list in a browser", { timeout: 120_000 }, () => {
@@ -57,7 +59,9 @@ describe("a source's page and the sources list in a browser", { timeout: 120_000
       body: JSON.stringify({ message: "order 42 shipped", items: [{ sku: "A-1", qty: 2 }] }),
     });
     expect(sent.status).toBe(200);
-    await sourcePage.events().filter({ hasText: "Hi: order 42 shipped" }).waitFor();
+    const event = sourcePage.events().filter({ hasText: "Hi: order 42 shipped" });
+    await event.waitFor();
+    expectShowsNow((await event.textContent()) ?? "");
     await sourcePage.inspector().getByText('"order 42 shipped"').waitFor();
     expect(navigations).toEqual([]);
     await sourcePage.inspector().getByRole("button", { name: "Copy JSON" }).click();
@@ -69,7 +73,24 @@ describe("a source's page and the sources list in a browser", { timeout: 120_000
     await page.getByLabel("Search events").fill("A-1");
     await sourcePage.events().first().waitFor();
     audit.push(...(await screenshotAndAudit(page, "source-events")));
+  });
+
+  it("the Logs tab shows the lines the source logged, with their time, and new ones live", async () => {
+    const sourcePage = new SourcePage(page);
+    await page.goto(`/sources/${urlSourceId}`);
     await sourcePage.openTab("Logs");
+    const logged = sourcePage.logLines().filter({ hasText: "greeted order 42 shipped" });
+    await logged.waitFor();
+    expectShowsNow((await logged.textContent()) ?? "");
+    const endpoint = (await sluice.client.getSource(urlSourceId)).endpoint_url ?? "";
+    const sent = await fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ message: "order 43 packed" }),
+    });
+    expect(sent.status).toBe(200);
+    await sourcePage.logLines().filter({ hasText: "greeted order 43 packed" }).waitFor();
+    expect(await sourcePage.logLines().first().textContent()).toContain("greeted order 43 packed");
     audit.push(...(await screenshotAndAudit(page, "source-logs")));
   });
 
@@ -94,11 +115,13 @@ describe("a source's page and the sources list in a browser", { timeout: 120_000
     await sources.goto();
     await sources.row("greeter-from-key").waitFor();
     // Name, component and version, state, endpoint and the last event's time.
-    const fromUrl = await sources.row("greeter-from-url").textContent();
-    expect(fromUrl).toContain("e2e-greeter@0.1.0");
-    expect(fromUrl).toContain("active");
+    const fromUrl = (await sources.row("greeter-from-url").textContent()) ?? "";
+    expect(await sources.cell("greeter-from-url", "e2e-greeter@0.1.0").count()).toBe(1);
+    expect(await sources.cell("greeter-from-url", "active").count()).toBe(1);
     expect(fromUrl).not.toContain("none yet");
-    expect(await sources.row("greeter-from-key").textContent()).toContain("none yet");
+    expectShowsNow(fromUrl);
+    expect(await sources.cell("greeter-from-key", "active").count()).toBe(1);
+    expect(await sources.cell("greeter-from-key", "none yet").count()).toBe(1);
     audit.push(...(await screenshotAndAudit(page, "sources")));
     await sources.search("from-url");
     await page.waitForURL(/q=from-url/);

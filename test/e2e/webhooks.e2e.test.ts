@@ -10,6 +10,7 @@ import type { TestServer } from "../support/server.js";
 import { WebhookPage, WebhooksPage } from "./pages/webhook-page.js";
 import { screenshotAndAudit } from "./support/browser.js";
 import { GREETER_SOURCE } from "./support/fixtures.js";
+import { expectShowsNow } from "./support/shown-time.js";
 import { startUiTest, type UiTest } from "./support/ui-test.js";
 
 describe("webhooks in a browser", { timeout: 120_000 }, () => {
@@ -79,15 +80,16 @@ describe("webhooks in a browser", { timeout: 120_000 }, () => {
     await page.goto(`/webhooks/${webhook.id}`);
     await webhookPage.filterStatus("failed");
     await page.waitForURL(/status=failed/);
-    const failed = webhookPage.deliveries().filter({ hasText: "failed" });
+    const failed = webhookPage.deliveriesWith("failed");
     await failed.first().waitFor({ timeout: 20_000 });
-    expect(await failed.first().textContent()).toContain("500");
+    expect(await failed.first().getByRole("cell", { name: "500", exact: true }).count()).toBe(1);
+    expectShowsNow((await failed.first().textContent()) ?? "");
     audit.push(...(await screenshotAndAudit(page, "webhook-deliveries")));
 
     receiverUp = true;
     await failed.first().getByRole("button", { name: "Resend" }).click();
     await webhookPage.filterStatus("delivered");
-    await webhookPage.deliveries().filter({ hasText: "delivered" }).first().waitFor({ timeout: 20_000 });
+    await webhookPage.deliveriesWith("delivered").first().waitFor({ timeout: 20_000 });
     const deliveries = await sluice.client.listDeliveries(webhook.id);
     expect(deliveries.data[0]).toMatchObject({ status: "delivered", last_status_code: 200 });
 
@@ -101,7 +103,7 @@ describe("webhooks in a browser", { timeout: 120_000 }, () => {
     });
     await receiver.waitFor(arrived + 1);
     await webhookPage.filterStatus("failed");
-    await webhookPage.deliveries().filter({ hasText: "failed" }).first().waitFor({ timeout: 20_000 });
+    await webhookPage.deliveriesWith("failed").first().waitFor({ timeout: 20_000 });
     receiverUp = true;
     const anHourAgo = await page.evaluate(
       "(() => { const d = new Date(Date.now() - 3600000); d.setMinutes(d.getMinutes() - d.getTimezoneOffset()); return d.toISOString().slice(0, 16); })()",

@@ -1,13 +1,16 @@
 /**
  * Workflows in a real browser: a YAML syntax error shows at the document and deploys nothing; a
- * failed run shows its step error with the stack, replays, and runs again with an edited event.
+ * failed run shows in the list with its time and status, its step error with the stack, replays,
+ * and runs again with an edited event; the Document tab shows the deployed workflow as YAML.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import type { TestServer } from "../support/server.js";
 import { WorkflowPage, WorkflowsPage } from "./pages/workflow-page.js";
 import { screenshotAndAudit } from "./support/browser.js";
 import { BROKEN_YAML, FAILING_WORKFLOW } from "./support/fixtures.js";
+import { expectShowsNow } from "./support/shown-time.js";
 import { startUiTest, type UiTest } from "./support/ui-test.js";
 
 describe("workflows in a browser", { timeout: 120_000 }, () => {
@@ -48,6 +51,10 @@ describe("workflows in a browser", { timeout: 120_000 }, () => {
     const stepError = run.getByRole("region", { name: "Error of step explode" });
     await stepError.waitFor();
     expect(await stepError.textContent()).toContain("Error");
+    const listed = workflowPage.runs();
+    expect(await listed.count()).toBe(1);
+    expectShowsNow((await listed.first().textContent()) ?? "");
+    expect(await listed.first().getByText("error", { exact: true }).count()).toBe(1);
     audit.push(...(await screenshotAndAudit(page, "workflow-run")));
 
     await run.getByRole("button", { name: "Replay" }).click();
@@ -66,8 +73,21 @@ describe("workflows in a browser", { timeout: 120_000 }, () => {
       })
       .toContainEqual({ order: 43 });
 
-    await page.goto(`/workflows/${id}?tab=document`);
-    await page.getByLabel("Document (YAML)").waitFor();
+    await page.goto(`/workflows/${id}`);
+    await workflowPage.openTab("Document");
+    await page.waitForURL(/tab=document/);
+    const shown = parse(await workflowPage.document().inputValue()) as {
+      name: string;
+      trigger: unknown;
+      steps: { name: string; component_id: string }[];
+    };
+    const deployed = await sluice.client.getWorkflow(id);
+    expect(shown.name).toBe("e2e-failing");
+    expect(shown.trigger).toEqual({ http: { customResponse: false } });
+    expect(shown.steps.map((step) => step.name)).toEqual(["prepare", "explode"]);
+    expect(shown.steps.map((step) => step.component_id)).toEqual(
+      deployed.steps.map((step) => step.component_id),
+    );
     audit.push(...(await screenshotAndAudit(page, "workflow-document")));
   });
 

@@ -4,7 +4,7 @@
  * options come from the real database through `POST /v1/components/configure` (the app's
  * propDefinition, with `$auth`), and "New Table" and "New Column" deploy with
  * `{"authProvisionId": "apn_…"}`. Neither responses, logs nor the database hold the password.
- * Fetched from npm at test time; needs SLUICE_TEST_MYSQL_URL (CI sets it).
+ * Fetched from npm at test time; needs SLUICE_TEST_MYSQL_URL (CI sets it: see test/support/mariadb.ts).
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -16,33 +16,21 @@ import { appsApi } from "../../src/client/apps-client.js";
 import { runCli } from "../support/cli.js";
 import { databaseText } from "../support/database-text.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { mariadb, mysqlClient } from "../support/mariadb.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
 
 const run = promisify(execFile);
-const mysqlUrl = process.env.SLUICE_TEST_MYSQL_URL || undefined;
 const PACKAGE = "@pipedream/mysql@2.5.0";
 const FILLERS = Array.from({ length: 8 }, (_, n) => `filler_${n}`);
 const ALL_TABLES = ["first_table", "second_table", ...FILLERS].sort();
 
-describe.skipIf(!mysqlUrl)(`${PACKAGE} through a connected account`, () => {
-  const url = new URL(mysqlUrl ?? "mysql://unset");
+mariadb.describeWith(`${PACKAGE} through a connected account`, (url) => {
   const tag = randomBytes(4).toString("hex");
   const schema = `sluice_conn_${tag}`;
   const user = `sluice_u_${tag}`;
   const password = `pw-${randomBytes(12).toString("hex")}`;
-  const mysql = (statement: string) =>
-    run("mysql", [
-      "-h",
-      url.hostname,
-      "-P",
-      url.port || "3306",
-      "-u",
-      decodeURIComponent(url.username),
-      ...(url.password ? [`-p${decodeURIComponent(url.password)}`] : []),
-      "-e",
-      statement,
-    ]);
+  const mysql = mysqlClient(url);
   let packageDir: string;
 
   beforeAll(async () => {

@@ -3,39 +3,24 @@
  * imports of a common module and an app file, `@pipedream/platform`, `mysql2`, propDefinitions,
  * an app prop with $auth, a timer default, a deploy hook that emits, dedupe "unique"). The
  * package is fetched from the npm registry at test time and deployed with the CLI, against the
- * local MariaDB named by SLUICE_TEST_MYSQL_URL (CI sets it; without it the suite shows as skipped).
+ * local MariaDB named by SLUICE_TEST_MYSQL_URL (CI sets it: see test/support/mariadb.ts).
  */
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
 import { dialects, type TestDatabase } from "../support/dialects.js";
+import { mariadb, mysqlClient } from "../support/mariadb.js";
 import { unpackNpmPackage } from "../support/npm-package.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
 
-const run = promisify(execFile);
-const mysqlUrl = process.env.SLUICE_TEST_MYSQL_URL || undefined;
 const PACKAGE = "@pipedream/mysql@2.5.0";
 
-describe.skipIf(!mysqlUrl)(`Pipedream's ${PACKAGE} "New Table" source, unchanged`, () => {
-  const url = new URL(mysqlUrl ?? "mysql://unset");
+mariadb.describeWith(`Pipedream's ${PACKAGE} "New Table" source, unchanged`, (url) => {
   const schema = `sluice_registry_${randomBytes(4).toString("hex")}`;
-  const mysql = (statement: string) =>
-    run("mysql", [
-      "-h",
-      url.hostname,
-      "-P",
-      url.port || "3306",
-      "-u",
-      decodeURIComponent(url.username),
-      ...(url.password ? [`-p${decodeURIComponent(url.password)}`] : []),
-      "-e",
-      statement,
-    ]);
+  const mysql = mysqlClient(url);
   let database: TestDatabase;
   let sluice: TestServer;
   let packageDir: string;

@@ -7,16 +7,17 @@
  * PostgreSQL would set it), with loopback allowed to components (SLUICE_COMPONENT_ALLOWED_CIDRS).
  *
  * It also shows the sandbox's network policy at work: a server on the PostgreSQL that
- * SLUICE_TEST_DATABASE_URL names (CI sets it; without it the suite shows as skipped) refuses the
+ * SLUICE_TEST_DATABASE_URL names (CI sets it: see test/support/needed-service.ts) refuses the
  * source's connection to that same PostgreSQL, its own database, whatever the allow list says.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
-import { dialects, postgresUrl, type TestDatabase } from "../support/dialects.js";
+import { dialects, type TestDatabase } from "../support/dialects.js";
+import { neededService } from "../support/needed-service.js";
 import { unpackNpmPackage } from "../support/npm-package.js";
 import { type PrivatePostgres, startPrivatePostgres } from "../support/private-postgres.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -24,11 +25,12 @@ import { tempDir } from "../support/temp.js";
 
 const PACKAGE = "@pipedream/postgresql@2.2.4";
 
-describe.skipIf(!postgresUrl)(`Pipedream's ${PACKAGE} "New Table" source, unchanged`, () => {
-  const url = new URL(postgresUrl ?? "postgres://unset");
+const postgres = neededService("SLUICE_TEST_DATABASE_URL", "PostgreSQL", "the @pipedream/postgresql tests");
+
+postgres.describeWith(`Pipedream's ${PACKAGE} "New Table" source, unchanged`, (url) => {
   const schema = `sluice_registry_${randomBytes(4).toString("hex")}`;
   let cluster: PrivatePostgres;
-  const query = async (statement: string, connectionString = postgresUrl) => {
+  const query = async (statement: string, connectionString = url.href) => {
     const client = new pg.Client({ connectionString });
     await client.connect();
     try {

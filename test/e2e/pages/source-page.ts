@@ -17,6 +17,11 @@ export class SourcePage {
     return this.page.getByRole("list", { name: "Events" }).getByRole("listitem");
   }
 
+  /** The Logs tab's lines, newest first. */
+  logLines() {
+    return this.page.getByRole("list", { name: "Log lines" }).getByRole("listitem");
+  }
+
   liveBadge() {
     return this.page.getByRole("status").filter({ hasText: "Live" });
   }

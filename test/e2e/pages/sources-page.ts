@@ -13,6 +13,11 @@ export class SourcesPage {
     return this.page.getByRole("row").filter({ has: this.page.getByRole("link", { name, exact: true }) });
   }
 
+  /** The cell of the source's row that reads exactly `text` (none when it only contains it). */
+  cell(name: string, text: string) {
+    return this.row(name).getByRole("cell", { name: text, exact: true });
+  }
+
   async search(text: string): Promise<void> {
     await this.page.keyboard.press("/");
     await this.page.keyboard.type(text);

@@ -34,4 +34,9 @@ export class WebhookPage {
   deliveries() {
     return this.page.getByRole("table", { name: "Deliveries" }).getByRole("row");
   }
+
+  /** The deliveries whose status reads exactly `status` ("failed", not "not failed"). */
+  deliveriesWith(status: "pending" | "delivered" | "failed") {
+    return this.deliveries().filter({ has: this.page.getByRole("cell", { name: status, exact: true }) });
+  }
 }

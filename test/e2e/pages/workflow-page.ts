@@ -22,6 +22,15 @@ export class WorkflowsPage {
 export class WorkflowPage {
   constructor(private readonly page: Page) {}
 
+  async openTab(name: "Runs" | "Document"): Promise<void> {
+    await this.page.getByRole("tab", { name }).click();
+  }
+
+  /** The Document tab's editor, holding the workflow as YAML. */
+  document() {
+    return this.page.getByLabel("Document (YAML)");
+  }
+
   runs() {
     return this.page.getByRole("list", { name: "Runs" }).getByRole("listitem");
   }

@@ -24,8 +24,17 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * A page in English on UTC, so the times the UI shows (toLocaleString) read the same on every
+ * machine, and shown-time.ts can read them back.
+ */
 export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    locale: "en-US",
+    timezoneId: "UTC",
+  });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
   context.setDefaultTimeout(15_000);
   return context;

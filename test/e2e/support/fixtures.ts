@@ -1,6 +1,9 @@
 /** What the end-to-end tests deploy: a source with every static prop type, a failing workflow. */
 
-/** An HTTP source with string, secret, integer (1–10), boolean, options, object and array props. */
+/**
+ * An HTTP source with string, secret, integer (1–10), boolean, options, object and array props;
+ * each run logs "greeted <message>" and emits.
+ */
 export const GREETER_SOURCE = `export default {
   key: "e2e-greeter",
   name: "E2E greeter",
@@ -18,6 +21,7 @@ export const GREETER_SOURCE = `export default {
   },
   async run(event) {
     const body = event.body ?? {};
+    console.log("greeted " + (body.message ?? "no message"));
     this.$emit(
       { greeting: this.greeting, count: this.count, body },
       { summary: this.greeting + ": " + (body.message ?? "no message") },
