@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { ApiError, type SluiceClient } from "../../client/client.js";
 import type { Workflow, WorkflowParams, WorkflowRun } from "../../client/types.js";
-import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
+import { type ApiCommandOptions, apiOptions, clientFor, parseCount } from "../context.js";
 import { printJson, printList, printRecord, UsageError } from "../output.js";
 import { withSpinner } from "../terminal.js";
 import { workflowChanges } from "../workflow-changes.js";
@@ -15,7 +15,6 @@ import { runColumns, runText, workflowColumns, workflowRecord } from "../workflo
 import { workflowRequest } from "../workflow-request.js";
 import { isFinished, waitForRun } from "../workflow-run-wait.js";
 import { findWorkflowByName, workflowIdOf } from "../workflow-target.js";
-import { parseCount } from "./subscriptions.js";
 
 interface PageFlags extends ApiCommandOptions {
   limit: string;
