@@ -1,13 +1,7 @@
 /**
- * One runner child process, seen from the parent: how it is spawned (the permission model, an
- * empty environment, a heap limit), its start-up (the bundle loads, or fails to), its invocations
- * under their time-outs (one at a time, or several side by side in module instances of their
- * own, an instance's own queued one behind another, each timed from its start), which key-value
- * states the runner holds, and what its death means for the invocations in flight — time-out,
- * out of memory, process.exit or crash. When one invocation brings a shared runner down, the
- * others running fail too, each told which instance did it; those still queued end `notStarted`.
- * Nothing a child does makes this throw; the pool decides when to replace a runner that is no
- * longer `usable`.
+ * One runner child process, seen from the server: its spawn, its start-up, its invocations under
+ * their time-outs, and what its death means for those in flight (ARCHITECTURE.md). Nothing a
+ * child does makes this throw; the pool replaces a runner that is no longer `usable`.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import fs from "node:fs";

@@ -1,21 +1,9 @@
 /**
- * The entry of a runner: the child process that runs one component (`node runner.js
- * <artifact file>`, forked by runner-process.ts under the permission model). It imports the
- * bundle, then serves invocations from the parent, sending their effects as they happen (see
- * protocol.ts). Invocations that name an `instance` (a source's id) run in a module instance of
- * their own, so that the sources sharing a runner keep their own module state and see their own
- * PD_COMPONENT, and several may be in flight at once: each effect and log line is charged to
- * the invocation whose asynchronous context produced it (AsyncLocalStorage). One instance's
- * invocations run one after another, in the order they came (the parent sends a busy source's
- * next ones before the previous one ends), each on the key-value state the previous one left:
- * the instance keeps it, and the parent sends it only when the runner may not hold it. It owns the
- * process-wide hooks a component could otherwise escape through: the console (captured as log
- * lines), process.exit (reported, then honoured), and uncaught errors (charged to the
- * invocation that was running, or, when that cannot be told, retiring the runner). A source's
- * `run` gets the event; an action's gets `{ steps, $ }` (api/action-context.ts).
- *
- * It must import only Sluice's own modules and Node built-ins: `npm run build` bundles it with them
- * into dist/runner/runner.cjs, the only code of the project a runner may read (runner-entry.ts).
+ * The entry of a runner, forked by runner-process.ts: imports the bundle, runs the parent's
+ * invocations (in module instances of their own when they name one) and sends their effects as
+ * they happen. It owns the process-wide hooks a component could escape through: the console,
+ * process.exit, uncaught errors, signals and `process.env`. Only Sluice's own modules and Node
+ * built-ins may be imported here: it is bundled into dist/runner/runner.cjs (ARCHITECTURE.md).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { pathToFileURL } from "node:url";
