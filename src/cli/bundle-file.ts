@@ -1,10 +1,8 @@
 /**
- * A local component file made ready for upload. The server compiles one file and resolves npm
- * imports itself, so the CLI bundles only the file's relative imports (`./common/base.mjs`, app
- * files) with esbuild and leaves every bare specifier (`axios`, `lodash@4.17.20`,
- * `@scope/pkg@2/sub`, `node:fs`) as an import for the server. A file without relative imports is
- * sent as it is. A CommonJS entry is bundled as CommonJS, so its `require("pkg")` calls stay
- * visible to the server and `module.exports` still becomes the component.
+ * A local component file made ready for upload: the server compiles one file and installs npm
+ * packages itself, so only the file's relative imports are bundled (esbuild); bare specifiers stay
+ * imports, and a file without relative imports is sent as it is. A CommonJS entry stays CommonJS,
+ * so its `require("pkg")` calls stay visible to the server.
  */
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -29,3 +29,18 @@ export function clientFor(options: ApiCommandOptions): { client: SluiceClient; c
   }
   return { client: new SluiceClient({ baseUrl: config.baseUrl, apiKey: config.apiKey }), config };
 }
+
+/** A page size (`-n`) from 1 to 100. */
+export function parseCount(text: string): number {
+  const count = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!(count >= 1 && count <= 100)) throw new UsageError(`-n takes a count from 1 to 100, got '${text}'`);
+  return count;
+}
+
+/** The command group `name` (`sluice list`, `sluice registry`), made by whichever file adds to it first. */
+export function commandGroup(program: Command, name: string, description: string): Command {
+  return (
+    program.commands.find((command) => command.name() === name) ??
+    program.command(name).description(description)
+  );
+}

@@ -5,6 +5,7 @@
  * objects and arrays against each prop's type, and says which prop is wrong.
  */
 import fs from "node:fs";
+import type { Command } from "commander";
 import type { ConfigurableProp } from "../client/types.js";
 import { UsageError } from "./output.js";
 
@@ -100,4 +101,19 @@ export function requiresValue(prop: ConfigurableProp): boolean | undefined {
 
 function hasValue(value: unknown): boolean {
   return value !== undefined && value !== null && value !== "";
+}
+
+/** --prop, --props-file and --dynamic-props-id, the options that configure a component's props. */
+export function propOptions(command: Command, subject: "component" | "action"): Command {
+  return command
+    .option(
+      "--prop <name=value>",
+      "a prop's value; repeat for each prop (JSON objects and arrays are parsed)",
+      collectProp,
+    )
+    .option("--props-file <file>", "a JSON object of prop values (--prop wins over it)")
+    .option(
+      "--dynamic-props-id <dyp_id>",
+      `the ${subject}'s additional props, from POST /v1/components/props (its dynamicProps.id)`,
+    );
 }

@@ -1,10 +1,8 @@
 /**
- * A workflow document made into the body of `POST /v1/workflows`: each `uses:` of a step or of the
- * trigger becomes what the API takes. A file path (`./actions/enrich.mjs`, `/abs/x.mjs`,
- * `enrich.ts`) is resolved against the document's folder and bundled (its relative imports; npm
- * imports stay for the server) into `code`, with its `filename` for the server's messages; an `sc_` id becomes `component_id`; anything else is a
- * published `key` (`key` or `key@version`). A trigger's `source:` may name a source instead of its
- * `dc_` id. The rest of the document is sent as written, for the server to check.
+ * A workflow document made into the body of `POST /v1/workflows`: a `uses:` that is a file path is
+ * bundled into `code` (with its `filename`), an `sc_` id becomes `component_id`, anything else is a
+ * published `key`; a trigger's `source:` may name a source. The rest is sent as written, for the
+ * server to check.
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -72,8 +72,16 @@ function parseFields(pairs: string[], file: string | undefined): Record<string, 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerApps(program: Command): void {
-  const apps = program.command("apps").description("register the apps that app props connect to");
+  addAppCommands(program.command("apps").description("register the apps that app props connect to"));
+  addConnectionCommands(
+    program
+      .command("connections")
+      .description("connected accounts (apn_…): your credentials for an app, sealed on the server"),
+  );
+}
 
+/** `apps list`, `get`, `apply` and `remove`. */
+function addAppCommands(apps: Command): void {
   apiOptions(apps.command("list").description("list the apps you see: the server's and your own")).action(
     async (options: ApiCommandOptions) => {
       const api = appsApi(clientFor(options).client);
@@ -130,11 +138,10 @@ export function registerApps(program: Command): void {
     const api = appsApi(clientFor(options).client);
     printRecord(options, await api.unregisterApp(slug, options.server ? "server" : "account"));
   });
+}
 
-  const connections = program
-    .command("connections")
-    .description("connected accounts (apn_…): your credentials for an app, sealed on the server");
-
+/** `connections list`, `get`, `create`, `connect`, `rename` and `delete`. */
+function addConnectionCommands(connections: Command): void {
   apiOptions(
     connections
       .command("list")

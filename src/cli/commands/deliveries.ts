@@ -6,9 +6,8 @@
 import Table from "cli-table3";
 import type { Command } from "commander";
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from "../../client/types.js";
-import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
+import { type ApiCommandOptions, apiOptions, clientFor, parseCount } from "../context.js";
 import { type Column, formatTime, printJson, printList, printRecord, UsageError } from "../output.js";
-import { parseCount } from "./subscriptions.js";
 
 const STATUSES: readonly DeliveryStatus[] = ["pending", "delivered", "failed"];
 

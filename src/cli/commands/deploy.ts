@@ -5,7 +5,7 @@ import { saveFile, saveTarget } from "../component-target.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
 import { UsageError } from "../output.js";
 import { askForMissingProps } from "../prompt-props.js";
-import { collectProp, configuredPropsFrom } from "../props.js";
+import { configuredPropsFrom, propOptions } from "../props.js";
 import { printSource } from "../source-output.js";
 import { isInteractive, withSpinner } from "../terminal.js";
 
@@ -26,19 +26,10 @@ interface UpdateFlags extends SourceFlags {
 /** The options deploy and update share. */
 function sourceOptions(command: Command): Command {
   return apiOptions(
-    command
-      .option("--name <name>", "the source's name (its slug identifies it: sluice events <slug>)")
-      .option(
-        "--prop <name=value>",
-        "a prop's value; repeat for each prop (JSON objects and arrays are parsed)",
-        collectProp,
-      )
-      .option("--props-file <file>", "a JSON object of prop values (--prop wins over it)")
-      .option(
-        "--dynamic-props-id <dyp_id>",
-        "the component's additional props, from POST /v1/components/props (its dynamicProps.id)",
-      )
-      .option("--timeout <seconds>", "longest one invocation may run, in seconds (1-900)"),
+    propOptions(
+      command.option("--name <name>", "the source's name (its slug identifies it: sluice events <slug>)"),
+      "component",
+    ).option("--timeout <seconds>", "longest one invocation may run, in seconds (1-900)"),
   );
 }
 

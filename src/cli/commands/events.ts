@@ -6,8 +6,8 @@
 import type { Command } from "commander";
 import type { SluiceClient } from "../../client/client.js";
 import type { EventSummary, LogEntry } from "../../client/types.js";
-import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
-import { printJson, UsageError } from "../output.js";
+import { type ApiCommandOptions, apiOptions, clientFor, parseCount } from "../context.js";
+import { printJson } from "../output.js";
 import { eventLine, logLine } from "../source-output.js";
 
 interface StreamFlags extends ApiCommandOptions {
@@ -26,7 +26,7 @@ export function registerEvents(program: Command): void {
       .option("-n, --limit <count>", "how many of the latest events (1-100)", "10")
       .option("-f, --follow", "then print each new event as it is emitted, until Ctrl-C"),
   ).action(async (ref: string, options: StreamFlags) => {
-    const limit = parseLimit(options.limit);
+    const limit = parseCount(options.limit);
     const { client } = clientFor(options);
     const page = await client.listEvents(ref, { limit, expand: "event" });
     await show(client, options, {
@@ -46,7 +46,7 @@ export function registerEvents(program: Command): void {
       .option("-n, --limit <count>", "how many of the latest lines (1-100)", "50")
       .option("-f, --follow", "then print each new line as it is logged, until Ctrl-C"),
   ).action(async (ref: string, options: StreamFlags) => {
-    const limit = parseLimit(options.limit);
+    const limit = parseCount(options.limit);
     const { client } = clientFor(options);
     const page = await client.listLogs(ref, { limit });
     await show(client, options, {
@@ -121,10 +121,4 @@ async function followUntilSignal<T extends { id: string }>(
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
-}
-
-function parseLimit(text: string): number {
-  const limit = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!(limit >= 1 && limit <= 100)) throw new UsageError(`-n takes a count from 1 to 100, got '${text}'`);
-  return limit;
 }

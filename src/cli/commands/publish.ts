@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import type { PublishedComponent } from "../../client/types.js";
 import { bundleComponentFile } from "../bundle-file.js";
-import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
+import { type ApiCommandOptions, apiOptions, clientFor, commandGroup, parseCount } from "../context.js";
 import { type Column, formatTime, printList, printRecord, UsageError } from "../output.js";
 import { withSpinner } from "../terminal.js";
 
@@ -86,10 +86,7 @@ export function registerPublish(program: Command): void {
     );
   });
 
-  // `sluice list` is the group that `list sources` (commands/sources.ts) creates; add to it.
-  const list =
-    program.commands.find((command) => command.name() === "list") ??
-    program.command("list").description("list resources of your account");
+  const list = commandGroup(program, "list", "list resources of your account");
   apiOptions(
     list
       .command("published")
@@ -98,7 +95,7 @@ export function registerPublish(program: Command): void {
       .option("-n, --limit <count>", "how many (1-100)", "100")
       .option("--after <cursor>", "page after this id"),
   ).action(async (options: ApiCommandOptions & { key?: string; limit: string; after?: string }) => {
-    const limit = parseLimit(options.limit);
+    const limit = parseCount(options.limit);
     const { client } = clientFor(options);
     const page = await client.listPublished({ limit, after: options.after, key: options.key });
     printList(
@@ -122,13 +119,6 @@ async function bundled(file: string): Promise<{ component_code: string; filename
   if (!stat?.isFile()) throw new UsageError(`No such file: ${file}`);
   const component = await withSpinner(`Bundling ${path.basename(file)}`, () => bundleComponentFile(file));
   return { component_code: component.code, filename: component.filename };
-}
-
-/** A page size from 1 to 100. */
-function parseLimit(text: string): number {
-  const count = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!(count >= 1 && count <= 100)) throw new UsageError(`-n takes a count from 1 to 100, got '${text}'`);
-  return count;
 }
 
 function summaryOf(published: PublishedComponent) {

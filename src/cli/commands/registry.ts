@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import type { ComponentSearchParams, ImportedComponent, ListedComponent } from "../../client/types.js";
-import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
+import { type ApiCommandOptions, apiOptions, clientFor, commandGroup, parseCount } from "../context.js";
 import { type Column, formatTime, printList, printRecord, UsageError } from "../output.js";
 import { withSpinner } from "../terminal.js";
 
@@ -42,7 +42,7 @@ export function registerRegistry(program: Command): void {
       .option("-n, --limit <count>", "how many (1-100)", "20")
       .option("--after <cursor>", "page after this id"),
   ).action(async (words: string[], options: SearchFlags) => {
-    const query: ComponentSearchParams = { limit: parseLimit(options.limit) };
+    const query: ComponentSearchParams = { limit: parseCount(options.limit) };
     if (words.length > 0) query.q = words.join(" ");
     if (options.app !== undefined) query.app = options.app;
     if (options.after !== undefined) query.after = options.after;
@@ -82,12 +82,6 @@ export function registerRegistry(program: Command): void {
   });
 }
 
-function parseLimit(text: string): number {
-  const count = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!(count >= 1 && count <= 100)) throw new UsageError(`-n takes a count from 1 to 100, got '${text}'`);
-  return count;
-}
-
 /** The files of a local package folder the server needs: code and JSON, without node_modules or dot folders. */
 function packageFiles(folder: string): Record<string, string> {
   const files: Record<string, string> = {};
@@ -114,9 +108,7 @@ const importColumns: readonly Column<ImportedComponent>[] = [
 ];
 
 export function registerRegistryImport(program: Command): void {
-  const registry =
-    program.commands.find((command) => command.name() === "registry") ??
-    program.command("registry").description("the server's registries");
+  const registry = commandGroup(program, "registry", "the server's registries");
   apiOptions(
     registry
       .command("import <package>")

@@ -11,7 +11,7 @@ import { saveFile } from "../component-target.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
 import { printJson, UsageError } from "../output.js";
 import { askForMissingProps } from "../prompt-props.js";
-import { collectProp, configuredPropsFrom } from "../props.js";
+import { configuredPropsFrom, propOptions } from "../props.js";
 import { withSpinner } from "../terminal.js";
 
 interface RunActionFlags extends ApiCommandOptions {
@@ -27,21 +27,14 @@ const FILE_LIKE = /[\\/]|\.[cm]?[jt]sx?$/i;
 
 export function registerRunAction(program: Command): void {
   apiOptions(
-    program
-      .command("run-action <action>")
-      .description(
-        "run an action once: a local file (its relative imports are bundled), a published key (KEY or KEY@VERSION), or an http(s) URL",
-      )
-      .option(
-        "--prop <name=value>",
-        "a prop's value; repeat for each prop (JSON objects and arrays are parsed)",
-        collectProp,
-      )
-      .option("--props-file <file>", "a JSON object of prop values (--prop wins over it)")
-      .option(
-        "--dynamic-props-id <dyp_id>",
-        "the action's additional props, from POST /v1/components/props (its dynamicProps.id)",
-      )
+    propOptions(
+      program
+        .command("run-action <action>")
+        .description(
+          "run an action once: a local file (its relative imports are bundled), a published key (KEY or KEY@VERSION), or an http(s) URL",
+        ),
+      "action",
+    )
       .option("--steps-file <file>", "a JSON object passed to run({ steps }): earlier steps' results")
       .option("--timeout <seconds>", "longest the run may take, in seconds (1-900; default 30)"),
   ).action(async (target: string, options: RunActionFlags) => {

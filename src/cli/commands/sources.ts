@@ -1,7 +1,7 @@
 /** `sluice list sources`, `describe`, `run` and `delete`: a deployed source by dc_ id or name. */
 import type { Command } from "commander";
 import type { ComponentSummary } from "../../client/types.js";
-import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
+import { type ApiCommandOptions, apiOptions, clientFor, commandGroup } from "../context.js";
 import { type Column, formatTime, printJson, printList } from "../output.js";
 import { componentPropsTable, logLine, sourceColumns, sourceTable } from "../source-output.js";
 
@@ -15,7 +15,7 @@ const componentColumns: readonly Column<ComponentSummary>[] = [
 ];
 
 export function registerSources(program: Command): void {
-  const list = program.command("list").description("list resources of your account");
+  const list = commandGroup(program, "list", "list resources of your account");
   apiOptions(
     list
       .command("sources")

@@ -5,7 +5,7 @@
 import type { Command } from "commander";
 import type { SluiceClient } from "../../client/client.js";
 import type { Subscription, SubscriptionParams } from "../../client/types.js";
-import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
+import { type ApiCommandOptions, apiOptions, clientFor, commandGroup, parseCount } from "../context.js";
 import { type Column, formatTime, printList, printRecord, UsageError } from "../output.js";
 
 interface SubscriptionFlags extends ApiCommandOptions {
@@ -49,10 +49,7 @@ export function registerSubscriptions(program: Command): void {
     );
   });
 
-  // `sluice list` is the group that `list sources` (commands/sources.ts) creates; add to it.
-  const list =
-    program.commands.find((command) => command.name() === "list") ??
-    program.command("list").description("list resources of your account");
+  const list = commandGroup(program, "list", "list resources of your account");
   apiOptions(
     list
       .command("subscriptions")
@@ -115,11 +112,4 @@ function readable(options: ApiCommandOptions, subscription: Subscription): objec
 
 function channelNote(subscription: Subscription): string {
   return subscription.event_name === null ? "" : ` (channel ${subscription.event_name})`;
-}
-
-/** A page size from 1 to 100. */
-export function parseCount(text: string): number {
-  const count = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!(count >= 1 && count <= 100)) throw new UsageError(`-n takes a count from 1 to 100, got '${text}'`);
-  return count;
 }

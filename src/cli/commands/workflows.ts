@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { ApiError, type SluiceClient } from "../../client/client.js";
 import type { Workflow, WorkflowParams, WorkflowRun } from "../../client/types.js";
-import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
+import { type ApiCommandOptions, apiOptions, clientFor, parseCount } from "../context.js";
 import { printJson, printList, printRecord, UsageError } from "../output.js";
 import { withSpinner } from "../terminal.js";
 import { workflowChanges } from "../workflow-changes.js";
@@ -15,7 +15,6 @@ import { runColumns, runText, workflowColumns, workflowRecord } from "../workflo
 import { workflowRequest } from "../workflow-request.js";
 import { isFinished, waitForRun } from "../workflow-run-wait.js";
 import { findWorkflowByName, workflowIdOf } from "../workflow-target.js";
-import { parseCount } from "./subscriptions.js";
 
 interface PageFlags extends ApiCommandOptions {
   limit: string;
@@ -70,6 +69,21 @@ export function registerWorkflows(program: Command): void {
     },
   );
 
+  addRunCommands(workflows);
+  addActivationCommands(workflows);
+
+  apiOptions(
+    workflows.command("delete <workflow>").description("delete a workflow (by p_ id or name)"),
+  ).action(async (ref: string, options: ApiCommandOptions) => {
+    const { client } = clientFor(options);
+    const deleted = await client.deleteWorkflow(await workflowIdOf(client, ref));
+    if (options.json) printJson(deleted);
+    else process.stdout.write(`Deleted workflow ${deleted.id}\n`);
+  });
+}
+
+/** `workflows runs`, `run` and `replay`. */
+function addRunCommands(workflows: Command): void {
   apiOptions(
     pageOptions(
       workflows.command("runs <workflow>").description("list a workflow's runs, newest first"),
@@ -115,7 +129,10 @@ export function registerWorkflows(program: Command): void {
     const { client } = clientFor(options);
     await finish(client, await client.replayWorkflowRun(runId), options, timeout);
   });
+}
 
+/** `workflows pause` and `resume`. */
+function addActivationCommands(workflows: Command): void {
   for (const [verb, active, description] of [
     ["pause", false, "stop a workflow's trigger from starting runs (its endpoint answers 404)"],
     ["resume", true, "let a paused workflow's trigger start runs again"],
@@ -132,15 +149,6 @@ export function registerWorkflows(program: Command): void {
       },
     );
   }
-
-  apiOptions(
-    workflows.command("delete <workflow>").description("delete a workflow (by p_ id or name)"),
-  ).action(async (ref: string, options: ApiCommandOptions) => {
-    const { client } = clientFor(options);
-    const deleted = await client.deleteWorkflow(await workflowIdOf(client, ref));
-    if (options.json) printJson(deleted);
-    else process.stdout.write(`Deleted workflow ${deleted.id}\n`);
-  });
 }
 
 /** Creates the workflow, or updates the one of the same name; says which and what changed. */

@@ -1,10 +1,7 @@
 /**
- * Dynamic props, inside the runner: a prop's async `options({ page, prevContext, query })` (its
- * own, or its propDefinition's with the inputValues), and `additionalProps(previousPropDefs)`.
- * Both run with `this` bound as in `run` (configured props, app objects with `$auth`, methods);
- * a propDefinition's options run with `this` bound to its app object, as on Pipedream.
- * A `ConfigurationError` (from @pipedream/platform, or any error of that name) keeps its name, so
- * core can show its message as a configuration error without a stack.
+ * Dynamic props, inside the runner: a prop's `options(…)` (its own, or its propDefinition's, with
+ * `this` its app object as on Pipedream) and `additionalProps(…)`, both with `this` bound as in
+ * `run`. A `ConfigurationError` keeps its name, so core shows its message as a configuration error.
  */
 import type { PropDefinition } from "../component-definition.js";
 import { createAppObject } from "./app-prop.js";

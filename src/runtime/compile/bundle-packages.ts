@@ -1,12 +1,7 @@
 /**
- * The npm packages a bundle imports, written into the bundle itself as its first line:
- *
- *   // sluice-packages {"lodash":"4.17.21","pdfkit":"0.15.0"}
- *
- * Packages are not inlined: the bundle imports them by name and each node links them from its own
- * package cache (see sandbox/artifacts.ts). Recording the exact versions in the bundle makes the
- * bundle hash cover the lock (two locks, two artifacts) while keeping it free of anything that
- * differs between nodes, and lets a node that only has the bundle (from the database) prepare it.
+ * The npm packages a bundle imports, as its first line: `// sluice-packages {"lodash":"4.17.21"}`.
+ * The versions in the bundle make its hash cover the lock, keep it free of what differs between
+ * nodes, and let a node that has only the bundle link its packages (sandbox/artifacts.ts).
  */
 
 import semver from "semver";

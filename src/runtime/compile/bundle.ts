@@ -1,12 +1,9 @@
 /**
- * The esbuild bundle of a component whose packages are installed: one ES module for Node 20 with
- * the component's own code, Node built-ins and npm packages left as imports. npm packages are not
- * inlined; they run as installed, from the package cache, as in plain Node (`__dirname`, files
- * read next to the package, computed `require`, native `exports` maps). Each import of the
- * component is checked to resolve inside its chosen version's install directory, then written
- * without its version (`lodash@4/fp` becomes `lodash/fp`); the versions go in the bundle's first
- * line (bundle-packages.ts). Pipedream's global `defineComponent` & co. are injected as identity
- * functions.
+ * The esbuild bundle of a component whose packages are installed: one ES module with the
+ * component's own code; Node built-ins and npm packages stay imports and run as installed. Each
+ * import is checked to resolve inside its chosen version's install directory and written without
+ * its version (`lodash@4/fp` → `lodash/fp`); the versions go in the bundle's first line
+ * (bundle-packages.ts).
  */
 
 import path from "node:path";

@@ -1,18 +1,9 @@
 /**
- * The compiler's contract: source code in, one ES module out, which imports Node built-ins and the
- * npm packages of its lock (run as installed, see bundle-packages.ts). Callers import this file,
- * not the implementation.
- *
- * - Accepts ESM, CommonJS and TypeScript components. `defineComponent`, `defineSource`,
- *   `defineAction` and `defineApp` (from `@pipedream/types` or elsewhere) are identity helpers.
- * - npm imports need no manifest. Specifiers may be plain (`pkg`: latest at compile time), exact
- *   (`pkg@1.2.3`), ranged (`pkg@^1.2`, `pkg@~1.2.0`), scoped (`@scope/pkg@2`) and carry subpaths
- *   (`pkg@1/sub/path`). Node built-ins (`fs`, `node:crypto`) stay external.
- * - Each package version is installed once, with its dependencies and without running install
- *   scripts, into a shared cache under the data directory; concurrent compiles share installs.
- * - A compile given a `lock` (from an earlier compile) uses exactly those versions.
- * - Relative imports cannot be resolved on the server (the CLI bundles them before upload): they
- *   are a CompileError saying so.
+ * The compiler's contract: a component's source (ESM, CommonJS or TypeScript) in, one ES module
+ * out, importing Node built-ins and its lock's npm packages, which run as installed
+ * (bundle-packages.ts). npm imports need no manifest (`pkg`, `pkg@1.2.3`, `pkg@^1.2`,
+ * `@scope/pkg@2/sub`); a `lock` from an earlier compile pins the versions; relative imports are a
+ * CompileError (the CLI bundles them). Callers import this file, not the implementation.
  */
 
 export interface CompileRequest {

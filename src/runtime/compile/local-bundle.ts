@@ -1,11 +1,8 @@
 /**
- * Bundles one component file with its relative imports (`./common/base.mjs`, the app file) and
- * leaves every bare specifier (`axios`, `lodash@4.17.20`, `@scope/pkg@2/sub`, `node:fs`) as an
- * import for the compiler, which installs and locks npm packages itself. `sluice deploy` runs it
- * on the user's machine; the registry import runs it on the server, confined to the unpacked
- * package. An entry esbuild finds to be CommonJS is bundled again as CommonJS, so its
- * `require("pkg")` calls stay visible to the compiler and `module.exports` still becomes the
- * component.
+ * Bundles one component file with its relative imports and leaves every bare specifier
+ * (`axios`, `lodash@4.17.20`, `node:fs`) for the compiler, which installs and locks npm packages.
+ * Run by `sluice deploy` on the user's machine and by the registry import on the server. A
+ * CommonJS entry is bundled again as CommonJS, so its `require("pkg")` calls stay visible.
  */
 import fs from "node:fs";
 import { isBuiltin } from "node:module";

@@ -1,13 +1,8 @@
 /**
- * Compiled bundles on disk: `<dataDir>/artifacts/<bundleHash>/component.mjs`, written once per
- * node (temp file + rename, so a runner never imports a half-written file) and read by runners,
- * which may read nothing else of the data directory but the packages of the bundle's lock.
- *
- * The npm packages a bundle imports (its header, see compile/bundle-packages.ts) are installed in
- * this node's package cache if needed and linked into `<artifact dir>/node_modules/<name>`, so the
- * bundle's `import "pdfkit"` resolves as in any Node project. Node follows the links to the real
- * paths, so each package runs from (and finds its own files and dependencies in) its install
- * directory, which is what the runner is allowed to read.
+ * Compiled bundles on disk, `<dataDir>/artifacts/<bundleHash>/component.mjs`: written once per node
+ * (temp file and rename, so a runner never imports a half-written one). The bundle's npm packages
+ * are linked from this node's package cache into its `node_modules`: they resolve as in any Node
+ * project and run from their install directory, which the runner may read.
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";

@@ -2,10 +2,12 @@
  * The parent's record of one invocation in flight: effects arrive from the runner as they happen
  * (an action's exports, flow exit and queued sends too) and are kept here (so an invocation whose
  * runner dies still returns what it did), the HTTP response is passed on at once, and the result
- * is assembled when the invocation ends. Messages come from a process running untrusted code, so
- * each field is checked before use.
+ * is assembled when the invocation ends. The messages were checked against their shapes
+ * (protocol-parse.ts); the values inside, JSON made by untrusted code, are parsed here.
  */
+import type { EmitMeta } from "../api/component-instance.js";
 import { MAX_DB_KEY_BYTES } from "../api/key-value-store.js";
+import type { RespondMessage } from "./protocol.js";
 import type {
   EmittedEvent,
   HttpResponse,
@@ -26,9 +28,6 @@ export interface SandboxLogger {
   warn(obj: object, msg: string): void;
 }
 
-const LOG_LEVELS = new Set<string>(["log", "info", "warn", "error", "debug"]);
-const SEND_KINDS = new Set<string>(["http", "email", "emit", "sse", "s3"]);
-
 export class InvocationCollector {
   private readonly emits: { readonly json: string | undefined; readonly meta: EmittedEvent["meta"] }[] = [];
   private readonly logs: LogLine[] = [];
@@ -46,38 +45,28 @@ export class InvocationCollector {
     private readonly componentId: string,
   ) {}
 
-  emit(event: unknown, meta: unknown): void {
-    if (event !== undefined && typeof event !== "string") return;
-    this.emits.push({ json: event, meta: checkedMeta(meta) });
+  emit(event: string | undefined, meta: EmitMeta): void {
+    this.emits.push({ json: event, meta: presentMeta(meta) });
   }
 
-  log(line: unknown): void {
-    if (typeof line !== "object" || line === null) return;
-    const { ts, level, message } = line as Record<string, unknown>;
-    if (typeof ts !== "number" || typeof level !== "string" || !LOG_LEVELS.has(level)) return;
-    if (typeof message !== "string") return;
-    this.logs.push({ ts, level: level as LogLine["level"], message });
+  log(line: LogLine): void {
+    this.logs.push(line);
   }
 
-  set(key: unknown, json: unknown): void {
+  set(key: string, json: string): void {
     // The runner's db.set refuses longer keys; a runner that sends one anyway is not believed.
-    if (typeof key !== "string" || typeof json !== "string") return;
     if (Buffer.byteLength(key, "utf8") > MAX_DB_KEY_BYTES) return;
     this.writes.set(key, json);
   }
 
   /** Passes the component's response on, once. */
-  respond(message: Record<string, unknown>): void {
-    const { status, headers, body, encoding, isJson } = message;
-    if (this.response || typeof status !== "number" || typeof body !== "string") return;
-    if (typeof headers !== "object" || headers === null) return;
+  respond(message: RespondMessage): void {
+    if (this.response) return;
     const response: HttpResponse = {
-      status,
-      headers: Object.fromEntries(
-        Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
-      ),
-      body: Buffer.from(body, encoding === "base64" ? "base64" : "utf8"),
-      isJson: isJson === true,
+      status: message.status,
+      headers: message.headers,
+      body: Buffer.from(message.body, message.encoding),
+      isJson: message.isJson,
       ...(message.immediate === true ? { immediate: true } : {}),
     };
     this.response = response;
@@ -88,21 +77,19 @@ export class InvocationCollector {
     }
   }
 
-  export(name: unknown, json: unknown): void {
-    if (typeof name !== "string" || name === "") return;
-    if (json !== undefined && typeof json !== "string") return;
+  export(name: string, json: string | undefined): void {
+    if (name === "") return;
     // Re-exporting a name replaces its value, and moves it last.
     this.exports.delete(name);
     this.exports.set(name, json);
   }
 
-  flowExit(reason: unknown): void {
-    this.flowExitReason = typeof reason === "string" ? reason : null;
+  flowExit(reason: string | undefined): void {
+    this.flowExitReason = reason ?? null;
   }
 
-  send(kind: unknown, json: unknown): void {
-    if (typeof kind !== "string" || !SEND_KINDS.has(kind) || typeof json !== "string") return;
-    this.sends.push({ kind: kind as SendKind, json });
+  send(kind: SendKind, json: string): void {
+    this.sends.push({ kind, json });
   }
 
   result(outcome: Outcome, durationMs: number): InvocationResult {
@@ -179,14 +166,13 @@ export class InvocationCollector {
   }
 }
 
-function checkedMeta(meta: unknown): EmittedEvent["meta"] {
-  if (typeof meta !== "object" || meta === null) return {};
-  const { id, name, summary, ts } = meta as Record<string, unknown>;
+/** The meta's fields that were given: an emitted event's meta has no keys set to undefined. */
+function presentMeta({ id, name, summary, ts }: EmitMeta): EmittedEvent["meta"] {
   return {
-    ...(typeof id === "string" || typeof id === "number" ? { id } : {}),
-    ...(typeof name === "string" ? { name } : {}),
-    ...(typeof summary === "string" ? { summary } : {}),
-    ...(typeof ts === "number" ? { ts } : {}),
+    ...(id === undefined ? {} : { id }),
+    ...(name === undefined ? {} : { name }),
+    ...(summary === undefined ? {} : { summary }),
+    ...(ts === undefined ? {} : { ts }),
   };
 }
 

@@ -1,13 +1,7 @@
 /**
- * The invocations on their way to one runner, sent together. Under load many requests for the
- * sources of one runner arrive in one turn of the event loop; each invoke written alone to the
- * IPC channel is a system call that wakes the runner (measured at 14% of the server's main thread
- * at 5,000 requests a second). The outbox keeps the invokes of one turn and writes them as one
- * message once the turn's input is read (`setImmediate`), in the order they came.
- *
- * Any other message to the runner goes after the invokes queued before it (`flush` first), so the
- * runner sees everything in the order the parent meant it: a `forget` never overtakes an invoke
- * sent before it.
+ * The invokes on their way to one runner: those of one turn of the event loop go as one message,
+ * one write and one wake-up of the runner instead of one each. Any other message flushes them
+ * first, so a `forget` never overtakes an invoke sent before it.
  */
 import type { InvokeBatchMessage, InvokeMessage, ParentMessage } from "./protocol.js";
 

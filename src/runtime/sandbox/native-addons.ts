@@ -1,11 +1,8 @@
 /**
- * Native addons (`.node` files) in a runner. The permission model refuses to load them, and npm
- * installs packages without running their build scripts, so most are not even built. Either way
- * the component fails where it needs one, with an error that names the package instead of a bare
- * "loading addons is disabled" or "Cannot find module '../build/Release/x.node'". A package that
- * loads an optional addon inside try/catch (ssh2 with cpu-features) still runs without it.
- *
- * Imported by the runner: only Node built-ins here.
+ * Native addons (`.node` files) in a runner: the permission model refuses them and npm does not
+ * build them, so a component fails where it needs one, with an error that names the package.
+ * One loaded inside try/catch (ssh2's cpu-features) still runs without it. Only Node built-ins
+ * here: the runner imports it.
  */
 import Module from "node:module";
 

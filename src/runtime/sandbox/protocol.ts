@@ -1,22 +1,14 @@
 /**
- * The IPC messages between the pool (parent) and a runner (child). The channel uses Node's "json"
- * serialization (measured faster than "advanced" for these small messages). Values the component
- * produces — emitted events, db values, return values — travel as JSON *strings* made once, in
- * the runner, when the component hands them over: that one stringify is the validation, the deep
- * copy and the wire format. Bytes travel as base64.
- *
- * Effects (emit, log, set, respond; an action's export, flow exit and send) are sent as they
- * happen, not batched, so that a runner killed mid-invocation (time-out, out of memory,
- * process.exit) has already reported what it did.
- * Invokes go the other way together: those the parent sends in one turn of its event loop travel
- * as one `invoke_batch` (invoke-outbox.ts), one write instead of one each.
- * Every effect carries the id of the invocation it belongs to; the parent drops stale ones.
- * Several invocations may be in flight on one runner when they run in module instances of their
- * own (`instance`, a source's id): ids tell their effects apart.
+ * The IPC messages between the server (runner-process.ts) and a runner (runner.ts): one
+ * discriminated union each way. What a runner sends is parsed once, in protocol-parse.ts, before
+ * anything reads it; the invariants of the channel are in ARCHITECTURE.md.
  */
+import type { EmitMeta } from "../api/component-instance.js";
+import type { EncodedHttpResponse } from "../api/http-interface.js";
 import type { ComponentDefinition, HookName } from "../component-definition.js";
 import type { TunnelAnswer } from "./egress/egress-tunnel.js";
 import type { ConfigureMethod, LogLine, PropValue, SendKind } from "./sandbox.js";
+import type { SerializedError } from "./serialized-error.js";
 
 /**
  * Parent → runner: run one invocation. One is in flight per runner at a time, unless the
@@ -64,14 +56,21 @@ export interface EgressAnswerMessage {
 }
 
 /** Parent → runner: the answer to a data store call. */
-export interface DataStoreResultMessage {
-  readonly t: "data_store_result";
-  readonly call: number;
-  readonly ok: boolean;
-  /** JSON of the answer; absent for undefined. */
-  readonly value?: string;
-  readonly message?: string;
-}
+export type DataStoreResultMessage =
+  | {
+      readonly t: "data_store_result";
+      readonly call: number;
+      readonly ok: true;
+      /** JSON of the answer; absent for undefined. */
+      readonly value?: string;
+    }
+  | {
+      readonly t: "data_store_result";
+      readonly call: number;
+      readonly ok: false;
+      /** Without its stack: the server's stack stays in the server. */
+      readonly error: SerializedError;
+    };
 
 /** Parent → runner: drop a module instance (its source was updated or deleted). */
 export interface ForgetMessage {
@@ -95,17 +94,18 @@ export interface ReadyMessage {
 /** The bundle threw at import, or its default export is not a component. */
 export interface LoadErrorMessage {
   readonly t: "load_error";
-  readonly code: "load_error" | "not_a_component";
-  readonly message: string;
-  readonly stack?: string;
+  readonly code: LoadErrorCode;
+  readonly error: SerializedError;
 }
+
+export type LoadErrorCode = "load_error" | "not_a_component";
 
 export interface EmitMessage {
   readonly t: "emit";
   readonly id: number;
   /** JSON of the event; absent when the component emitted `undefined`. */
   readonly event?: string;
-  readonly meta: { id?: string | number; name?: string; summary?: string; ts?: number };
+  readonly meta: EmitMeta;
 }
 
 export interface LogMessage {
@@ -122,17 +122,10 @@ export interface SetMessage {
   readonly value: string;
 }
 
-export interface RespondMessage {
+/** The component's HTTP response; its body is UTF-8 text, or base64 of bytes. */
+export interface RespondMessage extends EncodedHttpResponse {
   readonly t: "respond";
   readonly id: number;
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  /** The body: UTF-8 text, or base64 of bytes. */
-  readonly body: string;
-  readonly encoding: "utf8" | "base64";
-  readonly isJson: boolean;
-  /** An action's `$.respond({ immediate: true })`. */
-  readonly immediate?: boolean;
 }
 
 /** An action's `$.export(name, value)`; `$summary` included. */
@@ -172,8 +165,7 @@ export type DoneMessage =
       readonly t: "done";
       readonly id: number;
       readonly ok: false;
-      readonly message: string;
-      readonly stack?: string;
+      readonly error: SerializedError;
       /** The runner is in an unknown state (an uncaught exception): the parent should replace it. */
       readonly retire?: boolean;
     };
@@ -187,11 +179,7 @@ export interface ExitMessage {
 
 export type DescribeResultMessage =
   | { readonly t: "definition"; readonly definition: ComponentDefinition }
-  | {
-      readonly t: "describe_error";
-      readonly code: "load_error" | "not_a_component";
-      readonly message: string;
-    };
+  | { readonly t: "describe_error"; readonly code: LoadErrorCode; readonly error: SerializedError };
 
 /** Runner → parent (namespace mode): open a connection for the component (egress/egress-tunnel.ts). */
 export interface EgressOpenMessage {
@@ -224,6 +212,7 @@ export interface DataStoreCallMessage {
   readonly id: number;
   readonly call: number;
   readonly storeId: string;
+  /** Checked by the server's handler, which answers an unknown one with an error. */
   readonly op: string;
-  readonly args: Record<string, unknown>;
+  readonly args: Readonly<Record<string, unknown>>;
 }

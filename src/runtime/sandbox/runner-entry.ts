@@ -1,12 +1,8 @@
 /**
- * Where the runner's code is: one file, `dist/runner/runner.cjs`, which `npm run build` bundles
- * from the compiled runner.ts and the modules it imports (see docs/architecture.md, "The sandbox").
- * One file because a cold start resolves, reads and compiles every module it imports under the
- * permission model, and that cost more than the runner's own code (bench/RESULTS.md, "Cold runner
- * start"). CommonJS, because the same bundle as an ES module took 3 to 5 ms more CPU to start
- * (the component's bundle is still imported as an ES module). Runners execute this bundle only,
- * also when the server code itself runs from TypeScript sources under vitest: a module under
- * `src/…/*.ts` finds the bundle of its `dist/` twin.
+ * Where the runner's code is: `dist/runner/runner.cjs`, one CommonJS file bundled by `npm run
+ * build` from runner.ts, because a cold start under the permission model pays for every module it
+ * loads (bench/RESULTS.md, "Cold runner start"). Runners run only this bundle, also under vitest:
+ * a module under `src/…/*.ts` finds its `dist/` twin's.
  */
 import fs from "node:fs";
 import path from "node:path";

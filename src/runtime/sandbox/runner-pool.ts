@@ -1,13 +1,8 @@
 /**
- * The Sandbox implementation: a pool of warm runners, one per component id (a runner key),
- * bounded by `maxRunners` with least-recently-used eviction of idle runners. Each runner has a
- * queue: its invocations run one at a time, or up to its `concurrency` side by side (a runner
- * shared by sources, each in a module instance of its own). A runner found dead, stopped or
- * running another bundle is replaced lazily, at the next invocation, once. A shared runner holds
- * at most `maxInstancesPerRunner` module instances: the next ones of its key get a runner of their
- * own (`<key>#2`, …), and an instance keeps its runner. A runner that has dropped many module
- * instances (their modules stay in its memory) is replaced when idle.
- * `describe` uses a short-lived runner outside the pool.
+ * The Sandbox implementation: a pool of warm runners, one per runner key (a component id), kept
+ * within `maxRunners` and the memory budget by evicting the least recently used idle ones. A shared
+ * runner holding `maxInstancesPerRunner` module instances overflows into `<key>#2`, …; `describe`
+ * uses a short-lived runner outside the pool.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -53,7 +48,7 @@ export interface SandboxOptions {
    */
   readonly packages?: PackageInstaller;
   /**
-   * Module instances one shared runner holds at most (default 1,000, about 25 MB); the next
+   * Module instances one shared runner holds at most (default 1,000); the next
    * instances of the same runner key go to another runner (`<key>#2`, …).
    */
   readonly maxInstancesPerRunner?: number;
@@ -62,7 +57,7 @@ export interface SandboxOptions {
 export const DEFAULT_HEAP_MB = 256;
 /** How long loading and describing a component may take. */
 export const DESCRIBE_TIMEOUT_MS = 30_000;
-/** Module instances one shared runner holds by default (about 25 kB each: bench/RESULTS.md, "Density"). */
+/** Module instances one shared runner holds by default (their memory: bench/RESULTS.md, "Density"). */
 const DEFAULT_MAX_INSTANCES_PER_RUNNER = 1000;
 /** A shared runner that dropped this many module instances is replaced once idle (ES modules are never freed). */
 const MAX_FORGOTTEN_INSTANCES = 200;

@@ -1,13 +1,7 @@
 /**
- * One runner child process, seen from the parent: how it is spawned (the permission model, an
- * empty environment, a heap limit), its start-up (the bundle loads, or fails to), its invocations
- * under their time-outs (one at a time, or several side by side in module instances of their
- * own, an instance's own queued one behind another, each timed from its start), which key-value
- * states the runner holds, and what its death means for the invocations in flight — time-out,
- * out of memory, process.exit or crash. When one invocation brings a shared runner down, the
- * others running fail too, each told which instance did it; those still queued end `notStarted`.
- * Nothing a child does makes this throw; the pool decides when to replace a runner that is no
- * longer `usable`.
+ * One runner child process, seen from the server: its spawn, its start-up, its invocations under
+ * their time-outs, and what its death means for those in flight (ARCHITECTURE.md). Nothing a
+ * child does makes this throw; the pool replaces a runner that is no longer `usable`.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import fs from "node:fs";
@@ -29,10 +23,19 @@ import {
 import { InvokeOutbox } from "./invoke-outbox.js";
 import { memoryLimitMb, watchMemory } from "./memory-watch.js";
 import { permissionFlag, quietWarningFlags } from "./node-capabilities.js";
-import type { InvokeMessage, ParentMessage } from "./protocol.js";
+import type {
+  DataStoreCallMessage,
+  DoneMessage,
+  EgressOpenMessage,
+  InvokeMessage,
+  ParentMessage,
+  RunnerMessage,
+} from "./protocol.js";
+import { parseRunnerMessage } from "./protocol-parse.js";
 import { classifyDeath } from "./runner-death.js";
 import type { RunnerEntry } from "./runner-entry.js";
 import { ComponentLoadError, type Invocation, type InvocationResult } from "./sandbox.js";
+import { describeError, type SerializedError, serializeError } from "./serialized-error.js";
 
 export interface RunnerProcessOptions {
   readonly componentId: string;
@@ -121,6 +124,8 @@ export class RunnerProcess {
   private markClosed: () => void = () => {};
   private readonly namespace: RunnerProcessOptions["namespace"];
   private tunnelsOpened = 0;
+  /** Set once a malformed message from the runner was logged. */
+  private malformedSeen = false;
   /** Invokes on their way, written together at the end of the event loop's turn. */
   private readonly outbox = new InvokeOutbox({
     send: (message) => this.send(message),
@@ -428,51 +433,23 @@ export class RunnerProcess {
   }
 
   /** Namespace mode: opens the connection the runner asked for, and answers it. */
-  private openTunnel(message: Record<string, unknown>): void {
-    const rid = message.rid;
-    if (this.namespace === undefined || typeof rid !== "number") return;
-    const request = { host: String(message.host), port: Number(message.port) };
-    void this.namespace.openTunnel(request, this.tmpDir, ++this.tunnelsOpened).then((answer) => {
+  private openTunnel({ rid, host, port }: EgressOpenMessage): void {
+    if (this.namespace === undefined) return;
+    void this.namespace.openTunnel({ host, port }, this.tmpDir, ++this.tunnelsOpened).then((answer) => {
       this.post({ t: "egress_answer", rid, answer });
     });
   }
 
   private onMessage(raw: unknown): void {
-    if (typeof raw !== "object" || raw === null) return;
-    const message = raw as Record<string, unknown>;
-    const current = typeof message.id === "number" ? this.inFlight.get(message.id)?.collector : undefined;
-    // Effects of an invocation that already ended (timed out, or stray async work) are dropped.
-    const ofCurrent = current !== undefined;
+    const parsed = parseRunnerMessage(raw);
+    if (!parsed.ok) {
+      this.onMalformed(parsed.error, parsed.t);
+      return;
+    }
+    const message = parsed.message;
     switch (message.t) {
       case "egress_open":
         this.openTunnel(message);
-        break;
-      case "emit":
-        if (ofCurrent) current.emit(message.event, message.meta);
-        break;
-      case "log":
-        if (ofCurrent) current.log(message.line);
-        break;
-      case "set":
-        if (ofCurrent) current.set(message.key, message.value);
-        break;
-      case "respond":
-        if (ofCurrent) current.respond(message);
-        break;
-      case "export":
-        if (ofCurrent) current.export(message.name, message.value);
-        break;
-      case "flow_exit":
-        if (ofCurrent) current.flowExit(message.reason);
-        break;
-      case "send":
-        if (ofCurrent) current.send(message.kind, message.params);
-        break;
-      case "data_store":
-        if (ofCurrent) this.onDataStoreCall(message);
-        break;
-      case "done":
-        if (ofCurrent) this.onDone(current.id, message);
         break;
       case "ready":
         this.settleStart({ ok: true });
@@ -480,43 +457,80 @@ export class RunnerProcess {
       case "load_error":
         this.settleStart({
           ok: false,
-          loadCode: message.code === "not_a_component" ? "not_a_component" : "load_error",
-          failure: {
-            reason: "load_error",
-            message: String(message.message),
-            ...(typeof message.stack === "string" ? { stack: message.stack } : {}),
-          },
+          loadCode: message.code,
+          failure: failureOf("load_error", message.error),
         });
         break;
       case "exit":
-        if (typeof message.code === "number") this.exitCalled = message.code;
-        if (typeof message.id === "number") this.exitCalledBy = message.id;
+        this.exitCalled = message.code;
+        if (message.id !== undefined) this.exitCalledBy = message.id;
         break;
       case "definition":
-        this.onDefinition(message.definition);
+        this.endDescribe(message.definition);
         break;
       case "describe_error":
-        this.pendingDescribe?.reject(
-          new ComponentLoadError(
-            message.code === "not_a_component" ? "not_a_component" : "load_error",
-            String(message.message),
-          ),
-        );
-        this.pendingDescribe = undefined;
+        this.endDescribe(new ComponentLoadError(message.code, describeError(message.error)));
+        break;
+      default:
+        this.onEffect(message);
+    }
+  }
+
+  /** An effect or the end of an invocation; dropped when that invocation already ended (timed out, or stray async work). */
+  private onEffect(message: Extract<RunnerMessage, { id: number }>): void {
+    const current = this.inFlight.get(message.id)?.collector;
+    if (current === undefined) return;
+    switch (message.t) {
+      case "emit":
+        current.emit(message.event, message.meta);
+        break;
+      case "log":
+        current.log(message.line);
+        break;
+      case "set":
+        current.set(message.key, message.value);
+        break;
+      case "respond":
+        current.respond(message);
+        break;
+      case "export":
+        current.export(message.name, message.value);
+        break;
+      case "flow_exit":
+        current.flowExit(message.reason);
+        break;
+      case "send":
+        current.send(message.kind, message.params);
+        break;
+      case "data_store":
+        this.onDataStoreCall(message);
+        break;
+      case "done":
+        this.onDone(message);
         break;
     }
   }
 
+  /**
+   * A message that does not fit the protocol (code in the runner may call process.send itself):
+   * dropped, and said once per runner. A malformed definition fails the describe waiting for it.
+   */
+  private onMalformed(error: string, t: RunnerMessage["t"] | undefined): void {
+    if (t === "definition")
+      this.endDescribe(new ComponentLoadError("load_error", "the runner sent a malformed definition"));
+    if (this.malformedSeen) return;
+    this.malformedSeen = true;
+    this.logger?.warn(
+      { componentId: this.componentId, pid: this.child.pid, error },
+      "sandbox: dropped a malformed message from a runner (further ones are dropped silently)",
+    );
+  }
+
   /** Performs a data store call of an invocation in flight and answers the runner. */
-  private onDataStoreCall(message: Record<string, unknown>): void {
-    const call = Number(message.call);
-    const handler = this.inFlight.get(Number(message.id))?.onDataStore;
-    const args = (typeof message.args === "object" && message.args !== null ? message.args : {}) as Record<
-      string,
-      unknown
-    >;
+  private onDataStoreCall({ id, call, storeId, op, args }: DataStoreCallMessage): void {
+    const handler = this.inFlight.get(id)?.onDataStore;
     const answer = handler
-      ? handler(String(message.storeId), String(message.op), args)
+      ? handler(storeId, op, { ...args })
       : Promise.reject(new Error("this invocation has no data store"));
     answer.then(
       (value) =>
@@ -526,49 +540,34 @@ export class RunnerProcess {
           ok: true,
           ...(value === undefined ? {} : { value: JSON.stringify(value) }),
         }),
-      (error: unknown) =>
-        this.post({
-          t: "data_store_result",
-          call,
-          ok: false,
-          message: error instanceof Error ? error.message : String(error),
-        }),
+      (error: unknown) => {
+        // The server's stack stays in the server.
+        const { stack: _, ...withoutStack } = serializeError(error);
+        this.post({ t: "data_store_result", call, ok: false, error: withoutStack });
+      },
     );
   }
 
-  private onDone(id: number, message: Record<string, unknown>): void {
-    if (message.ok === true) {
-      const returnValue = typeof message.returnValue === "string" ? message.returnValue : undefined;
+  private onDone(message: DoneMessage): void {
+    const { id } = message;
+    if (message.ok) {
+      const { returnValue } = message;
       this.settle(id, returnValue === undefined ? { ok: true } : { ok: true, returnValue });
       return;
     }
     const instance = this.inFlight.get(id)?.instance;
     // An uncaught exception left the runner in an unknown state: the next of the instance does not start.
     if (message.retire === true) void this.stop(this.broughtDownBy(instance, "threw an uncaught exception"));
-    this.settle(id, {
-      ok: false,
-      failure: {
-        reason: "error",
-        message: String(message.message),
-        ...(typeof message.stack === "string" ? { stack: message.stack } : {}),
-      },
-    });
+    this.settle(id, { ok: false, failure: failureOf("error", message.error) });
   }
 
-  private onDefinition(definition: unknown): void {
+  /** Ends the describe waiting, if any: with the definition, or failed. */
+  private endDescribe(outcome: ComponentDefinition | ComponentLoadError): void {
     const pending = this.pendingDescribe;
     if (!pending) return;
     this.pendingDescribe = undefined;
-    const d = definition as Partial<ComponentDefinition> | null;
-    const valid =
-      typeof d === "object" &&
-      d !== null &&
-      typeof d.name === "string" &&
-      Array.isArray(d.props) &&
-      Array.isArray(d.hooks) &&
-      Array.isArray(d.methods);
-    if (valid) pending.resolve(d as ComponentDefinition);
-    else pending.reject(new ComponentLoadError("load_error", "the runner sent a malformed definition"));
+    if (outcome instanceof ComponentLoadError) pending.reject(outcome);
+    else pending.resolve(outcome);
   }
 
   private onClose(code: number | null, signal: NodeJS.Signals | null, spawnError?: string): void {
@@ -605,10 +604,9 @@ export class RunnerProcess {
             },
           },
     );
-    this.pendingDescribe?.reject(
+    this.endDescribe(
       new ComponentLoadError("load_error", `the component could not be loaded: ${failure.message}`),
     );
-    this.pendingDescribe = undefined;
     fs.promises
       .rm(this.tmpDir, { recursive: true, force: true })
       .catch(() => {})
@@ -621,4 +619,13 @@ export class RunnerProcess {
   private gone(): Failure {
     return { reason: "crash", message: this.stopReason ?? "the runner process is gone" };
   }
+}
+
+/** The failure an error the runner reported stands for. */
+function failureOf(reason: Failure["reason"], error: SerializedError): Failure {
+  return {
+    reason,
+    message: describeError(error),
+    ...(error.stack === undefined ? {} : { stack: error.stack }),
+  };
 }

@@ -1,21 +1,9 @@
 /**
- * The entry of a runner: the child process that runs one component (`node runner.js
- * <artifact file>`, forked by runner-process.ts under the permission model). It imports the
- * bundle, then serves invocations from the parent, sending their effects as they happen (see
- * protocol.ts). Invocations that name an `instance` (a source's id) run in a module instance of
- * their own, so that the sources sharing a runner keep their own module state and see their own
- * PD_COMPONENT, and several may be in flight at once: each effect and log line is charged to
- * the invocation whose asynchronous context produced it (AsyncLocalStorage). One instance's
- * invocations run one after another, in the order they came (the parent sends a busy source's
- * next ones before the previous one ends), each on the key-value state the previous one left:
- * the instance keeps it, and the parent sends it only when the runner may not hold it. It owns the
- * process-wide hooks a component could otherwise escape through: the console (captured as log
- * lines), process.exit (reported, then honoured), and uncaught errors (charged to the
- * invocation that was running, or, when that cannot be told, retiring the runner). A source's
- * `run` gets the event; an action's gets `{ steps, $ }` (api/action-context.ts).
- *
- * It must import only Sluice's own modules and Node built-ins: `npm run build` bundles it with them
- * into dist/runner/runner.cjs, the only code of the project a runner may read (runner-entry.ts).
+ * The entry of a runner, forked by runner-process.ts: imports the bundle, runs the parent's
+ * invocations (in module instances of their own when they name one) and sends their effects as
+ * they happen. It owns the process-wide hooks a component could escape through: the console,
+ * process.exit, uncaught errors, signals and `process.env`. Only Sluice's own modules and Node
+ * built-ins may be imported here: it is bundled into dist/runner/runner.cjs (ARCHITECTURE.md).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { pathToFileURL } from "node:url";
@@ -37,14 +25,10 @@ import { installEgressGuard } from "./egress/egress-guard.js";
 import { createEgressPolicy, type EgressPolicySpec } from "./egress/egress-policy.js";
 import type { TunnelAnswer, TunnelRequest } from "./egress/egress-tunnel.js";
 import { explainNativeAddonError, refuseNativeAddons } from "./native-addons.js";
-import type {
-  DataStoreResultMessage,
-  DoneMessage,
-  InvokeMessage,
-  ParentMessage,
-  RunnerMessage,
-} from "./protocol.js";
+import type { DataStoreResultMessage, DoneMessage, InvokeMessage, RunnerMessage } from "./protocol.js";
+import { parseParentMessage } from "./protocol-parse.js";
 import type { PropValue } from "./sandbox.js";
+import { describeError, deserializeError, type SerializedError, serializeError } from "./serialized-error.js";
 
 /** Thrown out of process.exit() so that no component code runs after it while the exit is sent. */
 class ProcessExitRequested extends Error {}
@@ -154,7 +138,7 @@ function installProcessHooks(): void {
     // Several in flight and no telling whose it was: all of them fail, and the runner retires.
     const charged = id === undefined ? [...running.keys()] : [id];
     for (const each of charged)
-      finish({ t: "done", id: each, ok: false, ...errorFields(error), retire: true });
+      finish({ t: "done", id: each, ok: false, error: errorOf(error), retire: true });
   });
   process.on("unhandledRejection", (reason) => {
     if (reason instanceof ProcessExitRequested) return;
@@ -226,13 +210,9 @@ function exitCodeOf(code: unknown): number {
   return typeof value === "number" && Number.isInteger(value) ? value : 0;
 }
 
-function errorFields(thrown: unknown): { message: string; stack?: string } {
-  const error = explainNativeAddonError(thrown);
-  if (error instanceof Error) {
-    const message = error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
-    return { message, ...(typeof error.stack === "string" ? { stack: error.stack } : {}) };
-  }
-  return { message: typeof error === "string" ? error : inspect(error) };
+/** What the component threw, as it goes to the parent. */
+function errorOf(thrown: unknown): SerializedError {
+  return serializeError(explainNativeAddonError(thrown));
 }
 
 /** Sends the invocation's outcome, once; later outcomes of the same invocation are ignored. */
@@ -254,7 +234,7 @@ async function load(file: string): Promise<ComponentObject | undefined> {
     return component;
   } catch (error) {
     const code = error instanceof NotAComponentError ? "not_a_component" : "load_error";
-    send({ t: "load_error", code, ...errorFields(error) });
+    send({ t: "load_error", code, error: errorOf(error) });
     return undefined;
   }
 }
@@ -299,7 +279,7 @@ function settleDataStoreCall(message: DataStoreResultMessage): void {
   if (!pending) return;
   dataStoreCalls.delete(message.call);
   if (message.ok) pending.resolve(message.value === undefined ? undefined : JSON.parse(message.value));
-  else pending.reject(new Error(message.message ?? "the data store call failed"));
+  else pending.reject(deserializeError(message.error));
 }
 
 function effectsOf(id: number): InvocationEffects {
@@ -373,8 +353,8 @@ async function runInInstance(instance: Instance, message: InvokeMessage): Promis
   const db = instance.db;
   if (db === undefined) {
     // The parent sends the state whenever it does not know the runner holds it: a bug if reached.
-    const message = "the runner does not hold this instance's key-value state";
-    send({ t: "done", id, ok: false, message });
+    const error = serializeError("the runner does not hold this instance's key-value state");
+    send({ t: "done", id, ok: false, error });
     return;
   }
   const writes = new Map<string, string>();
@@ -391,7 +371,7 @@ async function runInInstance(instance: Instance, message: InvokeMessage): Promis
             : await runMethod(component, self, message);
       finish({ t: "done", id, ok: true, ...returnValueOf(value) });
     } catch (error) {
-      finish({ t: "done", id, ok: false, ...errorFields(error) });
+      finish({ t: "done", id, ok: false, error: errorOf(error) });
     }
   };
   if (instances.size > 1) {
@@ -426,7 +406,7 @@ function returnValueOf(value: unknown): { returnValue?: string } {
     const json = toJson(value, "run's return value");
     return json === undefined ? {} : { returnValue: json };
   } catch (error) {
-    log("warn", `${errorFields(error).message}; it was dropped`);
+    log("warn", `${describeError(errorOf(error))}; it was dropped`);
     return {};
   }
 }
@@ -436,7 +416,7 @@ function describe(component: ComponentObject): void {
     send({ t: "definition", definition: describeComponent(component) });
   } catch (error) {
     const code = error instanceof NotAComponentError ? "not_a_component" : "load_error";
-    send({ t: "describe_error", code, message: errorFields(error).message });
+    send({ t: "describe_error", code, error: errorOf(error) });
   }
 }
 
@@ -469,11 +449,8 @@ function installNetworkGuard(policyJson: string): boolean {
     });
     return true;
   } catch (error) {
-    send({
-      t: "load_error",
-      code: "load_error",
-      message: `the sandbox's network guard could not be installed: ${errorFields(error).message}`,
-    });
+    const why = `the sandbox's network guard could not be installed: ${describeError(errorOf(error))}`;
+    send({ t: "load_error", code: "load_error", error: serializeError(why) });
     return false;
   }
 }
@@ -488,7 +465,8 @@ if (ipcSend === undefined || artifactFile === undefined || egressPolicy === unde
 } else if (installNetworkGuard(egressPolicy)) {
   installProcessHooks();
   const loaded = load(artifactFile);
-  process.on("message", (message: ParentMessage) => {
+  process.on("message", (raw: unknown) => {
+    const message = parseParentMessage(raw);
     if (message.t === "data_store_result") {
       settleDataStoreCall(message);
       return;

@@ -1,30 +1,9 @@
 /**
- * The sandbox's contract. Each deployed component runs in a child process of its own:
- *
- *   node --permission --allow-fs-read=<its artifact dir and the runner's code>
- *        --allow-fs-read=<the install directory of each npm package of its lock>
- *        --allow-fs-write=<its tmp dir> --max-old-space-size=<heapMb> dist/runner/runner.cjs
- *
- * (`--experimental-permission` on Node 20: node-capabilities.ts asks the running `node` which)
- *
- * npm packages run as installed: linked into the artifact directory's node_modules from the
- * node's package cache, installed there first when a bundle compiled elsewhere needs them.
- * with an empty environment but for PD_COMPONENT (the component's id). Runners stay warm in an
- * LRU pool bounded by `maxRunners`. Invocations of one runner are serialized by default; a
- * runner shared by several module instances (`concurrency` above 1, each invocation naming its
- * `instance`: how the sources of one account and bundle share one process) runs theirs side by
- * side, and an instance's own one after another, in the order they were handed over: a caller
- * may hand over the next before the previous one ended (its time limit starts when it starts),
- * and leave out its state, which the runner then carries from the previous run. A runner that
- * times out, crashes, runs out of memory or exits is killed and replaced; the invocation resolves
- * (never rejects) with `ok: false` and the reason. The other invocations running on a shared
- * runner fail with it, each told which instance brought the runner down; those queued behind
- * another of their instance end `notStarted`.
- * Callers import this file, not the implementation.
- *
- * A source's `run` receives the event; an action's (`type: "action"`) receives `{ steps, $ }`, and
- * what it does with `$` (exports, summary, respond, flow exit, queued sends) comes back in the
- * result, so that a workflow runner can call `invoke` once per step.
+ * The sandbox's contract: each component runs in a runner process of its own, kept warm in a
+ * pool; an invocation resolves, never rejects, with what the component did and why it failed.
+ * A source's `run` gets the event; an action's gets `{ steps, $ }`, and what it does with `$`
+ * comes back in the result. Callers import this file, not the implementation; the invariants are
+ * in ARCHITECTURE.md.
  */
 import type { ComponentDefinition, HookName } from "../component-definition.js";
 

@@ -1,17 +1,9 @@
 /**
- * Which IP addresses Sluice refuses to connect to on a user's behalf, and why: the one classifier
- * shared by the server's SSRF guard (deliveries, component URLs, `$.send.http`) and the runner's
- * egress guard (component code). Everything that is not globally reachable unicast is refused:
- * loopback, private (RFC 1918), unique local (RFC 4193), link-local (cloud metadata lives there:
- * 169.254.169.254, fd00:ec2::254), carrier-grade NAT, multicast, unspecified, and the reserved,
- * documentation, benchmarking and transition ranges (6to4, Teredo and NAT64 prefixes can embed a
- * private IPv4 address, so they are refused whole). IPv4-mapped IPv6 addresses are judged as the
- * IPv4 address they carry (Node's BlockList does that).
- *
- * Built on `net.BlockList` only, with no npm dependency: it is bundled into the runner
- * (dist/runner/runner.cjs), which may read nothing of the project but that file. The check path
- * calls only functions captured when the module loads, so component code that later replaces
- * `BlockList.prototype.check` or array methods cannot change its answers.
+ * Which IP addresses Sluice refuses to connect to for a user: everything that is not globally
+ * reachable unicast (loopback, private, link-local where cloud metadata lives, reserved and
+ * transition ranges, which can embed a private IPv4 address). Shared by the server's SSRF guard and
+ * the runner's egress guard, so it uses `net.BlockList` only, and only functions captured at load:
+ * component code that replaces built-ins later cannot change its answers.
  */
 import net from "node:net";
 

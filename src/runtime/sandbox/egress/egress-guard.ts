@@ -1,27 +1,9 @@
 /**
- * The egress guard: installed in a runner before the component's bundle loads, it applies the
- * network policy (egress-policy.ts) to every outbound connection and datagram the component makes.
- * Two layers:
- *
- * 1. The backstop, at the lowest level JavaScript can reach: the methods of the native handle
- *    classes that open connections (`TCP#connect`/`connect6`, `Pipe#connect`, `UDP#send`/`send6`/
- *    `connect`/`connect6`, and the DNS resolver's `setServers`). Every path — `net`, `tls`, `http`,
- *    `https`, `http2`, `fetch` (undici), `dgram`, happy-eyeballs retries — ends in one of them,
- *    with the address already resolved, so DNS rebinding cannot slip past: the address checked is
- *    the address connected to. A refused call returns EACCES, as the kernel would.
- * 2. Clear errors, one level up: `net.Socket#connect` and `dgram` check IP literals and wrap the
- *    DNS lookup, so a refusal reaches the component as an error that names the address and the
- *    rule ("connection to 127.0.0.1:5432 refused by Sluice's network policy: …") rather than a
- *    bare EACCES. Each refusal is also reported through `onRefusal` (the invocation's log).
- *
- * Why the component cannot undo it: the native originals live only in the guard's closures; the
- * replaced properties are made non-writable and non-configurable; Node's permission model denies
- * `process.binding`, and `internalBinding` is not reachable from user code; `require("net")`,
- * `Module._load` and `import` return the same built-in module objects; a new `vm` context gets no
- * bindings of its own. The checks call only functions captured when the modules load (see
- * address-rules.ts and native-handles.ts, which holds the backstop), so
- * replacing globals or prototypes of built-ins later changes nothing. See docs/architecture.md for
- * what this cannot cover.
+ * The egress guard, installed in a runner before the bundle loads. A backstop on the native handle
+ * methods every connection and datagram ends in (native-handles.ts: the address checked is the
+ * address connected to, a refusal is EACCES), and clear errors one level up that name the address
+ * and the rule. Why a component cannot undo it: ../ARCHITECTURE.md; what it cannot cover:
+ * docs/architecture.md.
  */
 import dgram from "node:dgram";
 import dns from "node:dns";
@@ -180,12 +162,6 @@ function guardSocketConnect(
 }
 
 /**
- * Datagram sockets get a lookup that checks where they send. Their `bind` resolves its local
- * address through the same lookup (synchronously, inside `bind`, also for the implicit bind of a
- * first `send`), so lookups made while binding are passed through: a local address is not a
- * destination, and the backstop still checks every datagram sent.
- */
-/**
  * Namespace mode: the server opens the connection and hands over a unix socket; the component's
  * socket connects to that. Writes made meanwhile wait for 'connect', as they do during a lookup.
  */
@@ -223,6 +199,12 @@ function connectThroughTunnel(
   return socket;
 }
 
+/**
+ * Datagram sockets get a lookup that checks where they send. Their `bind` resolves its local
+ * address through the same lookup (synchronously, inside `bind`, also for the implicit bind of a
+ * first `send`), so lookups made while binding are passed through: a local address is not a
+ * destination, and the backstop still checks every datagram sent.
+ */
 function guardDatagramSockets(policy: EgressPolicy, report: (refusal: EgressRefusal) => void): void {
   const OriginalSocket = dgram.Socket as unknown as new (options: object, listener?: unknown) => dgram.Socket;
   const proto = OriginalSocket.prototype as unknown as Record<string, unknown>;

@@ -1,10 +1,8 @@
 /**
- * The network policy of component code: which address and port a runner may connect to or send a
- * datagram to. Built from a serializable spec (the server passes it to each runner on its command
- * line): refused are the addresses of address-rules.ts unless the operator's allow list
- * (SLUICE_COMPONENT_ALLOWED_CIDRS) names them, and, whatever the list says, Sluice's own database
- * and the server's own listen address. The check path calls only captured functions (see
- * address-rules.ts), so a component cannot change its answers by tampering with globals.
+ * Which address and port component code may reach, built from a spec the server passes each runner
+ * on its command line: the addresses of address-rules.ts are refused unless the operator's allow
+ * list names them, and Sluice's own database and listen address always. The check path calls only
+ * captured functions, so a component cannot change its answers.
  */
 import { type CidrSet, ipLiteral, parseCidrSet, refusingRule } from "./address-rules.js";
 

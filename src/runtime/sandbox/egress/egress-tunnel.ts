@@ -1,10 +1,8 @@
 /**
- * The server's half of the network-namespace mode. A runner in a namespace of its own has no
- * route anywhere, so each connection its component opens is asked of the server over IPC: the
- * server resolves the name, checks every address against the policy, connects to the checked
- * address itself (so a DNS answer cannot change between the check and the connect), and hands the
- * runner a unix socket in the runner's own directory that carries the connection. Unix sockets
- * are files, so they cross network namespaces; nothing else does.
+ * The server's half of the network-namespace mode: a runner there has no route, so the server
+ * resolves, checks and connects each address itself (a DNS answer cannot change between the check
+ * and the connect), and hands the runner a unix socket in the runner's own directory: sockets are
+ * files, which cross network namespaces.
  */
 import dns from "node:dns";
 import fs from "node:fs";
