@@ -9,7 +9,8 @@ import type { ReloadPropsResult } from "../../client/apps-client.js";
 import type { ConfigurableProp } from "../../client/types.js";
 import { errorMessage } from "../api.js";
 import { appsClient } from "./apps-api.js";
-import { type FormContext, propInputFor } from "./prop-inputs.js";
+import type { FormContext } from "./prop-input-props.js";
+import { propInputFor } from "./prop-inputs.js";
 import {
   configuredValue,
   type FormValue,
