@@ -22,10 +22,12 @@ import { checkExternalUserId } from "../../../core/connect/end-users.js";
 import type { CoreContext } from "../../../core/context.js";
 import type { PageRequest } from "../../../core/pagination.js";
 import { endUserOf, optionalEndUserOf, scopeOf } from "./connect-auth.js";
+import { type ConnectMount, connectMount } from "./mount.js";
 import {
   connectErrors,
   connectPageQuery,
   deployedTriggerSchema,
+  emptyPage,
   externalUserId,
   looseObject,
   observationSchema,
@@ -109,20 +111,18 @@ export function triggerRoutes(
   base: string,
   suffix: string,
 ): void {
-  const mount = { base, suffix, withProject: base !== "" };
+  const mount = connectMount(base, suffix);
   runRoutes(app, context, mount);
   deployedTriggerRoutes(app, context, mount);
   deployedTriggerOutputRoutes(app, context, mount);
 }
 
-interface Mount {
-  readonly base: string;
-  readonly suffix: string;
-  readonly withProject: boolean;
-}
-
 /** Running an action and deploying a trigger for the end user. */
-function runRoutes(app: FastifyInstance, context: CoreContext, { base, suffix, withProject }: Mount): void {
+function runRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  { base, suffix, withProject }: ConnectMount,
+): void {
   const { db } = context.store;
 
   app.post<{ Body: WithUser<RunActionInput> }>(
@@ -203,7 +203,7 @@ function runRoutes(app: FastifyInstance, context: CoreContext, { base, suffix, w
 function deployedTriggerRoutes(
   app: FastifyInstance,
   context: CoreContext,
-  { base, suffix, withProject }: Mount,
+  { base, suffix, withProject }: ConnectMount,
 ): void {
   const { db } = context.store;
 
@@ -233,7 +233,7 @@ function deployedTriggerRoutes(
       if (request.connect.grant === null) checkExternalUserId(request.query.external_user_id);
       const endUser = await optionalEndUserOf(request, db, scope, request.query.external_user_id);
       if (endUser === null || endUser === "none") {
-        return { data: [], page_info: { total_count: 0, count: 0, start_cursor: null, end_cursor: null } };
+        return emptyPage;
       }
       const page = await listTriggers(context, endUser, request.query);
       return {
@@ -328,7 +328,7 @@ function deployedTriggerRoutes(
 function deployedTriggerOutputRoutes(
   app: FastifyInstance,
   context: CoreContext,
-  { base, suffix, withProject }: Mount,
+  { base, suffix, withProject }: ConnectMount,
 ): void {
   const { db } = context.store;
 
