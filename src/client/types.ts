@@ -3,37 +3,9 @@
  * OpenAPI document (./openapi.ts, `npm run generate:client-types`), so callers keep importing
  * `Webhook`, `Source`, … from here while the route schemas stay the one source of truth.
  */
-import type { operations } from "./openapi.js";
+import type { BodyOf, DataOf, ItemOf, QueryOf } from "./wire.js";
 
-type OperationId = keyof operations;
-/** The JSON body of an operation's 200 answer. */
-export type ResponseOf<Id extends OperationId> = operations[Id]["responses"] extends {
-  200: { content: { "application/json": infer Body } };
-}
-  ? Body
-  : never;
-/** `data` of an operation's 200 answer. */
-export type DataOf<Id extends OperationId> = ResponseOf<Id> extends { data: infer Data } ? Data : never;
-/** One item of a list operation's `data`. */
-export type ItemOf<Id extends OperationId> = DataOf<Id> extends (infer Item)[] ? Item : never;
-/** The JSON body an operation takes. */
-export type BodyOf<Id extends OperationId> =
-  NonNullable<operations[Id]["requestBody"]> extends {
-    content: { "application/json": infer Body };
-  }
-    ? Body
-    : never;
-/** The query string an operation takes. */
-export type QueryOf<Id extends OperationId> = NonNullable<operations[Id]["parameters"]["query"]>;
-
-export type PageInfo = ResponseOf<"listWebhooks">["page_info"];
-
-export interface PageOf<T> {
-  page_info: PageInfo;
-  data: T[];
-}
-
-export type PageParams = QueryOf<"listWebhooks">;
+export type { BodyOf, DataOf, ItemOf, PageInfo, PageOf, PageParams, QueryOf, ResponseOf } from "./wire.js";
 
 export type Me = DataOf<"getCurrentUser">;
 export type CreatedAccount = DataOf<"createAccount">;

@@ -2,7 +2,7 @@
  * Workflows and their runs as they appear on the wire (`/v1/workflows`, `/v1/workflow_runs`), and
  * the document a workflow is deployed from: names for the generated types (./openapi.ts).
  */
-import type { BodyOf, DataOf } from "./types.js";
+import type { BodyOf, DataOf } from "./wire.js";
 
 /** The body of `POST /v1/workflows` and `PUT /v1/workflows/{id}`: the workflow document. */
 export type WorkflowParams = BodyOf<"createWorkflow">;

@@ -25,6 +25,7 @@ import { componentRoutes } from "./routes/components.js";
 import { connectPageRoute } from "./routes/connect/connect-page.js";
 import { connectRoutes } from "./routes/connect/index.js";
 import { oauthRoutes } from "./routes/connect/oauth.js";
+import { connectedAccountRoutes } from "./routes/connected-accounts.js";
 import { dataStoreRoutes } from "./routes/data-stores.js";
 import { deliveryRoutes } from "./routes/deliveries.js";
 import { dynamicPropsRoutes } from "./routes/dynamic-props.js";
@@ -127,6 +128,7 @@ export async function buildApp({
       actionRoutes(v1, core);
       workflowRoutes(v1, core);
       appRoutes(v1, core);
+      connectedAccountRoutes(v1, core);
       oauthConnectionRoutes(v1, core);
       dynamicPropsRoutes(v1, core);
       dataStoreRoutes(v1, core);

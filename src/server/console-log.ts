@@ -1,14 +1,7 @@
 /**
- * The server's log. On a terminal it is for people: pino-pretty, coloured, one line per request
- * (`GET /v1/sources 200 4 ms`). Anywhere else (a file, a pipe, a log collector) it is JSON, one
- * record per line, and one record per request: `request completed` with the method, the path, the
- * status and the time. Fastify's `incoming request` record is written at level debug only: two
- * records per request were a third of the server's time under ingest.
- *
- * A source endpoint's hit that was answered below 400 is logged at level debug too (routes with
- * `quietLog`): each one is already stored, as the source's invocation with its events and log
- * lines, and at info its line cost ingest 40% of its throughput (bench/RESULTS.md).
- * Its failures are logged as any route's.
+ * The server's log: pino-pretty, one line per request, on a terminal; JSON elsewhere, one
+ * `request completed` record per request (the `incoming request` record only at debug, as is a
+ * source endpoint's answered hit: it is already stored as the source's invocation).
  */
 import { type FastifyReply, type FastifyRequest, LogController } from "fastify";
 import { destination, type Logger, pino } from "pino";

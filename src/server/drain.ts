@@ -1,12 +1,7 @@
 /**
- * How a node stops taking HTTP traffic when it drains (RunningServer.close). From `startDraining`
- * its /ready answers 503. `stopListening` then refuses new connections, drops idle ones, ends the
- * open SSE streams (their clients reconnect, to another node, with Last-Event-ID) and resolves
- * once every request in flight has been answered. Fastify's own close comes after: it answers 503
- * to any request it still reads, which a load balancer passes on to the client (it cannot know
- * that the request was not processed), so by then there must be none left to read.
- *
- * The state is keyed by the node's http.Server, which every encapsulated Fastify instance shares.
+ * How a node stops taking HTTP traffic when it drains: /ready answers 503, then `stopListening`
+ * refuses new connections, ends the SSE streams and resolves once every request in flight is
+ * answered, so Fastify's close finds none left to answer 503 to. Keyed by the node's http.Server.
  */
 import type { Server } from "node:http";
 

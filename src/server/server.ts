@@ -5,6 +5,7 @@
  * requests and the jobs in flight are done, the sandbox and the database close.
  */
 import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
 import type { ServerConfig } from "../config/server-config.js";
 import { bootstrapFirstAccount } from "../core/accounts/accounts.js";
 import { type ActionSender, createActionSender } from "../core/actions/action-sends.js";
@@ -12,10 +13,10 @@ import { spendConnectToken } from "../core/connect/connect-tokens.js";
 import type { CoreContext } from "../core/context.js";
 import { createDeliveryWorker, type DeliveryWorker } from "../core/delivery/delivery-worker.js";
 import { createDeliveryRetention, type DeliveryRetention } from "../core/delivery/retention.js";
-import { createMetrics } from "../core/metrics.js";
+import { createMetrics, type Metrics } from "../core/metrics.js";
 import { createCodeFetcher } from "../core/outbound/fetch-code.js";
 import { createMailer } from "../core/outbound/smtp-mailer.js";
-import { createAddressPolicy, createGuardedAgent } from "../core/outbound/ssrf-guard.js";
+import { type AddressPolicy, createAddressPolicy, createGuardedAgent } from "../core/outbound/ssrf-guard.js";
 import { checkMasterKey, createSecretBox, loadMasterKey } from "../core/secret-box.js";
 import { SourceLanes } from "../core/sources/lane.js";
 import { createTimerWorker, type TimerWorker } from "../core/sources/timers/timer-worker.js";
@@ -27,7 +28,7 @@ import { createSandbox } from "../runtime/sandbox/runner-pool.js";
 import type { Sandbox } from "../runtime/sandbox/sandbox.js";
 import { openStore, type Store } from "../store/store.js";
 import { buildApp } from "./app.js";
-import { componentNetworkPolicy, listenPort } from "./component-network.js";
+import { type ComponentNetworkPolicy, componentNetworkPolicy, listenPort } from "./component-network.js";
 import { createServerLogger } from "./console-log.js";
 import { startDraining, stopListening } from "./drain.js";
 
@@ -52,6 +53,19 @@ export interface StartOptions {
   readonly humanLog?: boolean;
 }
 
+/** What a server runs besides its store; each is set once made, so a failed start closes what it made. */
+interface Parts {
+  app?: FastifyInstance;
+  sandbox?: Sandbox;
+  sender?: ActionSender;
+  timers?: TimerWorker;
+  deliveries?: DeliveryWorker;
+  workflows?: WorkflowRunner;
+  retention?: DeliveryRetention;
+}
+
+type Running = Required<Parts>;
+
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<RunningServer> {
   const logger = createServerLogger(config, options.humanLog === true);
   const masterKey = loadMasterKey(config.masterKey, config.dataDir);
@@ -59,65 +73,21 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     { databaseUrl: config.databaseUrl, dataDir: config.dataDir },
     { onConnectionError: (error) => logger.warn({ err: error }, "database connection lost; reconnecting") },
   );
-  let app: FastifyInstance | undefined;
+  const parts: Parts = {};
   let publicUrl = config.baseUrl;
-  let sandbox: Sandbox | undefined;
-  let timers: TimerWorker | undefined;
-  let deliveries: DeliveryWorker | undefined;
-  let retention: DeliveryRetention | undefined;
-  let workflows: WorkflowRunner | undefined;
-  let sender: ActionSender | undefined;
   try {
-    await checkMasterKey(store.db, masterKey);
-    if (store.capabilities.singleProcess) {
-      // Claims left by a previous process that died (SIGKILL, power loss) are taken up now.
-      const released = await store.jobs.releaseAllLeases();
-      if (released > 0)
-        logger.warn({ released }, "released the leases of a previous run that did not stop cleanly");
-    }
-    const first = await bootstrapFirstAccount(store.db, config.bootstrapApiKey);
-    if (first?.generated) (options.announceFirstKey ?? printFirstKey)(first.apiKey);
-    else if (first)
-      logger.info({ account: first.account.id }, "created the first account with the bootstrap API key");
-
+    await prepareStore(store, masterKey, config, options, logger);
     const policy = createAddressPolicy(config.allowedCidrs);
-    const packages = createNpmPackages({ dataDir: config.dataDir });
     const egress = await componentNetworkPolicy(config);
-    sandbox = createSandbox({
-      dataDir: config.dataDir,
-      packages: packages.cache,
-      maxRunners: config.maxRunners,
-      memoryBudgetMb: config.runnerMemoryMb,
-      egressPolicy: () => egress.spec,
-      ...(config.sandboxNetwork === "namespace" ? { networkNamespace: namespaceLauncher() } : {}),
-      logger: logger.child({ component: "sandbox" }),
-    });
-    sender = createActionSender({ policy, mailer: config.smtp ? createMailer(config.smtp) : undefined });
-    const core: CoreContext = {
-      store,
-      secrets: createSecretBox(masterKey),
-      compiler: createCompiler({ dataDir: config.dataDir, packages }),
-      fetchPackage: (spec, dest) => packages.extract(spec, dest),
-      sandbox,
-      fetchCode: createCodeFetcher(policy),
-      sender,
-      oauth: {
-        transport: { policy, dispatcher: createGuardedAgent(policy) },
-        stateTtlMs: config.oauthStateTtlSeconds * 1000,
-        spendGrant: spendConnectToken,
-      },
-      lanes: new SourceLanes(store),
-      // With port 0 the public URL is known only once listening.
-      get baseUrl() {
-        return publicUrl;
-      },
-    };
+    // With port 0 the public URL is known only once listening.
+    const core = createCore(config, store, masterKey, policy, egress, logger, parts, () => publicUrl);
     const metrics = createMetrics(store);
-    workflows = createWorkflowRunner(core, {
+    const workflows = createWorkflowRunner(core, {
       retryScheduleSeconds: config.retryScheduleSeconds,
       onError: (error) => logger.error({ err: error }, "workflow runner"),
     });
-    app = await buildApp({
+    parts.workflows = workflows;
+    const app = await buildApp({
       config,
       core,
       metrics,
@@ -125,87 +95,171 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       workflows,
       requestLine: options.humanLog === true,
     });
-    deliveries = createDeliveryWorker({
-      store,
-      secrets: core.secrets,
-      policy,
-      dispatcher: createGuardedAgent(policy),
-      retryScheduleSeconds: config.retryScheduleSeconds,
-      metrics,
-      onError: (error) => logger.error({ err: error }, "delivery worker"),
-    });
-    timers = createTimerWorker(core, { onError: (error) => logger.error({ err: error }, "timer worker") });
-    retention = createDeliveryRetention({
-      store,
-      retentionMs: config.deliveryRetentionMs,
-      onError: (error) => logger.error({ err: error }, "delivery retention"),
-      onSwept: (removed) => {
-        metrics.deliveriesRemoved(removed);
-        logger.info({ removed }, "removed deliveries past their retention");
-      },
-    });
+    parts.app = app;
+    const running: Running = {
+      app,
+      sandbox: core.sandbox,
+      sender: core.sender,
+      workflows,
+      ...createWorkers(core, config, policy, metrics, logger, parts),
+    };
     const url = await app.listen({ host: config.host, port: config.port });
     if (/:0$/.test(config.baseUrl)) publicUrl = url;
     await egress.protectListenAddress(listenPort(app));
-    timers.start();
-    deliveries.start();
-    workflows.start();
-    retention.start();
+    running.timers.start();
+    running.deliveries.start();
+    running.workflows.start();
+    running.retention.start();
     logger.info(
       { url, database: config.databaseUrl === undefined ? `sqlite:${config.dataDir}` : "postgres" },
       "Sluice is listening",
     );
-    const listening = app;
-    const runners = sandbox;
-    const ticking = timers;
-    const delivering = deliveries;
-    const running = workflows;
-    const sending = sender;
-    const sweeping = retention;
-    let closing: Promise<void> | undefined;
-    return {
-      url,
-      app: listening,
-      store,
-      close() {
-        closing ??= (async () => {
-          startDraining(listening.server);
-          logger.info(
-            { drainDelayMs: config.drainDelayMs },
-            "draining: /ready answers 503, no new jobs are claimed",
-          );
-          // Each stop claims nothing more at once and resolves when its jobs in flight are done,
-          // meanwhile the requests in flight (which may run sources and enqueue jobs) go on.
-          const workDone = Promise.allSettled([
-            ticking.stop(),
-            delivering.stop(),
-            running.stop(),
-            sweeping.stop(),
-          ]);
-          if (config.drainDelayMs > 0)
-            await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
-          await stopListening(listening.server);
-          await listening.close();
-          const failed = (await workDone).find((outcome) => outcome.status === "rejected");
-          await sending.close();
-          await runners.close();
-          await store.close();
-          if (failed) throw failed.reason;
-        })();
-        return closing;
-      },
-    };
+    return { url, app, store, close: drainer(running, store, config, logger) };
   } catch (error) {
-    await app?.close();
-    await timers?.stop();
-    await deliveries?.stop();
-    await workflows?.stop();
-    await retention?.stop();
-    await sender?.close();
-    await sandbox?.close();
+    await parts.app?.close();
+    await parts.timers?.stop();
+    await parts.deliveries?.stop();
+    await parts.workflows?.stop();
+    await parts.retention?.stop();
+    await parts.sender?.close();
+    await parts.sandbox?.close();
     await store.close();
     throw error;
   }
+}
+
+/** Checks the master key, takes up a dead process's claims, and creates the first account on an empty database. */
+async function prepareStore(
+  store: Store,
+  masterKey: Buffer,
+  config: ServerConfig,
+  options: StartOptions,
+  logger: Logger,
+): Promise<void> {
+  await checkMasterKey(store.db, masterKey);
+  if (store.capabilities.singleProcess) {
+    // Claims left by a previous process that died (SIGKILL, power loss) are taken up now.
+    const released = await store.jobs.releaseAllLeases();
+    if (released > 0)
+      logger.warn({ released }, "released the leases of a previous run that did not stop cleanly");
+  }
+  const first = await bootstrapFirstAccount(store.db, config.bootstrapApiKey);
+  if (first?.generated) (options.announceFirstKey ?? printFirstKey)(first.apiKey);
+  else if (first)
+    logger.info({ account: first.account.id }, "created the first account with the bootstrap API key");
+}
+
+/** The core context: the store with the sandbox, compiler, secrets and outbound senders around it. */
+function createCore(
+  config: ServerConfig,
+  store: Store,
+  masterKey: Buffer,
+  policy: AddressPolicy,
+  egress: ComponentNetworkPolicy,
+  logger: Logger,
+  parts: Parts,
+  baseUrl: () => string,
+): CoreContext {
+  const packages = createNpmPackages({ dataDir: config.dataDir });
+  const sandbox = createSandbox({
+    dataDir: config.dataDir,
+    packages: packages.cache,
+    maxRunners: config.maxRunners,
+    memoryBudgetMb: config.runnerMemoryMb,
+    egressPolicy: () => egress.spec,
+    ...(config.sandboxNetwork === "namespace" ? { networkNamespace: namespaceLauncher() } : {}),
+    logger: logger.child({ component: "sandbox" }),
+  });
+  parts.sandbox = sandbox;
+  const sender = createActionSender({ policy, mailer: config.smtp ? createMailer(config.smtp) : undefined });
+  parts.sender = sender;
+  return {
+    store,
+    secrets: createSecretBox(masterKey),
+    compiler: createCompiler({ dataDir: config.dataDir, packages }),
+    fetchPackage: (spec, dest) => packages.extract(spec, dest),
+    sandbox,
+    fetchCode: createCodeFetcher(policy),
+    sender,
+    oauth: {
+      transport: { policy, dispatcher: createGuardedAgent(policy) },
+      stateTtlMs: config.oauthStateTtlSeconds * 1000,
+      spendGrant: spendConnectToken,
+    },
+    lanes: new SourceLanes(store),
+    get baseUrl() {
+      return baseUrl();
+    },
+  };
+}
+
+/** The background workers (deliveries, timers, retention), made but not started. */
+function createWorkers(
+  core: CoreContext,
+  config: ServerConfig,
+  policy: AddressPolicy,
+  metrics: Metrics,
+  logger: Logger,
+  parts: Parts,
+): Pick<Running, "deliveries" | "timers" | "retention"> {
+  const { store } = core;
+  const deliveries = createDeliveryWorker({
+    store,
+    secrets: core.secrets,
+    policy,
+    dispatcher: createGuardedAgent(policy),
+    retryScheduleSeconds: config.retryScheduleSeconds,
+    metrics,
+    onError: (error) => logger.error({ err: error }, "delivery worker"),
+  });
+  parts.deliveries = deliveries;
+  const timers = createTimerWorker(core, {
+    onError: (error) => logger.error({ err: error }, "timer worker"),
+  });
+  parts.timers = timers;
+  const retention = createDeliveryRetention({
+    store,
+    retentionMs: config.deliveryRetentionMs,
+    onError: (error) => logger.error({ err: error }, "delivery retention"),
+    onSwept: (removed) => {
+      metrics.deliveriesRemoved(removed);
+      logger.info({ removed }, "removed deliveries past their retention");
+    },
+  });
+  parts.retention = retention;
+  return { deliveries, timers, retention };
+}
+
+/** RunningServer.close: drains, then closes the listener, the workers, the sandbox and the store, once. */
+function drainer(running: Running, store: Store, config: ServerConfig, logger: Logger) {
+  let closing: Promise<void> | undefined;
+  return (): Promise<void> => {
+    closing ??= (async () => {
+      const listening = running.app;
+      startDraining(listening.server);
+      logger.info(
+        { drainDelayMs: config.drainDelayMs },
+        "draining: /ready answers 503, no new jobs are claimed",
+      );
+      // Each stop claims nothing more at once and resolves when its jobs in flight are done,
+      // meanwhile the requests in flight (which may run sources and enqueue jobs) go on.
+      const workDone = Promise.allSettled([
+        running.timers.stop(),
+        running.deliveries.stop(),
+        running.workflows.stop(),
+        running.retention.stop(),
+      ]);
+      if (config.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));
+      await stopListening(listening.server);
+      await listening.close();
+      const failed = (await workDone).find((outcome) => outcome.status === "rejected");
+      await running.sender.close();
+      await running.sandbox.close();
+      await store.close();
+      if (failed) throw failed.reason;
+    })();
+    return closing;
+  };
 }
 
 function printFirstKey(apiKey: string): void {

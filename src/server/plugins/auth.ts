@@ -1,12 +1,7 @@
 /**
- * Authentication. Every route needs a credential unless its config says `public: true`: a bearer
- * API key (the REST API, the CLI), or the web UI's session cookie. The authenticated account is
- * `request.account`; routes scope every query to it, so another account's resources are invisible.
- *
- * Cookie-authenticated requests that change state must also carry the `x-sluice-csrf` header
- * (a custom header a cross-site form or image cannot send, and no CORS is offered) and, when the
- * browser sends an Origin, it must be this server's: with the SameSite=Strict cookie that is three
- * independent defences against CSRF. Bearer callers are unaffected.
+ * Authentication: a bearer API key or the web UI's session cookie, unless a route is `public: true`;
+ * `request.account` scopes every query. A cookie request that changes state must carry
+ * `x-sluice-csrf` and a same Origin: with SameSite=Strict, three independent CSRF defences.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type Account, authenticate } from "../../core/accounts/accounts.js";

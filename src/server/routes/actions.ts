@@ -39,7 +39,14 @@ const keyParams = {
   required: ["key"],
 } as const;
 
+/** Registers running an action once, then the account's published components. */
 export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
+  actionRunRoute(app, context);
+  publishedComponentRoutes(app, context);
+}
+
+/** Running an action once; its sends go through the context's sender. */
+function actionRunRoute(app: FastifyInstance, context: CoreContext): void {
   const { sender } = context;
 
   app.post<{ Body: ActionRunInput }>(
@@ -71,7 +78,10 @@ export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
       data: actionRunView(await runAction(context, sender, request.account.id, request.body)),
     }),
   );
+}
 
+/** Publishing components under a key and version, listing, reading and unpublishing them. */
+function publishedComponentRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: PublishInput }>(
     "/components/publish",
     {

@@ -1,9 +1,7 @@
 /**
- * The body of `POST /v1/apps` as the OpenAPI document describes it, field by field, so the
- * client's `AppParams` is generated from it. Only the document: the route validates its loose
- * `appInput` and core's parseAppInput checks every rule (identifiers, URLs, which fields go with
- * which auth_type) with messages that say what to fix, so this schema takes the same shapes,
- * nulls included where core allows them (it ignores fields it does not know, as every route does).
+ * The schemas of /v1/apps. `appParamsDocument` describes `POST /v1/apps`'s body field by field for
+ * the OpenAPI document (the client's `AppParams`); the route validates the loose `appInput`, and
+ * core's parseAppInput checks every rule with messages that say what to fix.
  */
 
 /** One field of a keys app (an oauth app's custom fields), as registering takes it. */
@@ -64,6 +62,78 @@ export const appParamsDocument = {
       description: "a keys app's fields (at least one); an oauth app's custom fields",
     },
     oauth: oauthSettingsInput,
+    scope: {
+      type: "string",
+      enum: ["server", "account"],
+      default: "account",
+      description: "server: for every account (admin only); account: for this account",
+    },
+  },
+  required: ["slug", "auth_type"],
+} as const;
+
+const fieldSchema = {
+  type: "object",
+  properties: {
+    name: { type: "string" },
+    label: { type: "string" },
+    description: { type: "string" },
+    secret: { type: "boolean" },
+    optional: { type: "boolean" },
+  },
+} as const;
+
+const oauthSchema = {
+  type: ["object", "null"],
+  description: "the OAuth settings of an oauth app (never its client secret); null for other apps",
+  properties: {
+    authorize_url: { type: "string" },
+    token_url: { type: "string" },
+    scopes: { type: "array", items: { type: "string" } },
+    scope_separator: { type: "string" },
+    pkce: { type: "boolean" },
+    authorize_params: { type: "object", additionalProperties: { type: "string" } },
+    user_info_url: { type: ["string", "null"] },
+    uid_field: { type: "string" },
+    client_id: { type: "string" },
+    token_auth_method: { type: "string", enum: ["client_secret_basic", "client_secret_post"] },
+    has_client_secret: { type: "boolean" },
+    redirect_uri: { type: "string", description: "the callback URL to register with the provider" },
+  },
+} as const;
+
+/** An app as the routes answer it. */
+export const appSchema = {
+  type: "object",
+  properties: {
+    name_slug: { type: "string" },
+    name: { type: "string" },
+    auth_type: { type: "string", enum: ["keys", "oauth", "none"] },
+    fields: {
+      type: ["array", "null"],
+      items: fieldSchema,
+      description:
+        "the fields of a keys app (an oauth app's custom fields); null for an app nobody registered: its connected accounts take any fields",
+    },
+    oauth: oauthSchema,
+    scope: { type: "string", enum: ["server", "account", "implicit"] },
+  },
+} as const;
+
+/** What `POST /v1/apps` validates; core's parseAppInput checks the rest. */
+export const appInput = {
+  type: "object",
+  properties: {
+    slug: { type: "string", description: "the app's name slug, the `app` of an app prop" },
+    name: { type: "string" },
+    auth_type: { type: "string", description: "keys, oauth or none" },
+    fields: { type: "array", items: { type: "object", additionalProperties: true } },
+    oauth: {
+      type: "object",
+      additionalProperties: true,
+      description:
+        "for auth_type oauth: {authorize_url, token_url, client_id, client_secret?, scopes?, scope_separator?, pkce?, authorize_params?, user_info_url?, uid_field?, token_auth_method?}; client_secret omitted keeps the registered one, null removes it",
+    },
     scope: {
       type: "string",
       enum: ["server", "account"],

@@ -1,7 +1,7 @@
 /**
- * /v1/apps (the auth half of apps: registered for the server by an admin, or by an account for
- * itself) and /v1/connected_accounts (`apn_…`, an account's credentials for one app). These paths
- * keep clear of /v1/accounts, which are Sluice's tenants. Credentials are never in a response.
+ * /v1/apps: the auth half of apps, registered for the server by an admin or by an account for
+ * itself. These paths keep clear of /v1/accounts, which are Sluice's tenants; an app's client
+ * secret is never in a response.
  */
 import type { FastifyInstance } from "fastify";
 import { type AppDefinition, appView, checkSlug, parseAppInput } from "../../core/apps/app-definition.js";
@@ -12,101 +12,12 @@ import {
   resolveApp,
   unregisterApp,
 } from "../../core/apps/app-registry.js";
-import {
-  type ConnectedAccountInput,
-  type ConnectedAccountUpdate,
-  connectedAccountView,
-  createConnectedAccount,
-  deleteConnectedAccount,
-  getConnectedAccount,
-  listConnectedAccounts,
-  updateConnectedAccount,
-} from "../../core/apps/connected-accounts.js";
 import { oauthRedirectUri } from "../../core/apps/oauth-connections.js";
 import { clientSecretOf } from "../../core/apps/oauth-settings.js";
 import type { CoreContext } from "../../core/context.js";
-import type { PageRequest } from "../../core/pagination.js";
 import { requireAdmin } from "../plugins/auth.js";
-import {
-  commonErrors,
-  deletedResponse,
-  documentedAs,
-  errorResponse,
-  idParams,
-  pageOf,
-  pageQuery,
-} from "../schemas.js";
-import { appParamsDocument } from "./app-schemas.js";
-
-const fieldSchema = {
-  type: "object",
-  properties: {
-    name: { type: "string" },
-    label: { type: "string" },
-    description: { type: "string" },
-    secret: { type: "boolean" },
-    optional: { type: "boolean" },
-  },
-} as const;
-
-const oauthSchema = {
-  type: ["object", "null"],
-  description: "the OAuth settings of an oauth app (never its client secret); null for other apps",
-  properties: {
-    authorize_url: { type: "string" },
-    token_url: { type: "string" },
-    scopes: { type: "array", items: { type: "string" } },
-    scope_separator: { type: "string" },
-    pkce: { type: "boolean" },
-    authorize_params: { type: "object", additionalProperties: { type: "string" } },
-    user_info_url: { type: ["string", "null"] },
-    uid_field: { type: "string" },
-    client_id: { type: "string" },
-    token_auth_method: { type: "string", enum: ["client_secret_basic", "client_secret_post"] },
-    has_client_secret: { type: "boolean" },
-    redirect_uri: { type: "string", description: "the callback URL to register with the provider" },
-  },
-} as const;
-
-const appSchema = {
-  type: "object",
-  properties: {
-    name_slug: { type: "string" },
-    name: { type: "string" },
-    auth_type: { type: "string", enum: ["keys", "oauth", "none"] },
-    fields: {
-      type: ["array", "null"],
-      items: fieldSchema,
-      description:
-        "the fields of a keys app (an oauth app's custom fields); null for an app nobody registered: its connected accounts take any fields",
-    },
-    oauth: oauthSchema,
-    scope: { type: "string", enum: ["server", "account", "implicit"] },
-  },
-} as const;
-
-const appInput = {
-  type: "object",
-  properties: {
-    slug: { type: "string", description: "the app's name slug, the `app` of an app prop" },
-    name: { type: "string" },
-    auth_type: { type: "string", description: "keys, oauth or none" },
-    fields: { type: "array", items: { type: "object", additionalProperties: true } },
-    oauth: {
-      type: "object",
-      additionalProperties: true,
-      description:
-        "for auth_type oauth: {authorize_url, token_url, client_id, client_secret?, scopes?, scope_separator?, pkce?, authorize_params?, user_info_url?, uid_field?, token_auth_method?}; client_secret omitted keeps the registered one, null removes it",
-    },
-    scope: {
-      type: "string",
-      enum: ["server", "account"],
-      default: "account",
-      description: "server: for every account (admin only); account: for this account",
-    },
-  },
-  required: ["slug", "auth_type"],
-} as const;
+import { commonErrors, documentedAs, errorResponse } from "../schemas.js";
+import { appInput, appParamsDocument, appSchema } from "./app-schemas.js";
 
 const slugParams = {
   type: "object",
@@ -114,29 +25,9 @@ const slugParams = {
   required: ["slug"],
 } as const;
 
-const connectedAccountSchema = {
-  type: "object",
-  properties: {
-    id: { type: "string", description: "apn_…" },
-    name: { type: "string" },
-    app: { type: "string", description: "the app's name slug" },
-    auth_type: { type: "string" },
-    healthy: { type: "boolean" },
-    dead: { type: "boolean" },
-    error: { type: ["string", "null"] },
-    expires_at: { type: ["string", "null"] },
-    last_refreshed_at: { type: ["string", "null"] },
-    created_at: { type: "string" },
-    updated_at: { type: "string" },
-  },
-} as const;
-
 const oneApp = { 200: { type: "object", properties: { data: appSchema } }, ...commonErrors } as const;
-const oneAccount = {
-  200: { type: "object", properties: { data: connectedAccountSchema } },
-  ...commonErrors,
-} as const;
 
+/** Registers `/apps`; /v1/connected_accounts are in connected-accounts.ts. */
 export function appRoutes(app: FastifyInstance, context: CoreContext): void {
   const { db } = context.store;
   const view = (definition: AppDefinition) => {
@@ -234,126 +125,5 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
       await unregisterApp(db, request.account.id, request.params.slug, scope);
       return { data: { name_slug: request.params.slug, deleted: true } };
     },
-  );
-
-  app.post<{ Body: ConnectedAccountInput }>(
-    "/connected_accounts",
-    {
-      schema: {
-        operationId: "createConnectedAccount",
-        summary:
-          "Connect an account of a keys app: its fields are sealed at rest, never returned (OAuth apps: POST /v1/connected_accounts/oauth)",
-        tags: ["connected accounts"],
-        body: {
-          type: "object",
-          properties: {
-            app: { type: "string", description: "the app's name slug" },
-            name: { type: "string" },
-            fields: { type: "object", additionalProperties: true, description: "the app's $auth fields" },
-          },
-          required: ["app"],
-        },
-        response: oneAccount,
-      },
-    },
-    async (request) => ({
-      data: connectedAccountView(await createConnectedAccount(context, request.account.id, request.body)),
-    }),
-  );
-
-  app.get<{ Querystring: PageRequest & { app?: string } }>(
-    "/connected_accounts",
-    {
-      schema: {
-        operationId: "listConnectedAccounts",
-        summary: "List the account's connected accounts, newest first",
-        tags: ["connected accounts"],
-        querystring: {
-          ...pageQuery,
-          properties: { ...pageQuery.properties, app: { type: "string", maxLength: 200 } },
-        },
-        response: {
-          200: pageOf(connectedAccountSchema),
-          ...commonErrors,
-        },
-      },
-    },
-    async (request) => {
-      const page = await listConnectedAccounts(context, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(connectedAccountView) };
-    },
-  );
-
-  app.get<{ Params: { id: string } }>(
-    "/connected_accounts/:id",
-    {
-      schema: {
-        operationId: "getConnectedAccount",
-        summary: "Read a connected account (never its credentials)",
-        tags: ["connected accounts"],
-        params: idParams,
-        response: oneAccount,
-      },
-    },
-    async (request) => ({
-      data: connectedAccountView(await getConnectedAccount(context, request.account.id, request.params.id)),
-    }),
-  );
-
-  app.patch<{ Params: { id: string }; Body: ConnectedAccountUpdate }>(
-    "/connected_accounts/:id",
-    {
-      schema: {
-        operationId: "updateConnectedAccount",
-        summary:
-          "Rename a connected account, or reconnect a keys account by replacing its fields (sealed at rest, never returned; it becomes healthy). OAuth accounts reconnect with POST /v1/connected_accounts/oauth and connected_account_id",
-        tags: ["connected accounts"],
-        params: idParams,
-        body: {
-          type: "object",
-          properties: {
-            name: { type: "string" },
-            fields: {
-              type: "object",
-              additionalProperties: true,
-              description:
-                "the app's $auth fields, checked as on create; they replace the stored ones entirely",
-            },
-          },
-        },
-        response: oneAccount,
-      },
-    },
-    async (request) => ({
-      data: connectedAccountView(
-        await updateConnectedAccount(context, request.account.id, request.params.id, request.body ?? {}),
-      ),
-    }),
-  );
-
-  app.delete<{ Params: { id: string }; Querystring: { force?: boolean } }>(
-    "/connected_accounts/:id",
-    {
-      schema: {
-        operationId: "deleteConnectedAccount",
-        summary:
-          "Delete a connected account; refused (409) while a source or workflow uses it, unless force=true",
-        tags: ["connected accounts"],
-        params: idParams,
-        querystring: { type: "object", properties: { force: { type: "boolean", default: false } } },
-        response: { 200: deletedResponse, 409: errorResponse, ...commonErrors },
-      },
-    },
-    async (request) => ({
-      data: {
-        id: await deleteConnectedAccount(
-          context,
-          request.account.id,
-          request.params.id,
-          request.query.force === true,
-        ),
-        deleted: true,
-      },
-    }),
   );
 }

@@ -37,7 +37,14 @@ const recordParams = {
   required: ["id", "key"],
 } as const;
 
+/** Registers /v1/data_stores: the stores, then their records. */
 export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): void {
+  dataStoreListRoutes(app, context);
+  dataStoreRecordRoutes(app, context);
+}
+
+/** Listing, creating and deleting data stores. */
+function dataStoreListRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get(
     "/data_stores",
     {
@@ -89,7 +96,10 @@ export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): voi
       data: { id: await deleteDataStore(context, request.account.id, request.params.id), deleted: true },
     }),
   );
+}
 
+/** A data store's records: all of them, and one by key (read, set with a ttl, delete). */
+function dataStoreRecordRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get<{ Params: { id: string } }>(
     "/data_stores/:id/records",
     {

@@ -3,7 +3,7 @@
  * provider's callback (public: the browser arrives from the provider, and the single-use state is
  * what ties it to the account). The flow itself is core/apps/oauth-connections.ts.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
   completeOAuthConnection,
   getOAuthConnection,
@@ -54,6 +54,44 @@ const connectedAnswer = {
   },
 } as const;
 
+const startInput = {
+  type: "object",
+  properties: {
+    app: { type: "string", description: "the OAuth app's name slug" },
+    name: { type: "string", description: "a name for the connected account" },
+    fields: {
+      type: "object",
+      additionalProperties: true,
+      description: "the app's custom fields, beside its tokens",
+    },
+    connected_account_id: {
+      type: "string",
+      description: "reconnect this connected account (apn_…) instead of creating one",
+    },
+  },
+  required: ["app"],
+} as const;
+
+const startedAnswer = {
+  type: "object",
+  properties: {
+    data: {
+      type: "object",
+      properties: {
+        ...connectionSchema.properties,
+        authorize_url: {
+          type: "string",
+          description: "open it in a browser; it works once, until expires_at",
+        },
+        redirect_uri: {
+          type: "string",
+          description: "the callback URL the provider must have registered for the client",
+        },
+      },
+    },
+  },
+} as const;
+
 export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: OAuthStartInput }>(
     "/connected_accounts/oauth",
@@ -62,43 +100,9 @@ export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext
         operationId: "startOAuthConnection",
         summary: "Start connecting an account of an OAuth app: returns the provider's authorize URL to open",
         tags: ["connected accounts"],
-        body: {
-          type: "object",
-          properties: {
-            app: { type: "string", description: "the OAuth app's name slug" },
-            name: { type: "string", description: "a name for the connected account" },
-            fields: {
-              type: "object",
-              additionalProperties: true,
-              description: "the app's custom fields, beside its tokens",
-            },
-            connected_account_id: {
-              type: "string",
-              description: "reconnect this connected account (apn_…) instead of creating one",
-            },
-          },
-          required: ["app"],
-        },
+        body: startInput,
         response: {
-          200: {
-            type: "object",
-            properties: {
-              data: {
-                type: "object",
-                properties: {
-                  ...connectionSchema.properties,
-                  authorize_url: {
-                    type: "string",
-                    description: "open it in a browser; it works once, until expires_at",
-                  },
-                  redirect_uri: {
-                    type: "string",
-                    description: "the callback URL the provider must have registered for the client",
-                  },
-                },
-              },
-            },
-          },
+          200: startedAnswer,
           ...commonErrors,
         },
       },
@@ -150,27 +154,7 @@ export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext
         },
       },
     },
-    async (request, reply) => {
-      const outcome = await completeOAuthConnection(context, request.query);
-      const page = callbackPage(outcome);
-      if (!/\btext\/html\b/.test(request.headers.accept ?? "")) {
-        if (!outcome.ok) return sendError(reply, page.status, outcome.code, outcome.message);
-        return {
-          data: {
-            id: outcome.connection.id,
-            app: outcome.app,
-            connected_account_id: outcome.connectedAccountId,
-          },
-        };
-      }
-      return reply
-        .status(page.status)
-        .header("content-security-policy", page.contentSecurityPolicy)
-        .header("cache-control", "no-store")
-        .header("referrer-policy", "no-referrer")
-        .type("text/html; charset=utf-8")
-        .send(page.html);
-    },
+    async (request, reply) => answerCallback(context, request, reply),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -192,4 +176,31 @@ export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext
       data: oauthConnectionView(await getOAuthConnection(context, request.account.id, request.params.id)),
     }),
   );
+}
+
+/** The callback's answer: a page for the browser that opened it, JSON for any other caller. */
+async function answerCallback(
+  context: CoreContext,
+  request: FastifyRequest<{ Querystring: OAuthCallbackQuery }>,
+  reply: FastifyReply,
+) {
+  const outcome = await completeOAuthConnection(context, request.query);
+  const page = callbackPage(outcome);
+  if (!/\btext\/html\b/.test(request.headers.accept ?? "")) {
+    if (!outcome.ok) return sendError(reply, page.status, outcome.code, outcome.message);
+    return {
+      data: {
+        id: outcome.connection.id,
+        app: outcome.app,
+        connected_account_id: outcome.connectedAccountId,
+      },
+    };
+  }
+  return reply
+    .status(page.status)
+    .header("content-security-policy", page.contentSecurityPolicy)
+    .header("cache-control", "no-store")
+    .header("referrer-policy", "no-referrer")
+    .type("text/html; charset=utf-8")
+    .send(page.html);
 }

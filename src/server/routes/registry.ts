@@ -91,7 +91,14 @@ const changedVersions = {
   ...commonErrors,
 } as const;
 
+/** Registers the component search, then the server's public registry. */
 export function registryRoutes(app: FastifyInstance, context: CoreContext): void {
+  componentSearchRoute(app, context);
+  publicRegistryRoutes(app, context);
+}
+
+/** Searching the account's published components and the public registry. */
+function componentSearchRoute(app: FastifyInstance, context: CoreContext): void {
   app.get<{ Querystring: ComponentSearch }>(
     "/components",
     {
@@ -125,7 +132,10 @@ export function registryRoutes(app: FastifyInstance, context: CoreContext): void
       return { page_info: page.pageInfo, data: page.items.map(searchView) };
     },
   );
+}
 
+/** The public registry: publishing, reading, unpublishing and deprecating components. */
+function publicRegistryRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: PublishInput }>(
     "/registry/components",
     {

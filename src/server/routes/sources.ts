@@ -58,7 +58,14 @@ const sourceInput = {
 
 const one = { 200: { type: "object", properties: { data: sourceSchema } }, ...commonErrors } as const;
 
+/** Registers /v1/sources: deploying and managing sources, then reading and running them. */
 export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
+  sourceChangeRoutes(app, context);
+  sourceReadRoutes(app, context);
+}
+
+/** Deploying, updating and deleting a source. */
+function sourceChangeRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: SourceInput }>(
     "/sources",
     {
@@ -110,7 +117,10 @@ export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
       data: { id: await deleteSource(context, request.account.id, request.params.id), deleted: true },
     }),
   );
+}
 
+/** Reading a source, listing the account's, and running one now. */
+function sourceReadRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get<{ Params: { id: string } }>(
     "/sources/:id",
     {

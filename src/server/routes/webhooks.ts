@@ -58,7 +58,18 @@ export function webhookView(webhook: Webhook) {
   };
 }
 
+/** Registers /v1/webhooks: creating and reading, then changing and deleting. */
 export function webhookRoutes(
+  app: FastifyInstance,
+  store: Pick<Store, "db" | "capabilities">,
+  secrets: SecretBox,
+): void {
+  webhookReadRoutes(app, store, secrets);
+  webhookChangeRoutes(app, store, secrets);
+}
+
+/** Creating a webhook, listing the account's and reading one. */
+function webhookReadRoutes(
   app: FastifyInstance,
   store: Pick<Store, "db" | "capabilities">,
   secrets: SecretBox,
@@ -122,7 +133,15 @@ export function webhookRoutes(
     },
     async (request) => ({ data: webhookView(await getWebhook(db, request.account.id, request.params.id)) }),
   );
+}
 
+/** Updating a webhook, rotating its signing secret and deleting it. */
+function webhookChangeRoutes(
+  app: FastifyInstance,
+  store: Pick<Store, "db" | "capabilities">,
+  secrets: SecretBox,
+): void {
+  const { db } = store;
   app.put<{ Params: { id: string }; Body: WebhookParams }>(
     "/webhooks/:id",
     {

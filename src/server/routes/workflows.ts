@@ -53,7 +53,14 @@ const queuedRun = {
   ...commonErrors,
 } as const;
 
+/** Registers /v1/workflows: the workflow documents, then their runs and events. */
 export function workflowRoutes(app: FastifyInstance, context: CoreContext): void {
+  workflowDocumentRoutes(app, context);
+  workflowRunRoutes(app, context);
+}
+
+/** Deploying, replacing, deleting, reading and listing workflows. */
+function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: unknown }>(
     "/workflows",
     {
@@ -149,7 +156,10 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
       };
     },
   );
+}
 
+/** A workflow's runs (started, listed, read, replayed) and its events. */
+function workflowRunRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Params: { id: string }; Body: { event?: unknown } | undefined }>(
     "/workflows/:id/runs",
     {

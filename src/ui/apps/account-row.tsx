@@ -44,26 +44,14 @@ export function AccountRow({ account }: { account: ConnectedAccount }) {
       <tr>
         <td data-label="Name">
           {renaming ? (
-            <form
-              className="row"
-              aria-label={`Rename ${account.name}`}
-              onSubmit={(event) => {
-                event.preventDefault();
-                if (name.trim()) rename.mutate();
-              }}
-            >
-              <input
-                aria-label={`New name for ${account.name}`}
-                value={name}
-                onChange={(event) => setName(event.target.value)}
-              />
-              <button type="submit" className="small" disabled={rename.isPending}>
-                Save
-              </button>
-              <button type="button" className="secondary small" onClick={() => setRenaming(false)}>
-                Cancel
-              </button>
-            </form>
+            <RenameForm
+              account={account}
+              name={name}
+              onName={setName}
+              saving={rename.isPending}
+              onSave={() => rename.mutate()}
+              onCancel={() => setRenaming(false)}
+            />
           ) : (
             <>
               {account.name}
@@ -116,19 +104,12 @@ export function AccountRow({ account }: { account: ConnectedAccount }) {
             />
           </div>
           {failure ? (
-            <div className="field-error" role="alert">
-              <p>
-                {inUse ? "In use, not deleted: " : ""}
-                {errorMessage(failure)}
-              </p>
-              {inUse && (
-                <ConfirmButton
-                  label="Delete anyway"
-                  question={`Delete ${account.name} although it is in use? What uses it fails until its app prop is changed.`}
-                  onConfirm={() => remove.mutate(true)}
-                />
-              )}
-            </div>
+            <RowFailure
+              account={account}
+              failure={failure}
+              inUse={inUse}
+              onForce={() => remove.mutate(true)}
+            />
           ) : null}
           {reconnected && (
             <p className="small" role="status">
@@ -152,5 +133,73 @@ export function AccountRow({ account }: { account: ConnectedAccount }) {
         </tr>
       )}
     </>
+  );
+}
+
+function RenameForm({
+  account,
+  name,
+  onName,
+  saving,
+  onSave,
+  onCancel,
+}: {
+  account: ConnectedAccount;
+  name: string;
+  onName: (name: string) => void;
+  saving: boolean;
+  onSave: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <form
+      className="row"
+      aria-label={`Rename ${account.name}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (name.trim()) onSave();
+      }}
+    >
+      <input
+        aria-label={`New name for ${account.name}`}
+        value={name}
+        onChange={(event) => onName(event.target.value)}
+      />
+      <button type="submit" className="small" disabled={saving}>
+        Save
+      </button>
+      <button type="button" className="secondary small" onClick={onCancel}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+/** Why renaming or deleting failed; an account in use (409) may be deleted anyway. */
+function RowFailure({
+  account,
+  failure,
+  inUse,
+  onForce,
+}: {
+  account: ConnectedAccount;
+  failure: Error;
+  inUse: boolean;
+  onForce: () => void;
+}) {
+  return (
+    <div className="field-error" role="alert">
+      <p>
+        {inUse ? "In use, not deleted: " : ""}
+        {errorMessage(failure)}
+      </p>
+      {inUse && (
+        <ConfirmButton
+          label="Delete anyway"
+          question={`Delete ${account.name} although it is in use? What uses it fails until its app prop is changed.`}
+          onConfirm={onForce}
+        />
+      )}
+    </div>
   );
 }

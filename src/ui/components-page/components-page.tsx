@@ -1,11 +1,7 @@
 /**
- * Components: the account's published components and the server's public registry, a row per
- * key; deploy one. The list is the server's search (`GET /v1/components?q=&registry=`: the latest
- * version of each matching key, in the account's registry, the public one, or both), so the search
- * covers every page. A key's versions are a link away (`?key=`, with `registry=public` for a
- * public key): the account's from `GET /v1/users/me/published?key=`, a public key's from
- * `GET /v1/registry/components/{key}`. The search, the registry, the key and the page's cursor
- * are in the URL.
+ * Components: the account's published components and the public registry, a row per key, from the
+ * server's search (`GET /v1/components?q=&registry=`); a key's versions are a link away (`?key=`).
+ * The search, the registry, the key and the page's cursor are in the URL.
  */
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";

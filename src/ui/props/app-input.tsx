@@ -9,7 +9,7 @@ import { useState } from "react";
 import { errorMessage } from "../api.js";
 import { appsClient } from "./apps-api.js";
 import { ConnectForm } from "./connect-form.js";
-import type { PropInputProps } from "./prop-inputs.js";
+import type { PropInputProps } from "./prop-input-props.js";
 import { isAppValue } from "./prop-values.js";
 
 export function AppInput({ prop, id, value, onChange, describedBy, invalid }: PropInputProps) {

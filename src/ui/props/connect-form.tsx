@@ -81,46 +81,7 @@ export function ConnectForm({
             }
           />
           {app.data.fields === null ? (
-            <>
-              <p className="help">
-                {slug} is not a registered app: enter its credentials as keys and values.
-              </p>
-              {rows.map((row, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
-                <div className="key-value" key={index}>
-                  <input
-                    type="text"
-                    aria-label={`Key ${index + 1}`}
-                    value={row.key}
-                    onChange={(event) =>
-                      setRows(
-                        rows.map((item, at) => (at === index ? { ...item, key: event.target.value } : item)),
-                      )
-                    }
-                  />
-                  <input
-                    type="password"
-                    autoComplete="off"
-                    aria-label={`Value ${index + 1}`}
-                    value={row.value}
-                    onChange={(event) =>
-                      setRows(
-                        rows.map((item, at) =>
-                          at === index ? { ...item, value: event.target.value } : item,
-                        ),
-                      )
-                    }
-                  />
-                </div>
-              ))}
-              <button
-                type="button"
-                className="secondary small"
-                onClick={() => setRows([...rows, { key: "", value: "" }])}
-              >
-                Add a field
-              </button>
-            </>
+            <KeyValueRows slug={slug} rows={rows} onChange={setRows} />
           ) : (
             <AppFieldInputs fields={app.data.fields} values={fields} onChange={setFields} base={base} />
           )}
@@ -146,5 +107,51 @@ export function ConnectForm({
         </div>
       )}
     </fieldset>
+  );
+}
+
+/** Credentials of an app nobody registered: free key and value rows. */
+function KeyValueRows({
+  slug,
+  rows,
+  onChange,
+}: {
+  slug: string;
+  rows: Row[];
+  onChange: (rows: Row[]) => void;
+}) {
+  return (
+    <>
+      <p className="help">{slug} is not a registered app: enter its credentials as keys and values.</p>
+      {rows.map((row, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
+        <div className="key-value" key={index}>
+          <input
+            type="text"
+            aria-label={`Key ${index + 1}`}
+            value={row.key}
+            onChange={(event) =>
+              onChange(rows.map((item, at) => (at === index ? { ...item, key: event.target.value } : item)))
+            }
+          />
+          <input
+            type="password"
+            autoComplete="off"
+            aria-label={`Value ${index + 1}`}
+            value={row.value}
+            onChange={(event) =>
+              onChange(rows.map((item, at) => (at === index ? { ...item, value: event.target.value } : item)))
+            }
+          />
+        </div>
+      ))}
+      <button
+        type="button"
+        className="secondary small"
+        onClick={() => onChange([...rows, { key: "", value: "" }])}
+      >
+        Add a field
+      </button>
+    </>
   );
 }

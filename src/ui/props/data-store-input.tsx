@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, errorMessage } from "../api.js";
-import type { PropInputProps } from "./prop-inputs.js";
+import type { PropInputProps } from "./prop-input-props.js";
 
 interface DataStore {
   id: string;

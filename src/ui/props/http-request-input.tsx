@@ -3,7 +3,7 @@
  * body with its content type. Its value is an HttpRequestValue (http-request-value.ts).
  */
 import { HTTP_METHODS, type HttpRequestValue, type NamedRow } from "./http-request-value.js";
-import type { PropInputProps } from "./prop-inputs.js";
+import type { PropInputProps } from "./prop-input-props.js";
 
 function Rows({
   what,

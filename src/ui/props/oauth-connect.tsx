@@ -76,34 +76,9 @@ export function OAuthConnect({
     onError: () => popup.current?.close(),
   });
 
-  useEffect(() => {
-    if (attempt === null) return;
-    const onMessage = (event: MessageEvent) => {
-      if (event.origin !== window.location.origin || !isCallbackMessage(event.data)) return;
-      if (event.data.type === "success") finish(event.data.authProvisionId);
-      else {
-        setAttempt(null);
-        setFailure(event.data.error.message);
-      }
-    };
-    window.addEventListener("message", onMessage);
-    const timer = window.setInterval(async () => {
-      try {
-        const connection = await appsClient.getOAuthConnection(attempt);
-        if (connection.status === "connected" && connection.connected_account_id) {
-          finish(connection.connected_account_id);
-        } else if (connection.status !== "pending") {
-          setAttempt(null);
-          setFailure(connection.error ?? "The connection link expired: try again.");
-        }
-      } catch {
-        // A failed poll is retried at the next tick; the popup's message may still arrive.
-      }
-    }, POLL_MS);
-    return () => {
-      window.removeEventListener("message", onMessage);
-      window.clearInterval(timer);
-    };
+  useAttemptOutcome(attempt, finish, (message) => {
+    setAttempt(null);
+    setFailure(message);
   });
 
   const connect = () => {
@@ -153,4 +128,37 @@ export function OAuthConnect({
       </div>
     </>
   );
+}
+
+/** Waits for the attempt's outcome: the callback page's message, or the attempt polled. */
+function useAttemptOutcome(
+  attempt: string | null,
+  onConnected: (accountId: string) => void,
+  onFailed: (message: string) => void,
+) {
+  useEffect(() => {
+    if (attempt === null) return;
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== window.location.origin || !isCallbackMessage(event.data)) return;
+      if (event.data.type === "success") onConnected(event.data.authProvisionId);
+      else onFailed(event.data.error.message);
+    };
+    window.addEventListener("message", onMessage);
+    const timer = window.setInterval(async () => {
+      try {
+        const connection = await appsClient.getOAuthConnection(attempt);
+        if (connection.status === "connected" && connection.connected_account_id) {
+          onConnected(connection.connected_account_id);
+        } else if (connection.status !== "pending") {
+          onFailed(connection.error ?? "The connection link expired: try again.");
+        }
+      } catch {
+        // A failed poll is retried at the next tick; the popup's message may still arrive.
+      }
+    }, POLL_MS);
+    return () => {
+      window.removeEventListener("message", onMessage);
+      window.clearInterval(timer);
+    };
+  });
 }

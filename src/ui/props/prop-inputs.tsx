@@ -8,27 +8,9 @@ import type { ConfigurableProp } from "../../client/types.js";
 import { AppInput } from "./app-input.js";
 import { DataStoreInput } from "./data-store-input.js";
 import { HttpRequestInput } from "./http-request-input.js";
-import { type FormValue, hasRemoteOptions, type TimerValue } from "./prop-values.js";
+import type { PropInputProps } from "./prop-input-props.js";
+import { hasRemoteOptions, type TimerValue } from "./prop-values.js";
 import { RemoteOptionsInput } from "./remote-options-input.js";
-
-/** What an input that calls the server needs from the form around it. */
-export interface FormContext {
-  /** The component key, sc_ or dc_ id that `/v1/components/configure` takes. */
-  componentId: string;
-  dynamicPropsId?: string;
-  /** The props configured before `name`, as the API takes them (values that do not parse are left out). */
-  configuredSoFar: (name: string) => Record<string, unknown>;
-}
-
-export interface PropInputProps {
-  prop: ConfigurableProp;
-  id: string;
-  value: FormValue;
-  onChange: (value: FormValue) => void;
-  describedBy: string;
-  invalid: boolean;
-  form: FormContext;
-}
 
 type PropInput = (props: PropInputProps) => ReactNode;
 

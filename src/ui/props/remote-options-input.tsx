@@ -9,7 +9,7 @@ import { useEffect, useState } from "react";
 import type { ConfigureResult } from "../../client/apps-client.js";
 import { ApiError, errorMessage } from "../api.js";
 import { appsClient } from "./apps-api.js";
-import type { PropInputProps } from "./prop-inputs.js";
+import type { PropInputProps } from "./prop-input-props.js";
 import { isRemoteValue } from "./prop-values.js";
 
 interface PageParam {

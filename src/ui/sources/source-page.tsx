@@ -1,12 +1,12 @@
 /** A source: its tabs (events, logs, configuration, subscriptions) and its actions. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useLocation } from "wouter";
 import { api, errorMessage } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
 import { CopyButton } from "../components/copy-button.js";
 import { ErrorBox, Loading } from "../components/status.js";
 import { TabList, useTab } from "../components/tabs.js";
+import { useDeleteAndLeave } from "../components/use-delete-and-leave.js";
 import { ConfigurationTab } from "./configuration-tab.js";
 import { EventsTab } from "./events-tab.js";
 import { LogsTab } from "./logs-tab.js";
@@ -15,7 +15,6 @@ import { SubscriptionsTab } from "./subscriptions-tab.js";
 const TABS = ["events", "logs", "configuration", "subscriptions"] as const;
 
 export function SourcePage({ id }: { id: string }) {
-  const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const [tab, setTab] = useTab(TABS);
   const [notice, setNotice] = useState<string | null>(null);
@@ -33,13 +32,7 @@ export function SourcePage({ id }: { id: string }) {
     mutationFn: (active: boolean) => api.updateSource(id, { active }),
     onSuccess: (updated) => queryClient.setQueryData(["source", id], updated),
   });
-  const remove = useMutation({
-    mutationFn: () => api.deleteSource(id),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["sources"] });
-      navigate("/sources");
-    },
-  });
+  const remove = useDeleteAndLeave(() => api.deleteSource(id), "sources", "/sources");
   if (source.isPending) return <Loading what="the source" />;
   if (source.error) return <ErrorBox error={source.error} />;
   const data = source.data;

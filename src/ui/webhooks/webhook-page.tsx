@@ -1,15 +1,14 @@
 /** A webhook: settings (enable, rate limit, rotate the secret), its delivery log, resend and recover. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useLocation } from "wouter";
 import { api, errorMessage } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
 import { CopyButton } from "../components/copy-button.js";
 import { ErrorBox, Loading } from "../components/status.js";
+import { useDeleteAndLeave } from "../components/use-delete-and-leave.js";
 import { DeliveryLog } from "./delivery-log.js";
 
 export function WebhookPage({ id }: { id: string }) {
-  const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const webhook = useQuery({ queryKey: ["webhook", id], queryFn: () => api.getWebhook(id) });
   const [secret, setSecret] = useState<string | null>(null);
@@ -29,13 +28,7 @@ export function WebhookPage({ id }: { id: string }) {
       void queryClient.invalidateQueries({ queryKey: ["deliveries", id] });
     },
   });
-  const remove = useMutation({
-    mutationFn: () => api.deleteWebhook(id),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["webhooks"] });
-      navigate("/webhooks");
-    },
-  });
+  const remove = useDeleteAndLeave(() => api.deleteWebhook(id), "webhooks", "/webhooks");
   if (webhook.isPending) return <Loading what="the webhook" />;
   if (webhook.error) return <ErrorBox error={webhook.error} />;
   const data = webhook.data;
@@ -89,45 +82,68 @@ export function WebhookPage({ id }: { id: string }) {
         </p>
       )}
       <div className="row wrap">
-        <form
-          className="row"
-          onSubmit={(event) => {
-            event.preventDefault();
-            const text = String(new FormData(event.currentTarget).get("rate_limit") ?? "").trim();
-            update.mutate({ rate_limit: text === "" ? null : Number(text) });
-          }}
-        >
-          <label htmlFor="rate_limit">Rate limit (per second)</label>
-          <input
-            id="rate_limit"
-            name="rate_limit"
-            type="number"
-            min={1}
-            defaultValue={data.rate_limit ?? ""}
-            placeholder="none"
-            className="narrow"
-          />
-          <button type="submit" className="secondary">
-            Save
-          </button>
-        </form>
-        <form
-          className="row"
-          onSubmit={(event) => {
-            event.preventDefault();
-            const since = String(new FormData(event.currentTarget).get("since") ?? "");
-            if (since) recover.mutate(new Date(since).toISOString());
-          }}
-        >
-          <label htmlFor="since">Resend failed since</label>
-          <input id="since" name="since" type="datetime-local" required />
-          <button type="submit" className="secondary">
-            Recover
-          </button>
-        </form>
+        <RateLimitForm
+          rateLimit={data.rate_limit}
+          onSave={(rateLimit) => update.mutate({ rate_limit: rateLimit })}
+        />
+        <RecoverForm onRecover={(since) => recover.mutate(since)} />
       </div>
       <h2>Deliveries</h2>
       <DeliveryLog webhookId={id} />
     </section>
+  );
+}
+
+/** The webhook's rate limit in deliveries per second; empty for none. */
+function RateLimitForm({
+  rateLimit,
+  onSave,
+}: {
+  rateLimit: number | null;
+  onSave: (rateLimit: number | null) => void;
+}) {
+  return (
+    <form
+      className="row"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const text = String(new FormData(event.currentTarget).get("rate_limit") ?? "").trim();
+        onSave(text === "" ? null : Number(text));
+      }}
+    >
+      <label htmlFor="rate_limit">Rate limit (per second)</label>
+      <input
+        id="rate_limit"
+        name="rate_limit"
+        type="number"
+        min={1}
+        defaultValue={rateLimit ?? ""}
+        placeholder="none"
+        className="narrow"
+      />
+      <button type="submit" className="secondary">
+        Save
+      </button>
+    </form>
+  );
+}
+
+/** Queues again the deliveries that failed since a moment. */
+function RecoverForm({ onRecover }: { onRecover: (since: string) => void }) {
+  return (
+    <form
+      className="row"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const since = String(new FormData(event.currentTarget).get("since") ?? "");
+        if (since) onRecover(new Date(since).toISOString());
+      }}
+    >
+      <label htmlFor="since">Resend failed since</label>
+      <input id="since" name="since" type="datetime-local" required />
+      <button type="submit" className="secondary">
+        Recover
+      </button>
+    </form>
   );
 }

@@ -15,47 +15,84 @@ import {
   listConnectAccounts,
 } from "../../../core/connect/accounts.js";
 import { ConnectTokenError, spendConnectToken } from "../../../core/connect/connect-tokens.js";
-import { checkExternalUserId, findEndUser, removeEndUser } from "../../../core/connect/end-users.js";
+import {
+  checkExternalUserId,
+  type EndUser,
+  findEndUser,
+  removeEndUser,
+} from "../../../core/connect/end-users.js";
 import type { CoreContext } from "../../../core/context.js";
 import { NotFoundError } from "../../../core/errors.js";
-import { connectTokenGrantOf, optionalEndUserOf, requireServerSide, scopeOf } from "./connect-auth.js";
+import {
+  type ConnectScope,
+  connectTokenGrantOf,
+  optionalEndUserOf,
+  requireServerSide,
+  scopeOf,
+} from "./connect-auth.js";
+import { type ConnectMount, connectMount } from "./mount.js";
 import {
   accountSchema,
   connectErrors,
   connectPageQuery,
+  emptyPage,
   externalUserId,
   pageOfItems,
   paramsOf,
 } from "./schemas.js";
 
-const emptyPage = { data: [], page_info: { total_count: 0, count: 0, start_cursor: null, end_cursor: null } };
-
+/** Registers the routes under `base` ("/:project_id" or ""); `suffix` keeps operationIds unique. */
 export function accountRoutes(
   app: FastifyInstance,
   context: CoreContext,
   base: string,
   suffix: string,
 ): void {
-  const { db } = context.store;
-  const withProject = base !== "";
-  const accountParams = paramsOf(withProject, { account_id: { type: "string", maxLength: 200 } });
-  const listQuery = {
-    type: "object",
-    properties: {
-      ...connectPageQuery,
-      external_user_id: externalUserId,
-      app: { type: "string", maxLength: 200 },
-      oauth_app_id: { type: "string", maxLength: 200 },
-      include_credentials: { type: "boolean", default: false },
-    },
-  } as const;
+  const mount = connectMount(base, suffix);
+  accountReadRoutes(app, context, mount);
+  accountWriteRoutes(app, context, mount);
+}
 
-  const credentialsWanted = (
-    request: Parameters<typeof requireServerSide>[0],
-    asked: boolean | undefined,
+const accountParams = (withProject: boolean) =>
+  paramsOf(withProject, { account_id: { type: "string", maxLength: 200 } });
+const listQuery = {
+  type: "object",
+  properties: {
+    ...connectPageQuery,
+    external_user_id: externalUserId,
+    app: { type: "string", maxLength: 200 },
+    oauth_app_id: { type: "string", maxLength: 200 },
+    include_credentials: { type: "boolean", default: false },
+  },
+} as const;
+
+function credentialsWanted(request: Parameters<typeof requireServerSide>[0], asked: boolean | undefined) {
+  if (asked === true) requireServerSide(request, "read credentials");
+  return asked === true;
+}
+
+/** Listing and reading the end users' accounts. */
+function accountReadRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  { base, suffix, withProject }: ConnectMount,
+): void {
+  const { db } = context.store;
+  const accountPage = async (
+    scope: ConnectScope,
+    endUser: EndUser | null,
+    query: AccountListRequest,
+    withCredentials: boolean,
   ) => {
-    if (asked === true) requireServerSide(request, "read credentials");
-    return asked === true;
+    const page = await listConnectAccounts(
+      context,
+      scope.project,
+      scope.environment,
+      endUser,
+      query,
+      withCredentials,
+    );
+    return { data: page.items, page_info: page.pageInfo };
   };
 
   app.get<{ Querystring: AccountListRequest & { external_user_id?: string; include_credentials?: boolean } }>(
@@ -76,15 +113,7 @@ export function accountRoutes(
       const withCredentials = credentialsWanted(request, request.query.include_credentials);
       const endUser = await optionalEndUserOf(request, db, scope, request.query.external_user_id);
       if (endUser === "none") return emptyPage;
-      const page = await listConnectAccounts(
-        context,
-        scope.project,
-        scope.environment,
-        endUser,
-        request.query,
-        withCredentials,
-      );
-      return { data: page.items, page_info: page.pageInfo };
+      return accountPage(scope, endUser, request.query, withCredentials);
     },
   );
 
@@ -109,15 +138,7 @@ export function accountRoutes(
       const withCredentials = credentialsWanted(request, request.query.include_credentials);
       const endUser = await optionalEndUserOf(request, db, scope, request.params.external_user_id);
       if (endUser === "none" || endUser === null) return emptyPage;
-      const page = await listConnectAccounts(
-        context,
-        scope.project,
-        scope.environment,
-        endUser,
-        request.query,
-        withCredentials,
-      );
-      return { data: page.items, page_info: page.pageInfo };
+      return accountPage(scope, endUser, request.query, withCredentials);
     },
   );
 
@@ -129,7 +150,7 @@ export function accountRoutes(
         hide: !withProject,
         summary: "Read a connected account of the project's end users (credentials when asked, server-side)",
         tags: ["connect"],
-        params: accountParams,
+        params: accountParams(withProject),
         querystring: {
           type: "object",
           properties: { include_credentials: { type: "boolean", default: false } },
@@ -151,6 +172,15 @@ export function accountRoutes(
       );
     },
   );
+}
+
+/** Deleting and connecting accounts, and deleting an end user with all it owns. */
+function accountWriteRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  { base, suffix, withProject }: ConnectMount,
+): void {
+  const { db } = context.store;
 
   app.delete<{ Params: { account_id: string } }>(
     `${base}/accounts/:account_id`,
@@ -160,7 +190,7 @@ export function accountRoutes(
         hide: !withProject,
         summary: "Delete a connected account (triggers that use it fail from then on)",
         tags: ["connect"],
-        params: accountParams,
+        params: accountParams(withProject),
         response: { 204: { type: "null", description: "deleted" }, ...connectErrors },
       },
     },

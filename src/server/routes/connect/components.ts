@@ -4,7 +4,7 @@
  * `…/props` (reloaded props, a `dyp_` id), run for the end user in the sandbox. Mounted under
  * `/v1/connect/{project_id}` and, for connect tokens, `/v1/connect`.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   type ConfigureInput,
   configureProp,
@@ -23,6 +23,7 @@ import type { CoreContext } from "../../../core/context.js";
 import { NotFoundError } from "../../../core/errors.js";
 import type { PropDefinition } from "../../../runtime/component-definition.js";
 import { endUserOf, scopeOf } from "./connect-auth.js";
+import { type ConnectMount, connectMount } from "./mount.js";
 import {
   componentSchema,
   configurablePropSchema,
@@ -40,7 +41,13 @@ interface ConnectConfigureInput extends ConfigureInput {
   readonly version?: unknown;
 }
 
-const KINDS: readonly { path: string; name: string; type?: ConnectComponentType }[] = [
+interface Kind {
+  readonly path: string;
+  readonly name: string;
+  readonly type?: ConnectComponentType;
+}
+
+const KINDS: readonly Kind[] = [
   { path: "components", name: "Components" },
   { path: "actions", name: "Actions", type: "action" },
   { path: "triggers", name: "Triggers", type: "trigger" },
@@ -65,171 +72,184 @@ export function componentRoutes(
   base: string,
   suffix: string,
 ): void {
-  const { db } = context.store;
-  const withProject = base !== "";
-
+  const mount = connectMount(base, suffix);
   for (const kind of KINDS) {
-    app.get<{ Querystring: ComponentListRequest }>(
-      `${base}/${kind.path}`,
-      {
-        schema: {
-          operationId: `listConnect${kind.name}${suffix}`,
-          hide: !withProject,
-          summary: `List the project's ${kind.path} (its account's published components and the public registry)`,
-          tags: ["connect"],
-          params: paramsOf(withProject),
-          querystring: {
-            type: "object",
-            properties: {
-              ...connectPageQuery,
-              q: { type: "string", maxLength: 200 },
-              app: { type: "string", maxLength: 200 },
-              registry: { type: "string", enum: ["public", "private", "all"] },
-              ...(kind.type === undefined
-                ? { component_type: { type: "string", enum: ["trigger", "action"] } }
-                : {}),
-            },
-          },
-          response: { 200: pageOfItems(componentSchema), ...connectErrors },
-        },
-      },
-      async (request) => {
-        const { project } = await scopeOf(request, db);
-        const page = await listConnectComponents(context, project.accountId, request.query, kind.type);
-        return { data: page.items.map(connectComponentView), page_info: page.pageInfo };
-      },
-    );
-
-    app.get<{ Params: { component_id: string }; Querystring: { version?: string } }>(
-      `${base}/${kind.path}/:component_id`,
-      {
-        schema: {
-          operationId: `getConnect${kind.name.slice(0, -1)}${suffix}`,
-          hide: !withProject,
-          summary: `Read one of the project's ${kind.path} by key, with its configurable_props`,
-          tags: ["connect"],
-          params: paramsOf(withProject, { component_id: { type: "string", maxLength: 400 } }),
-          querystring: { type: "object", properties: { version: { type: "string", maxLength: 100 } } },
-          response: { 200: { type: "object", properties: { data: componentSchema } }, ...connectErrors },
-        },
-      },
-      async (request) => {
-        const { project } = await scopeOf(request, db);
-        const key = request.params.component_id;
-        const component = await findConnectComponent(context, project.accountId, key, request.query.version);
-        const type = component.type === "action" ? "action" : "trigger";
-        if (kind.type !== undefined && kind.type !== type) throw new NotFoundError(kind.type, key);
-        return { data: connectComponentView(component) };
-      },
-    );
-
-    app.post<{ Body: ConnectConfigureInput }>(
-      `${base}/${kind.path}/configure`,
-      {
-        schema: {
-          operationId: `configureConnect${kind.name.slice(0, -1)}Prop${suffix}`,
-          hide: !withProject,
-          summary: "Fetch one page of a prop's remote options, run for the end user in the sandbox",
-          tags: ["connect"],
-          params: paramsOf(withProject),
-          body: {
-            type: "object",
-            properties: {
-              ...target,
-              prop_name: { type: "string", maxLength: 200 },
-              query: { type: "string", maxLength: 1000 },
-              page: { type: "integer", minimum: 0 },
-              prev_context: looseObject,
-            },
-            required: ["id", "prop_name"],
-          },
-          response: {
-            200: {
-              type: "object",
-              properties: {
-                options: { type: ["array", "null"], items: looseObject },
-                stringOptions: { type: ["array", "null"], items: { type: "string" } },
-                context: { type: ["object", "null"], additionalProperties: true },
-                errors: errorsList,
-                observations,
-              },
-            },
-            ...connectErrors,
-          },
-        },
-      },
-      async (request) => {
-        const scope = await scopeOf(request, db);
-        const endUser = await endUserOf(request, db, scope, request.body.external_user_id, "create");
-        const component = await componentForEndUser(
-          context,
-          scope.project.accountId,
-          endUser.accountId,
-          request.body.id,
-          request.body.version,
-          kind.type,
-        );
-        return configureProp(context, endUser.accountId, { ...request.body, id: component.id });
-      },
-    );
-
-    app.post<{ Body: ConnectConfigureInput }>(
-      `${base}/${kind.path}/props`,
-      {
-        schema: {
-          operationId: `reloadConnect${kind.name.slice(0, -1)}Props${suffix}`,
-          hide: !withProject,
-          summary: "Run a component's additionalProps for the end user; answers the props and a dyp_ id",
-          tags: ["connect"],
-          params: paramsOf(withProject),
-          body: { type: "object", properties: target, required: ["id"] },
-          response: {
-            200: {
-              type: "object",
-              properties: {
-                dynamicProps: {
-                  type: ["object", "null"],
-                  properties: {
-                    id: { type: "string", description: "dyp_…" },
-                    configurableProps: { type: "array", items: configurablePropSchema },
-                  },
-                },
-                errors: errorsList,
-                observations,
-              },
-            },
-            ...connectErrors,
-          },
-        },
-      },
-      async (request) => {
-        const scope = await scopeOf(request, db);
-        const endUser = await endUserOf(request, db, scope, request.body.external_user_id, "create");
-        const component = await componentForEndUser(
-          context,
-          scope.project.accountId,
-          endUser.accountId,
-          request.body.id,
-          request.body.version,
-          kind.type,
-        );
-        const answer = await reloadComponentProps(context, endUser.accountId, {
-          ...request.body,
-          id: component.id,
-        });
-        return {
-          ...answer,
-          dynamicProps:
-            answer.dynamicProps === null
-              ? null
-              : {
-                  id: answer.dynamicProps.id,
-                  configurableProps: (answer.dynamicProps.configurableProps as PropDefinition[]).map(
-                    configurableProp,
-                  ),
-                },
-        };
-      },
-    );
+    componentReadRoutes(app, context, mount, kind);
+    componentConfigureRoutes(app, context, mount, kind);
   }
+}
+
+/** Listing the project's components of `kind` and reading one. */
+function componentReadRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  { base, suffix, withProject }: ConnectMount,
+  kind: Kind,
+): void {
+  const { db } = context.store;
+  app.get<{ Querystring: ComponentListRequest }>(
+    `${base}/${kind.path}`,
+    {
+      schema: {
+        operationId: `listConnect${kind.name}${suffix}`,
+        hide: !withProject,
+        summary: `List the project's ${kind.path} (its account's published components and the public registry)`,
+        tags: ["connect"],
+        params: paramsOf(withProject),
+        querystring: {
+          type: "object",
+          properties: {
+            ...connectPageQuery,
+            q: { type: "string", maxLength: 200 },
+            app: { type: "string", maxLength: 200 },
+            registry: { type: "string", enum: ["public", "private", "all"] },
+            ...(kind.type === undefined
+              ? { component_type: { type: "string", enum: ["trigger", "action"] } }
+              : {}),
+          },
+        },
+        response: { 200: pageOfItems(componentSchema), ...connectErrors },
+      },
+    },
+    async (request) => {
+      const { project } = await scopeOf(request, db);
+      const page = await listConnectComponents(context, project.accountId, request.query, kind.type);
+      return { data: page.items.map(connectComponentView), page_info: page.pageInfo };
+    },
+  );
+
+  app.get<{ Params: { component_id: string }; Querystring: { version?: string } }>(
+    `${base}/${kind.path}/:component_id`,
+    {
+      schema: {
+        operationId: `getConnect${kind.name.slice(0, -1)}${suffix}`,
+        hide: !withProject,
+        summary: `Read one of the project's ${kind.path} by key, with its configurable_props`,
+        tags: ["connect"],
+        params: paramsOf(withProject, { component_id: { type: "string", maxLength: 400 } }),
+        querystring: { type: "object", properties: { version: { type: "string", maxLength: 100 } } },
+        response: { 200: { type: "object", properties: { data: componentSchema } }, ...connectErrors },
+      },
+    },
+    async (request) => {
+      const { project } = await scopeOf(request, db);
+      const key = request.params.component_id;
+      const component = await findConnectComponent(context, project.accountId, key, request.query.version);
+      const type = component.type === "action" ? "action" : "trigger";
+      if (kind.type !== undefined && kind.type !== type) throw new NotFoundError(kind.type, key);
+      return { data: connectComponentView(component) };
+    },
+  );
+}
+
+/** A prop's remote options and the reloaded props, run for the end user in the sandbox. */
+function componentConfigureRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  { base, suffix, withProject }: ConnectMount,
+  kind: Kind,
+): void {
+  const { db } = context.store;
+  // The end user (made on first use) and the component the body names, of `kind`'s type.
+  const resolveTarget = async (request: FastifyRequest<{ Body: ConnectConfigureInput }>) => {
+    const scope = await scopeOf(request, db);
+    const endUser = await endUserOf(request, db, scope, request.body.external_user_id, "create");
+    const component = await componentForEndUser(
+      context,
+      scope.project.accountId,
+      endUser.accountId,
+      request.body.id,
+      request.body.version,
+      kind.type,
+    );
+    return { accountId: endUser.accountId, input: { ...request.body, id: component.id } };
+  };
+
+  app.post<{ Body: ConnectConfigureInput }>(
+    `${base}/${kind.path}/configure`,
+    {
+      schema: {
+        operationId: `configureConnect${kind.name.slice(0, -1)}Prop${suffix}`,
+        hide: !withProject,
+        summary: "Fetch one page of a prop's remote options, run for the end user in the sandbox",
+        tags: ["connect"],
+        params: paramsOf(withProject),
+        body: {
+          type: "object",
+          properties: {
+            ...target,
+            prop_name: { type: "string", maxLength: 200 },
+            query: { type: "string", maxLength: 1000 },
+            page: { type: "integer", minimum: 0 },
+            prev_context: looseObject,
+          },
+          required: ["id", "prop_name"],
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              options: { type: ["array", "null"], items: looseObject },
+              stringOptions: { type: ["array", "null"], items: { type: "string" } },
+              context: { type: ["object", "null"], additionalProperties: true },
+              errors: errorsList,
+              observations,
+            },
+          },
+          ...connectErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { accountId, input } = await resolveTarget(request);
+      return configureProp(context, accountId, input);
+    },
+  );
+
+  app.post<{ Body: ConnectConfigureInput }>(
+    `${base}/${kind.path}/props`,
+    {
+      schema: {
+        operationId: `reloadConnect${kind.name.slice(0, -1)}Props${suffix}`,
+        hide: !withProject,
+        summary: "Run a component's additionalProps for the end user; answers the props and a dyp_ id",
+        tags: ["connect"],
+        params: paramsOf(withProject),
+        body: { type: "object", properties: target, required: ["id"] },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              dynamicProps: {
+                type: ["object", "null"],
+                properties: {
+                  id: { type: "string", description: "dyp_…" },
+                  configurableProps: { type: "array", items: configurablePropSchema },
+                },
+              },
+              errors: errorsList,
+              observations,
+            },
+          },
+          ...connectErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { accountId, input } = await resolveTarget(request);
+      const answer = await reloadComponentProps(context, accountId, input);
+      return {
+        ...answer,
+        dynamicProps:
+          answer.dynamicProps === null
+            ? null
+            : {
+                id: answer.dynamicProps.id,
+                configurableProps: (answer.dynamicProps.configurableProps as PropDefinition[]).map(
+                  configurableProp,
+                ),
+              },
+      };
+    },
+  );
 }

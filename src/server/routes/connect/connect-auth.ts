@@ -1,11 +1,7 @@
 /**
- * Who calls the Connect API, and for which project, environment and end user. Three credentials
- * are accepted as `Authorization: Bearer …`: an access token from `POST /v1/oauth/token`, a plain
- * Sluice API key (both act for their account, server-side), and a connect token (`ctok_…`: one end
- * user's browser, its project and environment fixed by the token). Connect routes take no session
- * cookie, so they need no CSRF defence, and CORS is open to every origin: a response is readable
- * only with a bearer credential the page already holds (a connect token limited to its
- * `allowed_origins` when it names some).
+ * Who calls the Connect API, for which project, environment and end user: an access token or API
+ * key (server-side, for its account), or a connect token (one end user's browser). No session
+ * cookie, so no CSRF defence; CORS is open, since a response needs a bearer credential the page holds.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type Account, authenticate } from "../../../core/accounts/accounts.js";

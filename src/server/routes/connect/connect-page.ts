@@ -1,12 +1,7 @@
 /**
- * The connect link page (`/_static/connect.html`, Pipedream's path): where an end user connects an
- * app with a connect token. It checks the token, shows the app's fields (or free key/value rows for
- * an app nobody registered), and creates the account with `POST /v1/connect/accounts`; for an
- * OAuth app it starts the authorization flow (`POST /v1/connect/accounts/oauth`) in a popup, whose
- * callback page posts its result back to this page's origin only. It ends as
- * Pipedream's page does, by posting `{type: "success", authProvisionId}` to its opener (a window
- * opened with the connect link) or parent (the SDK's iframe), then `{type: "close"}` when closed.
- * One self-contained document: no build step, no third-party code, text set with textContent only.
+ * The connect link page (`/_static/connect.html`, Pipedream's path) where an end user connects an
+ * app with a connect token, ending as Pipedream's does: `{type: "success", authProvisionId}` then
+ * `{type: "close"}` posted to its opener or parent. Self-contained; text set with textContent only.
  */
 import type { FastifyInstance } from "fastify";
 import { CONNECT_PAGE_PATH } from "./tokens.js";

@@ -8,6 +8,7 @@
 import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../../core/context.js";
 import { accountRoutes } from "./accounts.js";
+import { connectAppRoutes } from "./apps.js";
 import { componentRoutes } from "./components.js";
 import { installConnectAuth, installConnectPreflight } from "./connect-auth.js";
 import { oauthAccountRoutes } from "./oauth-accounts.js";
@@ -21,6 +22,7 @@ export async function connectRoutes(scope: FastifyInstance, context: CoreContext
   installConnectAuth(scope, context.store.db);
   projectRoutes(scope, context);
   tokenRoutes(scope, context);
+  connectAppRoutes(scope, context);
   for (const [base, suffix] of [
     ["/:project_id", ""],
     ["", "WithConnectToken"],

@@ -45,6 +45,12 @@ export function pageOfItems<Item extends object>(item: Item) {
   } as const;
 }
 
+/** The answer of a list whose end user does not exist yet: nothing, rather than a 404. */
+export const emptyPage = {
+  data: [],
+  page_info: { total_count: 0, count: 0, start_cursor: null, end_cursor: null },
+};
+
 export const configurablePropSchema = {
   type: "object",
   additionalProperties: true,

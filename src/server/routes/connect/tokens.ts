@@ -1,12 +1,11 @@
 /**
- * Connect tokens and apps: `POST /v1/connect/{project_id}/tokens` (server-side: a token for one end
- * user's browser, and the connect link URL), `GET /v1/connect/tokens/{ctok}/validate` (the connect
- * page's check of its token; the token in the path is the credential), and the project's apps,
- * `GET /v1/connect/apps` and `/v1/connect/apps/{app_id}`.
+ * Connect tokens: `POST /v1/connect/{project_id}/tokens` (server-side: a token for one end user's
+ * browser, and the connect link URL) and `GET /v1/connect/tokens/{ctok}/validate` (the connect
+ * page's check of its token; the token in the path is the credential).
  */
 import type { FastifyInstance } from "fastify";
 import { connectAppView } from "../../../core/connect/accounts.js";
-import { type AppListRequest, getConnectApp, listConnectApps } from "../../../core/connect/apps.js";
+import { getConnectApp } from "../../../core/connect/apps.js";
 import {
   authenticateConnectToken,
   ConnectTokenError,
@@ -17,18 +16,57 @@ import { getProject } from "../../../core/connect/projects.js";
 import type { CoreContext } from "../../../core/context.js";
 import { SluiceError } from "../../../core/errors.js";
 import { requireServerSide, scopeOf } from "./connect-auth.js";
-import {
-  appSchema,
-  connectErrors,
-  connectPageQuery,
-  externalUserId,
-  pageOfItems,
-  projectParams,
-} from "./schemas.js";
+import { appSchema, connectErrors, externalUserId, projectParams } from "./schemas.js";
 
 /** Where the connect link page lives (Pipedream's path, so `frontendHost` may point at Sluice). */
 export const CONNECT_PAGE_PATH = "/_static/connect.html";
 
+const tokenInput = {
+  type: "object",
+  properties: {
+    external_user_id: externalUserId,
+    expires_in: {
+      type: "integer",
+      minimum: 1,
+      maximum: 14400,
+      description: "seconds; default 14400",
+    },
+    allowed_origins: { type: "array", items: { type: "string", maxLength: 500 }, maxItems: 50 },
+    success_redirect_uri: { type: "string", maxLength: 2048 },
+    error_redirect_uri: { type: "string", maxLength: 2048 },
+    webhook_uri: { type: "string", maxLength: 2048 },
+    scope: { type: "string", maxLength: 1000 },
+    allow_progressive_scopes: { type: "boolean" },
+  },
+} as const;
+
+const issuedToken = {
+  type: "object",
+  properties: {
+    token: { type: "string", description: "ctok_…" },
+    expires_at: { type: "string", description: "ISO 8601" },
+    connect_link_url: { type: "string" },
+  },
+} as const;
+
+const tokenCheck = {
+  type: "object",
+  properties: {
+    success: { type: "boolean" },
+    error: { type: "string" },
+    app: appSchema,
+    project_id: { type: "string" },
+    project_environment: { type: "string" },
+    project_app_name: { type: ["string", "null"] },
+    project_support_email: { type: ["string", "null"] },
+    external_user_id: { type: "string" },
+    expires_at: { type: "string" },
+    success_redirect_uri: { type: ["string", "null"] },
+    error_redirect_uri: { type: ["string", "null"] },
+  },
+} as const;
+
+/** The connect token routes: creating one (server-side) and the connect page's check of it. */
 export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
   const { db } = context.store;
 
@@ -40,33 +78,9 @@ export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
         summary: "Create a short-lived connect token for one end user's browser, and its connect link URL",
         tags: ["connect"],
         params: projectParams,
-        body: {
-          type: "object",
-          properties: {
-            external_user_id: externalUserId,
-            expires_in: {
-              type: "integer",
-              minimum: 1,
-              maximum: 14400,
-              description: "seconds; default 14400",
-            },
-            allowed_origins: { type: "array", items: { type: "string", maxLength: 500 }, maxItems: 50 },
-            success_redirect_uri: { type: "string", maxLength: 2048 },
-            error_redirect_uri: { type: "string", maxLength: 2048 },
-            webhook_uri: { type: "string", maxLength: 2048 },
-            scope: { type: "string", maxLength: 1000 },
-            allow_progressive_scopes: { type: "boolean" },
-          },
-        },
+        body: tokenInput,
         response: {
-          200: {
-            type: "object",
-            properties: {
-              token: { type: "string", description: "ctok_…" },
-              expires_at: { type: "string", description: "ISO 8601" },
-              connect_link_url: { type: "string" },
-            },
-          },
+          200: issuedToken,
           ...connectErrors,
         },
       },
@@ -110,105 +124,45 @@ export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
           },
         },
         response: {
-          200: {
-            type: "object",
-            properties: {
-              success: { type: "boolean" },
-              error: { type: "string" },
-              app: appSchema,
-              project_id: { type: "string" },
-              project_environment: { type: "string" },
-              project_app_name: { type: ["string", "null"] },
-              project_support_email: { type: ["string", "null"] },
-              external_user_id: { type: "string" },
-              expires_at: { type: "string" },
-              success_redirect_uri: { type: ["string", "null"] },
-              error_redirect_uri: { type: ["string", "null"] },
-            },
-          },
+          200: tokenCheck,
           ...connectErrors,
         },
       },
     },
-    async (request) => {
-      let grant: Awaited<ReturnType<typeof authenticateConnectToken>>;
-      try {
-        grant = await authenticateConnectToken(db, request.params.ctok);
-      } catch (error) {
-        if (error instanceof ConnectTokenError) return { success: false, error: error.message };
-        throw error;
-      }
-      const project = await getProject(db, grant.ownerAccountId, grant.projectId);
-      let app: ReturnType<typeof connectAppView> | undefined;
-      if (request.query.app_id !== undefined && request.query.app_id !== "") {
-        try {
-          app = connectAppView(await getConnectApp(context, grant.ownerAccountId, request.query.app_id));
-        } catch (error) {
-          if (error instanceof SluiceError) return { success: false, error: error.message };
-          throw error;
-        }
-      }
-      return {
-        success: true,
-        ...(app === undefined ? {} : { app }),
-        project_id: project.id,
-        project_environment: grant.environment,
-        project_app_name: project.appName ?? project.name,
-        project_support_email: project.supportEmail,
-        external_user_id: grant.endUser.externalUserId,
-        expires_at: new Date(grant.expiresAt).toISOString(),
-        success_redirect_uri: grant.successRedirectUri,
-        error_redirect_uri: grant.errorRedirectUri,
-      };
-    },
+    async (request) => checkToken(context, request.params.ctok, request.query.app_id),
   );
+}
 
-  app.get<{ Querystring: AppListRequest }>(
-    "/apps",
-    {
-      schema: {
-        operationId: "listConnectApps",
-        summary: "List the apps of the caller's account: registered ones and those its components use",
-        tags: ["connect"],
-        querystring: {
-          type: "object",
-          properties: {
-            ...connectPageQuery,
-            q: { type: "string", maxLength: 200 },
-            sort_key: { type: "string", enum: ["name", "name_slug", "featured_weight"] },
-            sort_direction: { type: "string", enum: ["asc", "desc"] },
-            category_ids: {},
-            has_components: { type: "boolean" },
-            has_actions: { type: "boolean" },
-            has_triggers: { type: "boolean" },
-          },
-        },
-        response: { 200: pageOfItems(appSchema), ...connectErrors },
-      },
-    },
-    async (request) => {
-      const page = await listConnectApps(context, request.connect.account.id, request.query);
-      return { data: page.items.map(connectAppView), page_info: page.pageInfo };
-    },
-  );
-
-  app.get<{ Params: { app_id: string } }>(
-    "/apps/:app_id",
-    {
-      schema: {
-        operationId: "getConnectApp",
-        summary: "Read an app by name slug (an app nobody registered is an open keys app)",
-        tags: ["connect"],
-        params: {
-          type: "object",
-          properties: { app_id: { type: "string", maxLength: 200 } },
-          required: ["app_id"],
-        },
-        response: { 200: { type: "object", properties: { data: appSchema } }, ...connectErrors },
-      },
-    },
-    async (request) => ({
-      data: connectAppView(await getConnectApp(context, request.connect.account.id, request.params.app_id)),
-    }),
-  );
+/** The validate answer: the token's project and end user, or success false with why it cannot be used. */
+async function checkToken(context: CoreContext, ctok: string, appId: string | undefined) {
+  const { db } = context.store;
+  let grant: Awaited<ReturnType<typeof authenticateConnectToken>>;
+  try {
+    grant = await authenticateConnectToken(db, ctok);
+  } catch (error) {
+    if (error instanceof ConnectTokenError) return { success: false, error: error.message };
+    throw error;
+  }
+  const project = await getProject(db, grant.ownerAccountId, grant.projectId);
+  let app: ReturnType<typeof connectAppView> | undefined;
+  if (appId !== undefined && appId !== "") {
+    try {
+      app = connectAppView(await getConnectApp(context, grant.ownerAccountId, appId));
+    } catch (error) {
+      if (error instanceof SluiceError) return { success: false, error: error.message };
+      throw error;
+    }
+  }
+  return {
+    success: true,
+    ...(app === undefined ? {} : { app }),
+    project_id: project.id,
+    project_environment: grant.environment,
+    project_app_name: project.appName ?? project.name,
+    project_support_email: project.supportEmail,
+    external_user_id: grant.endUser.externalUserId,
+    expires_at: new Date(grant.expiresAt).toISOString(),
+    success_redirect_uri: grant.successRedirectUri,
+    error_redirect_uri: grant.errorRedirectUri,
+  };
 }

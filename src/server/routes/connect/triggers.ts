@@ -22,10 +22,12 @@ import { checkExternalUserId } from "../../../core/connect/end-users.js";
 import type { CoreContext } from "../../../core/context.js";
 import type { PageRequest } from "../../../core/pagination.js";
 import { endUserOf, optionalEndUserOf, scopeOf } from "./connect-auth.js";
+import { type ConnectMount, connectMount } from "./mount.js";
 import {
   connectErrors,
   connectPageQuery,
   deployedTriggerSchema,
+  emptyPage,
   externalUserId,
   looseObject,
   observationSchema,
@@ -61,6 +63,35 @@ const webhooksAnswer = {
   },
 } as const;
 
+/** The body properties that name the action or trigger to run for the end user, and its props. */
+const componentToRun = (type: "action" | "trigger") =>
+  ({
+    id: { type: "string", maxLength: 400, description: `the ${type}'s key` },
+    version: { type: "string", maxLength: 100 },
+    external_user_id: externalUserId,
+    configured_props: looseObject,
+    dynamic_props_id: { type: "string", maxLength: 200 },
+  }) as const;
+
+const triggerEventsAnswer = {
+  type: "object",
+  properties: {
+    data: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          e: {},
+          k: { type: "string" },
+          ts: { type: "integer", description: "epoch milliseconds" },
+          id: { type: "string" },
+          sum: { type: "string" },
+        },
+      },
+    },
+  },
+} as const;
+
 function webhooksView(webhooks: readonly { id: string; url: string; signingKey?: string }[]) {
   return {
     webhook_urls: webhooks.map((webhook) => webhook.url),
@@ -73,14 +104,26 @@ function webhooksView(webhooks: readonly { id: string; url: string; signingKey?:
   };
 }
 
+/** Registers the routes under `base` ("/:project_id" or ""); `suffix` keeps operationIds unique. */
 export function triggerRoutes(
   app: FastifyInstance,
   context: CoreContext,
   base: string,
   suffix: string,
 ): void {
+  const mount = connectMount(base, suffix);
+  runRoutes(app, context, mount);
+  deployedTriggerRoutes(app, context, mount);
+  deployedTriggerOutputRoutes(app, context, mount);
+}
+
+/** Running an action and deploying a trigger for the end user. */
+function runRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  { base, suffix, withProject }: ConnectMount,
+): void {
   const { db } = context.store;
-  const withProject = base !== "";
 
   app.post<{ Body: WithUser<RunActionInput> }>(
     `${base}/actions/run`,
@@ -94,14 +137,7 @@ export function triggerRoutes(
         params: paramsOf(withProject),
         body: {
           type: "object",
-          properties: {
-            id: { type: "string", maxLength: 400, description: "the action's key" },
-            version: { type: "string", maxLength: 100 },
-            external_user_id: externalUserId,
-            configured_props: looseObject,
-            dynamic_props_id: { type: "string", maxLength: 200 },
-            stash_id: {},
-          },
+          properties: { ...componentToRun("action"), stash_id: {} },
           required: ["id"],
         },
         response: {
@@ -137,11 +173,7 @@ export function triggerRoutes(
         body: {
           type: "object",
           properties: {
-            id: { type: "string", maxLength: 400, description: "the trigger's key" },
-            version: { type: "string", maxLength: 100 },
-            external_user_id: externalUserId,
-            configured_props: looseObject,
-            dynamic_props_id: { type: "string", maxLength: 200 },
+            ...componentToRun("trigger"),
             webhook_url: { type: "string", maxLength: 2048 },
             workflow_id: { type: "string", maxLength: 200 },
             emit_on_deploy: { type: "boolean" },
@@ -165,6 +197,15 @@ export function triggerRoutes(
       };
     },
   );
+}
+
+/** The end user's deployed triggers: list, read, update, delete and their events. */
+function deployedTriggerRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  { base, suffix, withProject }: ConnectMount,
+): void {
+  const { db } = context.store;
 
   app.get<{ Querystring: PageRequest & { external_user_id?: string } }>(
     `${base}/deployed-triggers`,
@@ -192,7 +233,7 @@ export function triggerRoutes(
       if (request.connect.grant === null) checkExternalUserId(request.query.external_user_id);
       const endUser = await optionalEndUserOf(request, db, scope, request.query.external_user_id);
       if (endUser === null || endUser === "none") {
-        return { data: [], page_info: { total_count: 0, count: 0, start_cursor: null, end_cursor: null } };
+        return emptyPage;
       }
       const page = await listTriggers(context, endUser, request.query);
       return {
@@ -281,6 +322,15 @@ export function triggerRoutes(
       return reply.code(204).send();
     },
   );
+}
+
+/** What a deployed trigger emitted, and the URLs its events are delivered to. */
+function deployedTriggerOutputRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  { base, suffix, withProject }: ConnectMount,
+): void {
+  const { db } = context.store;
 
   app.get<{ Params: { trigger_id: string }; Querystring: { external_user_id?: string; n?: number } }>(
     `${base}/deployed-triggers/:trigger_id/events`,
@@ -296,24 +346,7 @@ export function triggerRoutes(
           properties: { external_user_id: externalUserId, n: { type: "integer", minimum: 1, maximum: 100 } },
         },
         response: {
-          200: {
-            type: "object",
-            properties: {
-              data: {
-                type: "array",
-                items: {
-                  type: "object",
-                  properties: {
-                    e: {},
-                    k: { type: "string" },
-                    ts: { type: "integer", description: "epoch milliseconds" },
-                    id: { type: "string" },
-                    sum: { type: "string" },
-                  },
-                },
-              },
-            },
-          },
+          200: triggerEventsAnswer,
           ...connectErrors,
         },
       },
@@ -324,7 +357,6 @@ export function triggerRoutes(
       return { data: await triggerEvents(context, endUser, request.params.trigger_id, request.query.n) };
     },
   );
-
   app.get<{ Params: { trigger_id: string }; Querystring: { external_user_id?: string } }>(
     `${base}/deployed-triggers/:trigger_id/webhooks`,
     {

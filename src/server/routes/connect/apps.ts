@@ -1,0 +1,60 @@
+/**
+ * The project's apps, `GET /v1/connect/apps` and `/v1/connect/apps/{app_id}`: those registered for
+ * the caller's account and those its components use.
+ */
+import type { FastifyInstance } from "fastify";
+import { connectAppView } from "../../../core/connect/accounts.js";
+import { type AppListRequest, getConnectApp, listConnectApps } from "../../../core/connect/apps.js";
+import type { CoreContext } from "../../../core/context.js";
+import { appSchema, connectErrors, connectPageQuery, pageOfItems } from "./schemas.js";
+
+export function connectAppRoutes(app: FastifyInstance, context: CoreContext): void {
+  app.get<{ Querystring: AppListRequest }>(
+    "/apps",
+    {
+      schema: {
+        operationId: "listConnectApps",
+        summary: "List the apps of the caller's account: registered ones and those its components use",
+        tags: ["connect"],
+        querystring: {
+          type: "object",
+          properties: {
+            ...connectPageQuery,
+            q: { type: "string", maxLength: 200 },
+            sort_key: { type: "string", enum: ["name", "name_slug", "featured_weight"] },
+            sort_direction: { type: "string", enum: ["asc", "desc"] },
+            category_ids: {},
+            has_components: { type: "boolean" },
+            has_actions: { type: "boolean" },
+            has_triggers: { type: "boolean" },
+          },
+        },
+        response: { 200: pageOfItems(appSchema), ...connectErrors },
+      },
+    },
+    async (request) => {
+      const page = await listConnectApps(context, request.connect.account.id, request.query);
+      return { data: page.items.map(connectAppView), page_info: page.pageInfo };
+    },
+  );
+
+  app.get<{ Params: { app_id: string } }>(
+    "/apps/:app_id",
+    {
+      schema: {
+        operationId: "getConnectApp",
+        summary: "Read an app by name slug (an app nobody registered is an open keys app)",
+        tags: ["connect"],
+        params: {
+          type: "object",
+          properties: { app_id: { type: "string", maxLength: 200 } },
+          required: ["app_id"],
+        },
+        response: { 200: { type: "object", properties: { data: appSchema } }, ...connectErrors },
+      },
+    },
+    async (request) => ({
+      data: connectAppView(await getConnectApp(context, request.connect.account.id, request.params.app_id)),
+    }),
+  );
+}

@@ -1,0 +1,163 @@
+/**
+ * /v1/connected_accounts (`apn_…`): an account's credentials for one app. Credentials are sealed
+ * at rest and never in a response.
+ */
+import type { FastifyInstance } from "fastify";
+import {
+  type ConnectedAccountInput,
+  type ConnectedAccountUpdate,
+  connectedAccountView,
+  createConnectedAccount,
+  deleteConnectedAccount,
+  getConnectedAccount,
+  listConnectedAccounts,
+  updateConnectedAccount,
+} from "../../core/apps/connected-accounts.js";
+import type { CoreContext } from "../../core/context.js";
+import type { PageRequest } from "../../core/pagination.js";
+import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
+
+const connectedAccountSchema = {
+  type: "object",
+  properties: {
+    id: { type: "string", description: "apn_…" },
+    name: { type: "string" },
+    app: { type: "string", description: "the app's name slug" },
+    auth_type: { type: "string" },
+    healthy: { type: "boolean" },
+    dead: { type: "boolean" },
+    error: { type: ["string", "null"] },
+    expires_at: { type: ["string", "null"] },
+    last_refreshed_at: { type: ["string", "null"] },
+    created_at: { type: "string" },
+    updated_at: { type: "string" },
+  },
+} as const;
+
+const oneAccount = {
+  200: { type: "object", properties: { data: connectedAccountSchema } },
+  ...commonErrors,
+} as const;
+
+export function connectedAccountRoutes(app: FastifyInstance, context: CoreContext): void {
+  app.post<{ Body: ConnectedAccountInput }>(
+    "/connected_accounts",
+    {
+      schema: {
+        operationId: "createConnectedAccount",
+        summary:
+          "Connect an account of a keys app: its fields are sealed at rest, never returned (OAuth apps: POST /v1/connected_accounts/oauth)",
+        tags: ["connected accounts"],
+        body: {
+          type: "object",
+          properties: {
+            app: { type: "string", description: "the app's name slug" },
+            name: { type: "string" },
+            fields: { type: "object", additionalProperties: true, description: "the app's $auth fields" },
+          },
+          required: ["app"],
+        },
+        response: oneAccount,
+      },
+    },
+    async (request) => ({
+      data: connectedAccountView(await createConnectedAccount(context, request.account.id, request.body)),
+    }),
+  );
+
+  app.get<{ Querystring: PageRequest & { app?: string } }>(
+    "/connected_accounts",
+    {
+      schema: {
+        operationId: "listConnectedAccounts",
+        summary: "List the account's connected accounts, newest first",
+        tags: ["connected accounts"],
+        querystring: {
+          ...pageQuery,
+          properties: { ...pageQuery.properties, app: { type: "string", maxLength: 200 } },
+        },
+        response: {
+          200: pageOf(connectedAccountSchema),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await listConnectedAccounts(context, request.account.id, request.query);
+      return { page_info: page.pageInfo, data: page.items.map(connectedAccountView) };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/connected_accounts/:id",
+    {
+      schema: {
+        operationId: "getConnectedAccount",
+        summary: "Read a connected account (never its credentials)",
+        tags: ["connected accounts"],
+        params: idParams,
+        response: oneAccount,
+      },
+    },
+    async (request) => ({
+      data: connectedAccountView(await getConnectedAccount(context, request.account.id, request.params.id)),
+    }),
+  );
+
+  app.patch<{ Params: { id: string }; Body: ConnectedAccountUpdate }>(
+    "/connected_accounts/:id",
+    {
+      schema: {
+        operationId: "updateConnectedAccount",
+        summary:
+          "Rename a connected account, or reconnect a keys account by replacing its fields (sealed at rest, never returned; it becomes healthy). OAuth accounts reconnect with POST /v1/connected_accounts/oauth and connected_account_id",
+        tags: ["connected accounts"],
+        params: idParams,
+        body: {
+          type: "object",
+          properties: {
+            name: { type: "string" },
+            fields: {
+              type: "object",
+              additionalProperties: true,
+              description:
+                "the app's $auth fields, checked as on create; they replace the stored ones entirely",
+            },
+          },
+        },
+        response: oneAccount,
+      },
+    },
+    async (request) => ({
+      data: connectedAccountView(
+        await updateConnectedAccount(context, request.account.id, request.params.id, request.body ?? {}),
+      ),
+    }),
+  );
+
+  app.delete<{ Params: { id: string }; Querystring: { force?: boolean } }>(
+    "/connected_accounts/:id",
+    {
+      schema: {
+        operationId: "deleteConnectedAccount",
+        summary:
+          "Delete a connected account; refused (409) while a source or workflow uses it, unless force=true",
+        tags: ["connected accounts"],
+        params: idParams,
+        querystring: { type: "object", properties: { force: { type: "boolean", default: false } } },
+        response: { 200: deletedResponse, 409: errorResponse, ...commonErrors },
+      },
+    },
+    async (request) => ({
+      data: {
+        id: await deleteConnectedAccount(
+          context,
+          request.account.id,
+          request.params.id,
+          request.query.force === true,
+        ),
+        deleted: true,
+      },
+    }),
+  );
+}
