@@ -1,18 +1,8 @@
 /**
- * Connecting an account of an OAuth app: the authorization code flow with `state` and PKCE, as
- * two calls that any front end can drive (the REST routes, and Pipedream Connect's link page).
- *
- * - `startOAuthConnection` records an attempt (`oac_…`) bound to the account, with a random state
- *   (stored only as a hash), a PKCE verifier (sealed) and an expiry, and returns the provider's
- *   authorize URL to send the person to.
- * - `completeOAuthConnection` takes the callback's query. The state is claimed once (a replay, an
- *   expired or an unknown state is refused), the code is exchanged, and the tokens are stored
- *   sealed in a new connected account (`apn_…`), or in the one being reconnected. On any failure
- *   nothing is stored but the attempt's error.
- * - `getOAuthConnection` lets the starter follow the attempt (the CLI polls it).
- *
- * An attempt started with a one-shot grant (a Connect token, from the connect link page) lives no
- * longer than it, and its success spends it (`OAuthRuntime.spendGrant`), as the keys form's does.
+ * Connecting an account of an OAuth app: the authorization code flow with `state` and PKCE, as two
+ * calls any front end can drive (the REST routes, Connect's link page). The state is stored only as
+ * a hash and claimed once; on any failure nothing is stored but the attempt's error. An attempt
+ * started with a one-shot grant (a Connect token) lives no longer than it, and its success spends it.
  */
 import { createHash } from "node:crypto";
 import type { Selectable } from "kysely";

@@ -1,24 +1,9 @@
 /**
- * The loop every queue worker runs (deliveries, timer ticks, workflow runs): claim the due jobs
- * of one queue under a lease, hand them to the worker, sleep until the next is due or until woken
- * (a job finished, or the notifier announced new ones), again. What differs between the workers
- * comes in as hooks and options: groups to leave out of a claim (a webhook at its cap, a workflow
- * with no free slot here), a cap per group held across nodes (the claim counts the group's
- * leased jobs), a time at which to look again although nothing is due (a rate gate reopening).
- *
- * While jobs that were due at the last look at the whole queue still wait (held back: their group
- * at its cap, say), a claim woken only by announcements of new jobs that name their groups (the
- * webhooks of new deliveries) takes jobs of those groups only, read group by group, so it costs
- * the same however long the waiting backlog is. Every other look is at the whole queue: the
- * first, one after a job ends (a place was freed), one when the sleep runs out (a job came due, a
- * poll), one for an announcement without groups (another node's), at least one every `pollMs`,
- * and every claim while nothing due waits (then the whole queue is as cheap to read, and its
- * statement is the simpler one to plan).
- *
- * Leases are short and renewed by a heartbeat: every job the worker holds (running, or waiting in
- * memory for its turn) has its lease pushed out every quarter of LEASE_MS in one statement, so a node that dies frees
- * its jobs within LEASE_MS, while a slow run on a living node keeps its own. Jobs whose work
- * failed on the database (it went away) are put back in the queue once it answers again.
+ * The loop every queue worker runs (deliveries, timer ticks, workflow runs): claim due jobs under a
+ * lease, hand them to the worker, sleep until the next is due or until woken, again. Workers differ
+ * by hooks: groups to leave out, a cap per group across nodes, a time to look again. Leases are
+ * renewed by a heartbeat; jobs stranded by a database outage go back once it answers. Its
+ * invariants (leases, wake-ups, claims of named groups): store/jobs/ARCHITECTURE.md.
  */
 import type { ClaimedJob, GroupLimitColumn, Lease } from "../../store/jobs.js";
 import type { Store } from "../../store/store.js";
