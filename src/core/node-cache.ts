@@ -1,11 +1,9 @@
 /**
- * A cache of what this node has read from the database for a hot path (runnable sources, the
- * workflows runs use), dropped whole on every change: the change calls `forget` after its commit,
- * which drops this node's entries at once and every other node's when the notifier tells it
- * (LISTEN/NOTIFY on PostgreSQL; after a lost connection every listener is woken, so a missed
- * notice drops the cache too). Between another node's commit and the notice (milliseconds), a
- * reader there may still get the previous value, as it could with a read just before the commit.
- * Not-found is never kept: what is created a moment later is found at once.
+ * A cache of what this node has read for a hot path (runnable sources, the workflows runs use),
+ * dropped whole on every change: the change calls `forget` after its commit, which drops this
+ * node's entries at once and the others' through the notifier (a lost connection drops them too).
+ * Another node may read the previous value until the notice arrives, as just before the commit.
+ * Not-found is never kept, so what is created is found at once.
  */
 import type { Store } from "../store/store.js";
 

@@ -1,12 +1,8 @@
 /**
- * The OAuth 2.0 authorization code grant (RFC 6749 section 4.1) with PKCE (RFC 7636), and the
- * refresh grant (section 6), as a client of any provider. Every request goes through the SSRF
- * guard (an app's URLs are set by whoever registers it, an account included).
- *
- * No client library: the well-kept ones are OpenID Connect clients that validate ID tokens and
- * insist on standard token responses, and the providers an app platform connects to (GitHub's
- * form-encoded answers and 200 errors, Slack's nested tokens, numeric strings for expires_in)
- * need a lenient reading of the response instead. What is here is the protocol's few requests.
+ * The OAuth 2.0 authorization code grant with PKCE (RFC 6749 4.1, RFC 7636) and the refresh grant,
+ * as a client of any provider; every request goes through the SSRF guard (an app's URLs are user input).
+ * No client library: those are OpenID Connect clients that insist on standard token responses, and
+ * the providers an app platform connects to (GitHub, Slack, …) need a lenient reading.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Dispatcher } from "undici";

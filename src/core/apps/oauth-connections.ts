@@ -1,18 +1,8 @@
 /**
- * Connecting an account of an OAuth app: the authorization code flow with `state` and PKCE, as
- * two calls that any front end can drive (the REST routes, and Pipedream Connect's link page).
- *
- * - `startOAuthConnection` records an attempt (`oac_…`) bound to the account, with a random state
- *   (stored only as a hash), a PKCE verifier (sealed) and an expiry, and returns the provider's
- *   authorize URL to send the person to.
- * - `completeOAuthConnection` takes the callback's query. The state is claimed once (a replay, an
- *   expired or an unknown state is refused), the code is exchanged, and the tokens are stored
- *   sealed in a new connected account (`apn_…`), or in the one being reconnected. On any failure
- *   nothing is stored but the attempt's error.
- * - `getOAuthConnection` lets the starter follow the attempt (the CLI polls it).
- *
- * An attempt started with a one-shot grant (a Connect token, from the connect link page) lives no
- * longer than it, and its success spends it (`OAuthRuntime.spendGrant`), as the keys form's does.
+ * Connecting an account of an OAuth app: the authorization code flow with `state` and PKCE, as two
+ * calls any front end can drive (the REST routes, Connect's link page). The state is stored only as
+ * a hash and claimed once; on any failure nothing is stored but the attempt's error. An attempt
+ * started with a one-shot grant (a Connect token) lives no longer than it, and its success spends it.
  */
 import { createHash } from "node:crypto";
 import type { Selectable } from "kysely";
@@ -236,21 +226,72 @@ export type OAuthCallbackOutcome =
       readonly connectionId: string | null;
     };
 
+type CallbackRefusal = Extract<OAuthCallbackOutcome, { ok: false }>;
+type AttemptRow = Selectable<OAuthConnectionsTable>;
+
 /** Completes an attempt from the callback's query; never throws for what the provider or the person sent. */
 export async function completeOAuthConnection(
   context: CoreContext,
   query: OAuthCallbackQuery,
 ): Promise<OAuthCallbackOutcome> {
+  const claim = await claimAttempt(context, query.state);
+  if (!("row" in claim)) return claim;
+  const { row, now } = claim;
+  if (query.error !== undefined) {
+    const description = typeof query.error_description === "string" ? `: ${query.error_description}` : "";
+    return failAttempt(
+      context,
+      row,
+      "oauth_provider_error",
+      `The provider refused the connection (${String(query.error).slice(0, 200)}${description.slice(0, 500)}).`,
+    );
+  }
+  if (typeof query.code !== "string" || query.code === "") {
+    return failAttempt(context, row, "oauth_provider_error", "The provider's redirect has no code.");
+  }
+  const exchanged = await exchangeForTokens(context, row, query.code);
+  if (!("tokens" in exchanged)) return exchanged;
+  const stored = await storeConnectedAccount(context, row, exchanged, now);
+  if (stored === "connect_token_used") {
+    return failAttempt(
+      context,
+      row,
+      "connect_token_used",
+      "The connect token was already used to connect an account: ask your server for a new one.",
+    );
+  }
+  if (stored === null) {
+    return failAttempt(
+      context,
+      row,
+      "connected_account_unavailable",
+      `The connected account ${row.connected_account_id} being reconnected was deleted meanwhile.`,
+    );
+  }
+  return {
+    ok: true,
+    connection: await getOAuthConnection(context, row.account_id, row.id),
+    connectedAccountId: stored,
+    app: row.app,
+    openerOrigin: row.opener_origin,
+  };
+}
+
+/** The callback's attempt, claimed once (from `pending` to `exchanging`) while it has not expired. */
+async function claimAttempt(
+  context: CoreContext,
+  state: unknown,
+): Promise<{ readonly row: AttemptRow; readonly now: number } | CallbackRefusal> {
   const refused = (code: OAuthCallbackFailureCode, message: string) =>
     ({ ok: false, code, message, openerOrigin: null, connectionId: null }) as const;
-  if (typeof query.state !== "string" || query.state === "" || query.state.length > 512) {
+  if (typeof state !== "string" || state === "" || state.length > 512) {
     return refused("invalid_state", "The callback has no state: start connecting the app again.");
   }
   const { db } = context.store;
   const row = await db
     .selectFrom("oauth_connections")
     .selectAll()
-    .where("state_hash", "=", hashState(query.state))
+    .where("state_hash", "=", hashState(state))
     .executeTakeFirst();
   if (!row) {
     return refused("invalid_state", "This state is not one Sluice issued: start connecting the app again.");
@@ -263,62 +304,100 @@ export async function completeOAuthConnection(
     .where("status", "=", "pending")
     .where("expires_at", ">", now)
     .executeTakeFirst();
-  const failure = (code: OAuthCallbackFailureCode, message: string) =>
-    ({ ok: false, code, message, openerOrigin: row.opener_origin, connectionId: row.id }) as const;
   if (Number(claimed.numUpdatedRows) === 0) {
     if (row.status === "pending" && Number(row.expires_at) <= now) {
-      return failure("state_expired", "This connection link has expired: start connecting the app again.");
+      return refusal(
+        row,
+        "state_expired",
+        "This connection link has expired: start connecting the app again.",
+      );
     }
-    return failure(
+    return refusal(
+      row,
       "state_used",
       "This connection link was already used: start connecting the app again for a new one.",
     );
   }
-  const fail = async (code: OAuthCallbackFailureCode, message: string) => {
-    await db
-      .updateTable("oauth_connections")
-      .set({ status: "failed", error: message, updated_at: Date.now() })
-      .where("id", "=", row.id)
-      .execute();
-    return failure(code, message);
-  };
-  if (query.error !== undefined) {
-    const description = typeof query.error_description === "string" ? `: ${query.error_description}` : "";
-    return fail(
-      "oauth_provider_error",
-      `The provider refused the connection (${String(query.error).slice(0, 200)}${description.slice(0, 500)}).`,
-    );
-  }
-  if (typeof query.code !== "string" || query.code === "") {
-    return fail("oauth_provider_error", "The provider's redirect has no code.");
-  }
+  return { row, now };
+}
 
-  let tokens: TokenSet;
-  let uid: string | null;
-  let clientId: string;
+function refusal(row: AttemptRow, code: OAuthCallbackFailureCode, message: string): CallbackRefusal {
+  return { ok: false, code, message, openerOrigin: row.opener_origin, connectionId: row.id };
+}
+
+/** Ends a claimed attempt as failed, keeping only its error. */
+async function failAttempt(
+  context: CoreContext,
+  row: AttemptRow,
+  code: OAuthCallbackFailureCode,
+  message: string,
+): Promise<CallbackRefusal> {
+  await context.store.db
+    .updateTable("oauth_connections")
+    .set({ status: "failed", error: message, updated_at: Date.now() })
+    .where("id", "=", row.id)
+    .execute();
+  return refusal(row, code, message);
+}
+
+interface ExchangedCode {
+  readonly tokens: TokenSet;
+  readonly uid: string | null;
+  readonly clientId: string;
+}
+
+/** The code exchanged for tokens, and the provider's user id; the attempt failed when the provider refuses. */
+async function exchangeForTokens(
+  context: CoreContext,
+  row: AttemptRow,
+  code: string,
+): Promise<ExchangedCode | CallbackRefusal> {
   try {
-    const { app, sealedClientSecret } = await resolveOAuthApp(db, row.account_id, row.app);
-    clientId = app.oauth.clientId;
+    const { app, sealedClientSecret } = await resolveOAuthApp(context.store.db, row.account_id, row.app);
     const client = {
       settings: app.oauth,
       clientSecret: sealedClientSecret === null ? null : context.secrets.decrypt(sealedClientSecret),
     };
-    tokens = await exchangeCode(context.oauth.transport, client, {
-      code: query.code,
+    const tokens = await exchangeCode(context.oauth.transport, client, {
+      code,
       redirectUri: row.redirect_uri,
       codeVerifier: row.code_verifier === null ? null : context.secrets.decrypt(row.code_verifier),
     });
-    uid = await fetchUserId(context.oauth.transport, app.oauth, tokens.accessToken);
+    const uid = await fetchUserId(context.oauth.transport, app.oauth, tokens.accessToken);
+    return { tokens, uid, clientId: app.oauth.clientId };
   } catch (error) {
     if (error instanceof OAuthProviderError) {
-      return fail("oauth_provider_error", `The provider refused the code (${error.message.slice(0, 500)}).`);
+      return failAttempt(
+        context,
+        row,
+        "oauth_provider_error",
+        `The provider refused the code (${error.message.slice(0, 500)}).`,
+      );
     }
     if (error instanceof Error) {
-      return fail("oauth_token_failed", `Exchanging the code failed: ${error.message.slice(0, 500)}.`);
+      return failAttempt(
+        context,
+        row,
+        "oauth_token_failed",
+        `Exchanging the code failed: ${error.message.slice(0, 500)}.`,
+      );
     }
     throw error;
   }
+}
 
+/**
+ * Stores the tokens sealed in a new connected account, or the one being reconnected, and marks the
+ * attempt connected, spending its connect token if it has one, all in one transaction. The
+ * account's id; null when the account being reconnected is gone; `connect_token_used` when
+ * another attempt spent the token first (nothing is stored).
+ */
+async function storeConnectedAccount(
+  context: CoreContext,
+  row: AttemptRow,
+  { tokens, uid, clientId }: ExchangedCode,
+  now: number,
+): Promise<string | null | "connect_token_used"> {
   const fields = JSON.parse(context.secrets.decrypt(row.fields)) as Record<string, unknown>;
   const auth = {
     ...fields,
@@ -328,7 +407,7 @@ export async function completeOAuthConnection(
     oauth_client_id: clientId,
   };
   const credentials = context.secrets.encrypt(JSON.stringify(auth));
-  const stored = await db
+  return context.store.db
     .transaction()
     .execute(async (tx) => {
       let accountId = row.connected_account_id;
@@ -384,23 +463,4 @@ export async function completeOAuthConnection(
       if (error instanceof ConnectTokenSpent) return "connect_token_used" as const;
       throw error;
     });
-  if (stored === "connect_token_used") {
-    return fail(
-      "connect_token_used",
-      "The connect token was already used to connect an account: ask your server for a new one.",
-    );
-  }
-  if (stored === null) {
-    return fail(
-      "connected_account_unavailable",
-      `The connected account ${row.connected_account_id} being reconnected was deleted meanwhile.`,
-    );
-  }
-  return {
-    ok: true,
-    connection: await getOAuthConnection(context, row.account_id, row.id),
-    connectedAccountId: stored,
-    app: row.app,
-    openerOrigin: row.opener_origin,
-  };
 }

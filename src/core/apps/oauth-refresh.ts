@@ -1,17 +1,8 @@
 /**
- * Fresh OAuth tokens for an invocation. When a connected account's access token expires within
- * 60 s, it is refreshed first, once across the cluster:
- *
- * - on one node, concurrent invocations share one refresh (a single flight per connected account);
- * - across nodes (PostgreSQL), the refresh runs under the account row's lock (SELECT … FOR
- *   UPDATE), and whoever gets the lock second re-reads the row and finds the token already fresh,
- *   so a rotating refresh token is used once and never burned;
- * - SQLite has one server process (it holds the data directory's lock), so the single flight is
- *   the lock there, and no transaction is held open across the provider's round trip.
- *
- * `invalid_grant` (the refresh token was revoked or expired) marks the account unhealthy with the
- * provider's error; other failures (the provider is down) leave it healthy and fail only this
- * invocation, unless the current token is still valid, which is then used.
+ * Fresh OAuth tokens for an invocation, refreshed once across the cluster when they expire within
+ * 60 s: a single flight per account on a node, and on PostgreSQL the account row's lock, so a
+ * rotating refresh token is used once and never burned. `invalid_grant` marks the account
+ * unhealthy; any other failure fails only this invocation (or uses the token while still valid).
  */
 import type { Executor } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
@@ -112,6 +103,7 @@ function singleFlight(
   return started;
 }
 
+/** One process (SQLite) needs no row lock: the single flight is the lock, and no transaction stays open across the provider's round trip. */
 function refreshUnderLock(context: CoreContext, id: string): Promise<RefreshOutcome> {
   const { store } = context;
   if (store.capabilities.singleProcess) return refreshOnce(context, store.db, id);

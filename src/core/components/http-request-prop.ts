@@ -1,15 +1,9 @@
 /**
- * The `http_request` prop type (Pipedream's "HTTP Request Configuration"): a request a person
- * configures and the component sends with `this.<prop>.execute()`. The configured value is
- * normalized here, at deploy, so the runner receives one shape:
- *
- * `{url, method, params: [{name, value}], headers: [{name, value}], body, auth}` where `body` is
- * null, `{type: "raw", contentType, raw}` or `{type: "fields", contentType, fields: [{name, value}]}`
- * and `auth` is `{type: "none"}`, `{type: "basic", username, password}` or `{type: "bearer", token}`.
- *
- * Params and headers may be given as an object or a list of `{name, value, disabled?}`; a body as
- * any JSON value (sent as JSON) or one of the two forms above. The URL may be left out at deploy
- * (a prop's default often holds only the method); `execute()` then refuses to send.
+ * The `http_request` prop type (Pipedream's "HTTP Request Configuration"), sent by the component
+ * with `this.<prop>.execute()`. What a person configures (params and headers as an object or a
+ * list, a body as any JSON or a raw or fields form) is normalized here at deploy, so the runner
+ * receives one shape (`HttpRequestConfig`). The URL may be left out at deploy (a prop's default
+ * often holds only the method); `execute()` then refuses to send.
  */
 import { InvalidInputError } from "../errors.js";
 

@@ -1,11 +1,8 @@
 /**
- * The server's public registry: components every account can find and deploy, published under
- * Pipedream's rules. The key is `<app_slug>-<kebab-name>` (an app prop's app, when the component
- * has one, is the slug); the version is semver and greater than every version of the key
- * published before; `name` and `description` are required. A key belongs to the account that
- * first published it: only that account, or an admin, publishes its next versions, unpublishes
- * or deprecates it. A deprecated version keeps running where it is deployed (each deploy runs
- * the account's own copy) but is not offered for new deploys.
+ * The server's public registry, under Pipedream's rules: the key is `<app_slug>-<kebab-name>`, each
+ * version semver and greater than the ones before. A key belongs to the account that first
+ * published it (or an admin). A deprecated version keeps running where it is deployed (each
+ * deploy runs the account's own copy) but is not offered for new deploys.
  */
 import semver from "semver";
 import type { PublicComponentsTable } from "../../store/schema.js";

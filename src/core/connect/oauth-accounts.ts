@@ -1,10 +1,8 @@
 /**
- * Connecting an OAuth app for a Connect end user: the connect link page starts the authorization
- * code flow of core/apps/oauth-connections.ts in the end user's own account, with the project
- * owner's registration of the app (its client). The attempt is bound to the connect token: it
- * ends when the token does, and the callback spends the token when it connects the account. The
- * callback page posts its result to the origin of the page that started it (the connect link
- * page, on this server or on the SDK's `frontendHost`), which tells its own opener.
+ * Connecting an OAuth app for a Connect end user: the flow of core/apps/oauth-connections.ts in the
+ * end user's account, with the project owner's client. The attempt ends with its connect token and
+ * spends it on success; the callback page posts its result to the origin of the page that started
+ * it (the connect link page, here or on the SDK's `frontendHost`).
  */
 import { checkSlug } from "../apps/app-definition.js";
 import { resolveApp } from "../apps/app-registry.js";

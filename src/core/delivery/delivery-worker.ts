@@ -1,13 +1,8 @@
 /**
  * The delivery worker: claims due delivery jobs under a lease (workers/claim-loop.ts), sends each,
- * records the attempt, and completes the job or reschedules it, in one transaction with the
- * delivery's new state.
- *
- * Isolation: each webhook has a cap on deliveries in flight, held across every node (a claim
- * counts the webhook's leased jobs: store/jobs.ts `groupLimit`), and one at its cap (or held back
- * by its rate limit) is left out of the next claims, so a hanging or dead endpoint never takes
- * the slots of healthy ones. A worker that dies lets its leases expire; the jobs are
- * claimed again: delivery is at-least-once.
+ * and records the attempt with the job's completion or retry in one transaction. A webhook at its
+ * cap in flight (counted across nodes) or held back by its rate limit is left out of the claims, so
+ * a hanging endpoint never takes the places of healthy ones (ARCHITECTURE.md).
  */
 import type { Dispatcher } from "undici";
 import type { ClaimedJob } from "../../store/jobs.js";
@@ -181,11 +176,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       outcome.latencyMs,
     );
 
-    // The webhook's row is written only when its failure state changes: every delivery to it
-    // writing the same row would serialize them (PostgreSQL row locks) for nothing. The state
-    // read with the delivery decides whether to try: a success to a webhook that was not failing
-    // costs no statement. (If another delivery marked it failing meanwhile, the next success
-    // clears it.)
+    // The webhook's row is written only when its failure state (read with the delivery) changes:
+    // every delivery writing it would serialize them on its row lock. If another delivery marked
+    // it failing meanwhile, the next success clears it.
     const webhookChange = ((): Write | undefined => {
       if (disable)
         return (db) =>
@@ -294,12 +287,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         else busy.delete(group);
       });
       if (next) launch(next.job, job, next.row);
-      // The webhook had no due job left when this one ended (its last statement looked), and it
-      // was under its cap even with this one, so no claim left a job of it out meanwhile: this
-      // end wakes no claim (claim-loop.ts `noneWaiting`). On a cluster too: a job of the webhook
-      // that a claim left out because other nodes' leases filled its cap was due, so that
-      // statement would have taken it, and one it skipped was locked by a claim taking it. This
-      // spares PostgreSQL a claim (planned anew each time) for most deliveries at a steady rate.
+      // The webhook had no due job left (its last statement looked) and was under its cap even
+      // with this one, so no claim left a job of it out: this end wakes no claim (`noneWaiting`,
+      // which holds on a cluster too: ARCHITECTURE.md).
       else if (next === null && underCap) loop.noneWaiting(job);
     };
     void (from ? loop.pass(from, job, work) : loop.run(job, work));
@@ -329,11 +319,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       },
       // A rate-limited webhook may send again.
       nextChange: (claimedAt) => claimedAt + gate.nextChange(claimedAt),
-      // New deliveries only to webhooks at their cap here need no claim: no claim could take
-      // them (the cap counts every node's leases, this node's among them), and each delivery in
-      // flight ends taking the next job, or waking a claim when it takes none (record's hand-off;
-      // an end at the cap is never `noneWaiting`). At 500 events/s on PostgreSQL most
-      // announcements found their webhook so, and each cost a claim planned for nothing.
+      // New deliveries only to webhooks at their cap here need no claim: none could take them, and
+      // each delivery in flight there ends by taking the next job or waking a claim (the hand-off).
       claimable: (webhooks) => webhooks.some((webhookId) => (busy.get(webhookId) ?? 0) < perWebhook),
     },
   );

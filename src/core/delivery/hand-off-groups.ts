@@ -1,26 +1,9 @@
 /**
- * Hand-offs committed together on PostgreSQL. A delivery's hand-off is one statement
- * (hand-off.ts); sent alone it is a transaction of its own, and each costs PostgreSQL a
- * transaction's start and commit and the server a round trip. While `MAX_IN_FLIGHT` are being
- * written, the hand-offs that end meanwhile wait, and the next to go takes up to
- * `MAX_PER_TRANSACTION` of them as one transaction, in one round trip (store/statement-batch.ts).
- * At the deliveries' max rate that cut PostgreSQL's CPU a delivery nearly by half (bench/RESULTS.md).
- * One that finds nothing in flight goes alone at once, as before: a lone delivery waits for none.
- *
- * A transaction of several holds the rows its first statements locked while its later ones run.
- * So that it never waits long holding them (a webhook's delete walking its jobs, say, which
- * could be waiting for one of them: a deadlock), it gives up on any lock it waits for longer than
- * `LOCK_WAIT_MS` (`lock_timeout`, well below PostgreSQL's one second before it looks for a
- * deadlock): it rolls back, and each of its hand-offs is sent again alone, the lone statement
- * that waits for what it needs holding nothing (store/jobs.ts `takeNext`). Likewise, if the
- * transaction fails on the database for any other reason, each goes again alone, so one that
- * cannot be written fails alone. A failure of the connection (the commit may have happened),
- * PostgreSQL's own answer that it ends the session included (a restart's `57P01`, say), fails
- * them all, as it fails a lone statement: the worker records again without a hand-off, since one
- * sent again with its hand-off could take a second next job if the first try had committed.
- *
- * And so that hand-offs never wait long behind one in flight that waits (a lone one whose
- * webhook is being deleted), those queued longer than `LOCK_WAIT_MS` go whatever is in flight.
+ * Hand-offs committed together on PostgreSQL: while `MAX_IN_FLIGHT` transactions of them are being
+ * written, the hand-offs that end meanwhile wait and go as one transaction in one round trip, so
+ * each costs no transaction of its own; one that finds room goes alone at once. A transaction of
+ * several gives up on slow locks and falls back to each alone, so none waits holding others'
+ * locks (a deadlock with a webhook's delete); why, and what a lost connection does: ARCHITECTURE.md.
  */
 import { CompiledQuery } from "kysely";
 import { rolledBack } from "../../store/statement-batch.js";

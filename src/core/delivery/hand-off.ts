@@ -154,8 +154,8 @@ let takenText: CompiledQuery | undefined;
 
 /**
  * The hand-off as one statement joined from the prepared statements' texts
- * (store/combined-writes.ts), without Kysely building it (40 µs of the server's CPU a delivery);
- * undefined when one of the writes is not prepared.
+ * (store/combined-writes.ts), so Kysely builds nothing per delivery; undefined when one of the
+ * writes is not prepared.
  */
 function preparedHandOff(
   db: Kysely<Database>,

@@ -1,14 +1,9 @@
 /**
  * Per-webhook rate limits: sends to a webhook with `rate_limit` N start at least 1.05/N s apart, so
- * a burst is smoothed to the rate and nothing is dropped (deliveries held back wait in the queue).
- * A delivery books the next free slot of its webhook, at most a bounded wait ahead, then waits
- * for it in memory (`awaitTurn`). A send that would start late (the event loop was busy, say) takes
- * a new slot instead, so late sends never bunch up with punctual ones: at N/s, a receiver sees at
- * most N + 1 requests in any second.
- *
- * On one node (the embedded SQLite) the slots live in memory. On PostgreSQL they are a row per
- * webhook (`rate_slots`), booked in one atomic statement, so the limit holds across every node
- * together: a webhook limited to 20/s gets 20/s from the cluster, not 20/s from each node.
+ * a burst is smoothed, never dropped. A delivery books its webhook's next free slot (a bounded wait
+ * ahead) and waits for it in memory; one that would start late books anew, so a receiver sees at
+ * most N + 1 requests in any second. Slots live in memory on SQLite and in a row per webhook on
+ * PostgreSQL, so the limit holds for the cluster, not per node.
  */
 import { sql } from "kysely";
 import type { Store } from "../../store/store.js";

@@ -1,15 +1,8 @@
 /**
- * The delivery log's retention. Every event sent to a webhook leaves a `deliveries` row (with a
- * copy of the payload) and a `delivery_attempts` row per attempt; without a bound they would grow
- * with every event for as long as the server runs. A delivery that is over (`delivered`, or
- * `failed` with no attempt left) and has not changed for the retention period
- * (`SLUICE_DELIVERY_RETENTION_DAYS`, 30 by default; 0 keeps every one) is removed with its
- * attempts. A pending delivery is never removed, however old: it is still on its way.
- *
- * Each node sweeps on its own, now and then, in batches with pauses between them (the
- * `deliveries_status` index, by status and creation, finds them; no index is added to the
- * delivery path). Two nodes sweeping at once remove each row once; a delivery resent meanwhile
- * (`pending` again) stays, with its attempts; a sweep never waits for a row while holding others.
+ * The delivery log's retention: a delivery that is over (delivered, or failed with no attempt left)
+ * and unchanged for `SLUICE_DELIVERY_RETENTION_DAYS` is removed with its attempts, so the log does
+ * not grow for as long as the server runs; a pending one never is. Each node sweeps on its own, in
+ * batches; concurrent sweeps remove each row once and never wait for a row while holding others.
  */
 import type { Store } from "../../store/store.js";
 

@@ -118,11 +118,9 @@ interface Answer {
 }
 
 /**
- * The POST and its answer, through undici's dispatch API: the whole exchange, answer and body,
- * within DELIVERY_TIMEOUT_MS, and the body read only as far as KEPT_RESPONSE_BYTES (the
- * connection is then dropped rather than read on). `request()` costs two to three times the CPU
- * for the same exchange: a body stream, its async iteration, and an abort signal with its listener
- * (bench/RESULTS.md).
+ * The POST and its answer through undici's dispatch API, which spares `request()`'s body stream and
+ * abort listener: the whole exchange within DELIVERY_TIMEOUT_MS, and the body read only as far as
+ * KEPT_RESPONSE_BYTES (the connection is then dropped rather than read on).
  */
 function exchange(
   dispatcher: Dispatcher,

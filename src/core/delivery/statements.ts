@@ -31,17 +31,9 @@ void everyAttemptColumn;
 type Attempt = Pick<DeliveryAttemptsTable, keyof DeliveryAttemptsTable>;
 
 /**
- * An attempt's record, kept only while its delivery is: a delivery whose webhook was deleted while
- * it was being sent is gone with its attempts, and its record adds none (attempts are read through
- * their delivery, so one left would never be seen, nor removed). A second record of the same
- * attempt (a retried write) is a no-op.
- *
- * On PostgreSQL the check locks the delivery's row (`FOR KEY SHARE`): a record that runs while a
- * delete of the delivery is under way waits for it, and then finds the row gone. Without the lock
- * the check reads the statement's snapshot, taken before the wait, and finds it still there. The
- * record's statement also updates the row, and a row that one part of a statement updated cannot
- * be locked by a later part (it is skipped), so the update is listed before the insert: PostgreSQL
- * runs the parts that nothing reads last listed first (the record in delivery-worker.ts).
+ * An attempt's record, kept only while its delivery is (one left would never be seen nor removed);
+ * a retried record is a no-op. On PostgreSQL the check locks the delivery's row (`FOR KEY SHARE`),
+ * so it waits for a delete under way and then finds the row gone (ARCHITECTURE.md: lock order).
  */
 function attemptInsert(creator: QueryCreator<Database>, attempt: Attempt, lock: boolean) {
   const delivery = creator

@@ -85,13 +85,10 @@ export function planAppend(
 }
 
 /**
- * What a commit that leaves an emitter with `count` rows of a table kept to `limit` rows trims:
- * nothing until the rows past the limit reach a batch (1% of the limit, at most 100), then all of
- * them, so a busy emitter at its limit deletes its oldest rows a hundred at a time instead of a
- * few in every commit (a delete's index walk and the pages at the table's old end written again,
- * 8% of the server's ingest time when it was every commit: bench/RESULTS.md). Past the limit,
- * fewer rows than a batch may be kept for a while, as Redis keeps a stream trimmed with `MAXLEN ~`.
- * `kept` is the count to store with the emitter's row after the trim.
+ * What a commit that leaves an emitter with `count` rows kept to `limit` trims: nothing until the
+ * excess reaches a batch (1% of the limit, at most 100), then all of it, so a busy emitter deletes
+ * in batches rather than a few rows every commit; until then a few rows past the limit may be
+ * kept (as Redis's `MAXLEN ~`). `kept` is the count to store with the emitter's row.
  */
 export function retention(count: number, limit: number): { readonly excess: number; readonly kept: number } {
   const excess = count - limit;
@@ -100,11 +97,9 @@ export function retention(count: number, limit: number): { readonly excess: numb
 }
 
 /**
- * Deletes the emitter's `excess` oldest rows of an id-ordered table: what a commit that took it
- * past its retention limit drops (`retention`; the emitter's counter, kept with its row, says by how many).
- * Finding the cutoff walks only those rows' index entries. Found from the newest end it walked
- * the whole retained window (10,000 events by default) in every commit past the limit: 0.5 ms of
- * SQLite a commit for a busy source (bench/RESULTS.md).
+ * Deletes the emitter's `excess` oldest rows of an id-ordered table (what `retention` says a commit
+ * drops). The cutoff is found from the oldest end, so the index walk covers only the rows deleted,
+ * never the whole retained window.
  */
 export async function trimOldest(
   tx: Executor,

@@ -9,12 +9,9 @@ import type { SequenceId } from "./event-ids.js";
 export type SequencedTable = "events" | "emitter_logs";
 
 /**
- * `(ms, seq) <op> id`, written without row values so both dialects read it the same way. The
- * bound on `ms` alone comes first and is inclusive: it is what an index on `(emitter_id, ms, seq)`
- * can seek to, so the rows compared are those on the near side of `id` (plus those of its
- * millisecond), not every row of the emitter. Without it, SQLite walked an emitter's whole index
- * range to delete the one oldest event past its limit (10,000 entries a commit). `id` is values,
- * or expressions (the subqueries of a cutoff found in the same statement).
+ * `(ms, seq) <op> id`, without row values so both dialects read it alike. The inclusive bound on
+ * `ms` alone comes first because it is what the `(emitter_id, ms, seq)` index can seek to, so only
+ * rows near `id` are compared, not the emitter's whole range. `id` is values or expressions.
  */
 export function idCompared(
   eb: ExpressionBuilder<Database, SequencedTable>,

@@ -1,10 +1,8 @@
 /**
  * The SSRF guard for every request Sluice makes on a user's behalf (component URLs, webhook
- * deliveries, $.send.http). Addresses are checked after DNS resolution, at connect time, so a
- * name that resolves to a private address is refused even if it looked public. The ranges refused
- * (loopback, private, link-local, unique-local, carrier-grade NAT, multicast, reserved and
- * unspecified) are those of the sandbox's egress guard (runtime/sandbox/egress/address-rules.ts),
- * unless SLUICE_ALLOWED_CIDRS allows them.
+ * deliveries, $.send.http). Addresses are checked at connect time, after DNS, so a name resolving
+ * to a private address is refused; the ranges refused are the sandbox egress guard's, unless
+ * SLUICE_ALLOWED_CIDRS allows them.
  */
 import dns from "node:dns";
 import net from "node:net";

@@ -1,16 +1,8 @@
 /**
- * Dedupe strategies, exactly as SPEC.md's table states them. Applied to the events of one
- * invocation after ordering them by `ts` (oldest first), against the state kept with the source.
- *
- * - unique: a cache of the last 100 emitted ids; an event whose id is not in it is emitted and its
- *   id added, the oldest ids purged first when full.
- * - greatest: ids must be numeric; only an event with an id larger than the largest seen is
- *   emitted, and the largest is then updated.
- * - last: the id of the last emitted event is cached; the events after the one matching it are
- *   emitted, or all of them when none matches.
- *
- * Under a strategy an event without an id is refused (and logged by the caller), never dropped
- * silently.
+ * Dedupe strategies exactly as SPEC.md states them, applied to one invocation's events ordered by
+ * `ts`, against the state kept with the source: `unique` (the last 100 ids), `greatest` (numeric
+ * ids above the largest seen), `last` (the events after the last emitted id, or all when it is
+ * not among them). Under a strategy an event without an id is refused and logged, never dropped.
  */
 import type { EmittedEvent } from "../../runtime/sandbox/sandbox.js";
 

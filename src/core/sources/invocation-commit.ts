@@ -1,16 +1,8 @@
 /**
- * The commit of an invocation: in one transaction, the emitted events (ordered by ts and
- * deduped), the key-value writes, the dedupe state, the log lines and the retention trim. Either
- * all of it is stored or none of it. What the component wrote cannot make the commit fail: its
- * text is made storable first (storable-text.ts).
- *
- * Invocations of one source that queued up while earlier ones were being written are committed
- * together, in invocation order, with one statement of each kind for all of them: one read of the
- * source's row (with what listens to it), one insert of their events, one of their log lines, one
- * upsert of their key-value writes, one update of the row. The outcome is the same as committing
- * them one after another. On PostgreSQL the writes go as one statement (store/write-together.ts),
- * with the NOTIFY that tells the other nodes, and a commit is two round trips: BEGIN with the
- * locked read, the writes with COMMIT (store/postgres-driver.ts).
+ * The commit of an invocation, all of it or none: its events (ordered by ts, deduped), key-value
+ * writes, dedupe state, log lines and retention trim, in one transaction. Invocations that queued
+ * up meanwhile commit together, in order, with one statement of each kind for all of them and the
+ * same outcome as one after another (ARCHITECTURE.md: what one commit holds, group commit).
  */
 import type { InvocationResult, LogLine } from "../../runtime/sandbox/sandbox.js";
 import type { Executor } from "../../store/schema.js";

@@ -1,22 +1,9 @@
 /**
- * One node at a time runs a source. A source's invocations are sequential so that each sees the
- * key-value state the last one left (core/sources/invoker.ts, its lane); across the nodes of a cluster
- * that holds only if one node runs the source at a time and the next owner reads the state after
- * the previous owner's commits. So before a lane runs anything, its node takes the source's
- * cluster lock (store/cluster-locks.ts), and frees it once the lane has nothing left to run or
- * commit: the next owner then reads the state from the database.
- *
- * A busy source is handed over rather than held for ever: a node that wants it and cannot take it
- * says so (the notifier's `source-wanted:<id>`), and the owner stops adding to its current lane;
- * the invocations that arrive after that queue for the lock like any other node's. The node that
- * frees the lock after being asked announces it (`source-freed:<id>`), so the waiter tries at once
- * instead of at its next poll.
- *
- * A lock whose lanes are done is kept for a while (LINGER_MS, at most MAX_KEPT per node, the
- * least recently used freed first), so a source that runs again soon on the same node, a timer
- * each second say, costs no lock round trips; another node that asks for it gets it at once.
- *
- * In the embedded mode every lock is granted at once and nothing is announced.
+ * One node at a time runs a source, so that each invocation sees the state the last one left
+ * across the cluster: a lane's node holds the source's cluster lock until its lane has run and
+ * committed everything. A busy source is handed over when another node asks for it; a lock whose
+ * lanes are done is kept a while (LINGER_MS, MAX_KEPT), so a source that runs again soon costs no
+ * lock round trips. In the embedded mode every lock is granted (ARCHITECTURE.md).
  */
 import type { Store } from "../../store/store.js";
 

@@ -1,29 +1,14 @@
 /**
- * The loop every queue worker runs (deliveries, timer ticks, workflow runs): claim the due jobs
- * of one queue under a lease, hand them to the worker, sleep until the next is due or until woken
- * (a job finished, or the notifier announced new ones), again. What differs between the workers
- * comes in as hooks and options: groups to leave out of a claim (a webhook at its cap, a workflow
- * with no free slot here), a cap per group held across nodes (the claim counts the group's
- * leased jobs), a time at which to look again although nothing is due (a rate gate reopening).
- *
- * While jobs that were due at the last look at the whole queue still wait (held back: their group
- * at its cap, say), a claim woken only by announcements of new jobs that name their groups (the
- * webhooks of new deliveries) takes jobs of those groups only, read group by group, so it costs
- * the same however long the waiting backlog is. Every other look is at the whole queue: the
- * first, one after a job ends (a place was freed), one when the sleep runs out (a job came due, a
- * poll), one for an announcement without groups (another node's), at least one every `pollMs`,
- * and every claim while nothing due waits (then the whole queue is as cheap to read, and its
- * statement is the simpler one to plan).
- *
- * Leases are short and renewed by a heartbeat: every job the worker holds (running, or waiting in
- * memory for its turn) has its lease pushed out every quarter of LEASE_MS in one statement, so a node that dies frees
- * its jobs within LEASE_MS, while a slow run on a living node keeps its own. Jobs whose work
- * failed on the database (it went away) are put back in the queue once it answers again.
+ * The loop every queue worker runs (deliveries, timer ticks, workflow runs): claim due jobs under a
+ * lease, hand them to the worker, sleep until the next is due or until woken, again. Workers differ
+ * by hooks: groups to leave out, a cap per group across nodes, a time to look again. Leases are
+ * renewed by a heartbeat; jobs stranded by a database outage go back once it answers. Its
+ * invariants (leases, wake-ups, claims of named groups): store/jobs/ARCHITECTURE.md.
  */
 import type { ClaimedJob, GroupLimitColumn, Lease } from "../../store/jobs.js";
 import type { Store } from "../../store/store.js";
-import { createStrandedJobs } from "./stranded-jobs.js";
-import { createWakeableSleep } from "./wakeable-sleep.js";
+import { createStrandedJobs, type StrandedJobs } from "./stranded-jobs.js";
+import { createWakeableSleep, type WakeableSleep } from "./wakeable-sleep.js";
 
 /** How long a claim holds a job without a heartbeat: a dead node's jobs are free again after it. */
 export const LEASE_MS = 6_000;
@@ -93,202 +78,242 @@ export interface ClaimLoop {
 }
 
 export function createClaimLoop(options: ClaimLoopOptions, hooks: ClaimLoopHooks): ClaimLoop {
-  const { store, queue } = options;
-  const pollMs = options.pollMs ?? 1000;
-  const leaseMs = options.leaseMs ?? LEASE_MS;
-  const onError = options.onError ?? (() => {});
-  const stranded = createStrandedJobs(store.jobs);
-  const pause = createWakeableSleep();
-  const { sleep, wake, forget } = pause;
+  return new QueueClaimLoop(options, hooks);
+}
+
+/** The loop of one queue on this node: what it holds, and what it was told since its last claim. */
+class QueueClaimLoop implements ClaimLoop {
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly onError: (error: unknown) => void;
+  private readonly stranded: StrandedJobs;
+  private readonly pause: WakeableSleep = createWakeableSleep();
   /** Every job held, with its lease's end as last renewed. */
-  const held = new Map<string, { lease: Lease; until: number }>();
-  const tasks = new Set<Promise<void>>();
+  private readonly held = new Map<string, { lease: Lease; until: number }>();
+  private readonly tasks = new Set<Promise<void>>();
   /** Jobs whose place went to a job they took (`pass`): their end frees nothing to claim. */
-  const passed = new Set<string>();
+  private readonly passed = new Set<string>();
   /** Jobs whose end frees a place no due job waits for (`noneWaiting`). */
-  const unwanted = new Set<string>();
+  private readonly unwanted = new Set<string>();
   /** Groups whose new jobs were announced since the last claim: what a targeted claim takes. */
-  const announced = new Set<string>();
+  private readonly announced = new Set<string>();
   /** The next claim looks at the whole queue, not only at the announced groups. */
-  let wholeQueue = true;
+  private wholeQueue = true;
   /** When the last claim of the whole queue was made (epoch ms). */
-  let wholeClaimedAt = 0;
+  private wholeClaimedAt = 0;
   /** Jobs due at the last claim of the whole queue still waited when the loop last looked. */
-  let heldBack = false;
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let heartbeat: NodeJS.Timeout | undefined;
-  let unsubscribe: (() => void) | undefined;
+  private heldBack = false;
+  private started = false;
+  private cycling: Promise<void> | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
 
-  const hold = (job: Lease) => {
-    held.set(job.id, { lease: job, until: Date.now() + leaseMs });
-  };
+  constructor(
+    private readonly options: ClaimLoopOptions,
+    private readonly hooks: ClaimLoopHooks,
+  ) {
+    this.pollMs = options.pollMs ?? 1000;
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
+    this.onError = options.onError ?? (() => {});
+    this.stranded = createStrandedJobs(options.store.jobs);
+  }
 
-  const renew = async () => {
-    if (held.size === 0) return;
-    const leases = [...held.values()].map((entry) => entry.lease);
-    const until = Date.now() + leaseMs;
-    const kept = await store.jobs.extendLeases(leases, leaseMs);
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.unsubscribe = this.options.store.notifier.subscribe(this.options.topic, (groups) => {
+      if (groups === undefined) this.wholeQueue = true;
+      else if (this.hooks.claimable?.(groups) === false) return;
+      else for (const group of groups) this.announced.add(group);
+      this.pause.wake();
+    });
+    this.heartbeat = setInterval(() => void this.renew().catch(this.onError), this.leaseMs / 4);
+    this.heartbeat.unref();
+    this.cycling = this.cycle();
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    this.unsubscribe?.();
+    this.pause.wake();
+    await this.cycling;
+    // A job's work may have passed its place to another (`pass`) before it ended: wait for that one too.
+    while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
+    clearInterval(this.heartbeat);
+    await this.stranded.release().catch(this.onError);
+  }
+
+  get running(): boolean {
+    return this.started;
+  }
+
+  get hasRoom(): boolean {
+    return this.tasks.size < this.options.concurrency;
+  }
+
+  heldUntil(job: Lease): number | undefined {
+    return this.held.get(job.id)?.until;
+  }
+
+  pass(from: Lease, next: Lease & { readonly runAt?: number }, work: () => Promise<unknown>): Promise<void> {
+    this.passed.add(from.id);
+    return this.run(next, work);
+  }
+
+  noneWaiting(job: Lease): void {
+    if (this.held.has(job.id)) this.unwanted.add(job.id);
+  }
+
+  run(job: Lease & { readonly runAt?: number }, work: () => Promise<unknown>): Promise<void> {
+    if (!this.held.has(job.id)) this.hold(job);
+    const task: Promise<void> = work()
+      .then(
+        () => {},
+        (error: unknown) => {
+          this.stranded.keepIfStranded(job, error);
+          this.onError(error);
+        },
+      )
+      .finally(() => {
+        const full = this.tasks.size >= this.options.concurrency;
+        this.held.delete(job.id);
+        this.tasks.delete(task);
+        const wasPassed = this.passed.delete(job.id);
+        const wasUnwanted = this.unwanted.delete(job.id);
+        if (!wasPassed && (!wasUnwanted || full)) {
+          // A freed place may go to a job of any group.
+          this.wholeQueue = true;
+          this.pause.wake();
+        }
+      });
+    this.tasks.add(task);
+    return task;
+  }
+
+  private hold(job: Lease): void {
+    this.held.set(job.id, { lease: job, until: Date.now() + this.leaseMs });
+  }
+
+  private async renew(): Promise<void> {
+    if (this.held.size === 0) return;
+    const leases = [...this.held.values()].map((entry) => entry.lease);
+    const until = Date.now() + this.leaseMs;
+    const kept = await this.options.store.jobs.extendLeases(leases, this.leaseMs);
     for (const lease of leases) {
-      const entry = held.get(lease.id);
+      const entry = this.held.get(lease.id);
       if (entry?.lease === lease && kept.has(lease.id)) entry.until = until;
     }
-  };
+  }
 
-  const claimOnce = async (): Promise<void> => {
+  private async cycle(): Promise<void> {
+    while (this.started) {
+      try {
+        await this.claimOnce();
+      } catch (error) {
+        this.onError(error);
+        this.wholeQueue = true;
+        await this.pause.sleep(this.pollMs);
+      }
+    }
+  }
+
+  /** One look at the queue: claims what there is room for, then sleeps unless woken meanwhile. */
+  private async claimOnce(): Promise<void> {
     // What woke the loop before this look is seen by it; a wake from now on ends the next sleep.
-    forget();
-    await stranded.release();
-    const free = options.concurrency - tasks.size;
+    this.pause.forget();
+    await this.stranded.release();
+    const free = this.options.concurrency - this.tasks.size;
     const claimedAt = Date.now();
-    const excluded = hooks.excludeGroups?.(claimedAt) ?? [];
+    const excluded = this.hooks.excludeGroups?.(claimedAt) ?? [];
     /** The queue's next due time as read with the claim (PostgreSQL), or undefined. */
     let nextRunAt: number | null | undefined;
     if (free > 0) {
-      const limit = Math.min(free, MAX_CLAIM);
-      const whole = wholeQueue || !heldBack || announced.size === 0 || claimedAt - wholeClaimedAt >= pollMs;
-      const onlyGroups = whole ? undefined : [...announced];
-      wholeQueue = false;
-      announced.clear();
-      if (whole) wholeClaimedAt = claimedAt;
-      // Every announced group is left out (at its cap here since it was announced, say): nothing
-      // to take, and no statement to plan for it. The sleep below ends at the next whole look.
-      if (onlyGroups?.every((group) => excluded.includes(group))) {
-        if (!pause.woken) await rest(claimedAt, pollMs);
-        return;
-      }
-      const claim = await store.jobs.claimDueThenNext({
-        queue,
-        limit,
-        leaseMs,
-        excludeGroups: excluded,
-        ...(onlyGroups ? { onlyGroups } : {}),
-        ...(options.groupLimit === undefined ? {} : { groupLimit: options.groupLimit }),
-        ...(options.readAlong === undefined ? {} : { readAlong: options.readAlong }),
-      });
-      const { jobs } = claim;
-      nextRunAt = claim.nextRunAt;
-      if (nextRunAt !== undefined) heldBack = nextRunAt !== null && nextRunAt <= wholeClaimedAt;
-      for (const job of jobs) hold(job);
-      await hooks.claimed(jobs, claimedAt);
-      if (jobs.length === limit) {
-        wholeQueue = true;
-        return;
-      }
+      const claimed = await this.claim(Math.min(free, MAX_CLAIM), claimedAt, excluded);
+      if (claimed === undefined) return;
+      nextRunAt = claimed.nextRunAt;
     }
     // Woken while it claimed (new jobs announced, a job ended): look again at once, without
     // asking when the next job is due. Under load that is most looks, and it saves a query each.
-    if (pause.woken) return;
-    // Sleep until the next job is due, a job ends (a slot frees), the worker's next change, or new
-    // jobs are announced (also while this loop was awake: the sleep then ends at once). A job due
-    // already at the last claim of the whole queue was held back (its group at its cap here or on
-    // another node, left out, or locked by another claimer): a job ending or the poll brings it.
-    // One that became due since is claimed now: a targeted claim may not have looked at its group.
-    // (A job another node holds counts as due when its lease ends.)
+    if (this.pause.woken) return;
+    await this.sleepUntilNext(claimedAt, nextRunAt);
+  }
+
+  /**
+   * Claims up to `limit` jobs, of the announced groups only while held-back jobs wait and the whole
+   * queue was read within `pollMs`, else of the whole queue. Undefined when this look is over: the
+   * claim took all it could, or every announced group is left out (the loop then rested).
+   */
+  private async claim(
+    limit: number,
+    claimedAt: number,
+    excluded: readonly string[],
+  ): Promise<{ readonly nextRunAt: number | null | undefined } | undefined> {
+    const whole =
+      this.wholeQueue ||
+      !this.heldBack ||
+      this.announced.size === 0 ||
+      claimedAt - this.wholeClaimedAt >= this.pollMs;
+    const onlyGroups = whole ? undefined : [...this.announced];
+    this.wholeQueue = false;
+    this.announced.clear();
+    if (whole) this.wholeClaimedAt = claimedAt;
+    // Every announced group is left out (at its cap here since it was announced, say): nothing
+    // to take, and no statement to plan for it. The sleep below ends at the next whole look.
+    if (onlyGroups?.every((group) => excluded.includes(group))) {
+      if (!this.pause.woken) await this.rest(claimedAt, this.pollMs);
+      return undefined;
+    }
+    const { options } = this;
+    const { jobs, nextRunAt } = await options.store.jobs.claimDueThenNext({
+      queue: options.queue,
+      limit,
+      leaseMs: this.leaseMs,
+      excludeGroups: excluded,
+      ...(onlyGroups ? { onlyGroups } : {}),
+      ...(options.groupLimit === undefined ? {} : { groupLimit: options.groupLimit }),
+      ...(options.readAlong === undefined ? {} : { readAlong: options.readAlong }),
+    });
+    if (nextRunAt !== undefined) this.heldBack = nextRunAt !== null && nextRunAt <= this.wholeClaimedAt;
+    for (const job of jobs) this.hold(job);
+    await this.hooks.claimed(jobs, claimedAt);
+    if (jobs.length === limit) {
+      this.wholeQueue = true;
+      return undefined;
+    }
+    return { nextRunAt };
+  }
+
+  /**
+   * Sleeps until the next job is due, a job ends, the worker's next change, or new jobs are
+   * announced. `nextRunAt` is the next due time read with the claim (PostgreSQL), else asked here.
+   */
+  private async sleepUntilNext(claimedAt: number, nextRunAt: number | null | undefined): Promise<void> {
     const now = Date.now();
-    // Read with the claim on PostgreSQL (one round trip for both); asked now elsewhere.
-    const next = nextRunAt !== undefined ? nextRunAt : await store.jobs.nextRunAt(queue);
-    heldBack = next !== null && next <= wholeClaimedAt;
-    const dueUnseen = next !== null && next <= now && next > wholeClaimedAt;
-    if (dueUnseen) wholeQueue = true;
-    const untilDue = next === null ? pollMs : next > now ? next - now : dueUnseen ? 0 : pollMs;
-    await rest(claimedAt, untilDue);
-  };
+    const next =
+      nextRunAt !== undefined ? nextRunAt : await this.options.store.jobs.nextRunAt(this.options.queue);
+    // A job due already at the last whole claim was held back (its group at its cap, left out, or
+    // locked by another claimer): a job's end or the poll brings it. One due since is claimed now,
+    // since a targeted claim may not have looked at its group.
+    this.heldBack = next !== null && next <= this.wholeClaimedAt;
+    const dueUnseen = next !== null && next <= now && next > this.wholeClaimedAt;
+    if (dueUnseen) this.wholeQueue = true;
+    const untilDue = next === null ? this.pollMs : next > now ? next - now : dueUnseen ? 0 : this.pollMs;
+    await this.rest(claimedAt, untilDue);
+  }
 
   /**
    * Sleeps until woken, `untilDue` ms have passed, the worker's next change, or the next look at
    * the whole queue, whichever comes first.
    */
-  const rest = async (claimedAt: number, untilDue: number): Promise<void> => {
+  private async rest(claimedAt: number, untilDue: number): Promise<void> {
     const now = Date.now();
     // Measured from the claim: a group held back then may have reopened since.
-    const untilChange = hooks.nextChange ? hooks.nextChange(claimedAt) - now : pollMs;
-    const untilWhole = wholeClaimedAt + pollMs - now;
-    const woken = await sleep(Math.max(1, Math.min(pollMs, untilDue, untilChange, untilWhole)));
+    const untilChange = this.hooks.nextChange ? this.hooks.nextChange(claimedAt) - now : this.pollMs;
+    const untilWhole = this.wholeClaimedAt + this.pollMs - now;
+    const woken = await this.pause.sleep(
+      Math.max(1, Math.min(this.pollMs, untilDue, untilChange, untilWhole)),
+    );
     // The time ran out: a job came due, a group reopened, or it is time to look at everything.
-    if (!woken) wholeQueue = true;
-  };
-
-  const cycle = async () => {
-    while (running) {
-      try {
-        await claimOnce();
-      } catch (error) {
-        onError(error);
-        wholeQueue = true;
-        await sleep(pollMs);
-      }
-    }
-  };
-
-  const run = (job: Lease, work: () => Promise<unknown>): Promise<void> => {
-    if (!held.has(job.id)) hold(job);
-    const task: Promise<void> = work()
-      .then(
-        () => {},
-        (error: unknown) => {
-          stranded.keepIfStranded(job, error);
-          onError(error);
-        },
-      )
-      .finally(() => {
-        const full = tasks.size >= options.concurrency;
-        held.delete(job.id);
-        tasks.delete(task);
-        const wasPassed = passed.delete(job.id);
-        const wasUnwanted = unwanted.delete(job.id);
-        if (!wasPassed && (!wasUnwanted || full)) {
-          // A freed place may go to a job of any group.
-          wholeQueue = true;
-          wake();
-        }
-      });
-    tasks.add(task);
-    return task;
-  };
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      unsubscribe = store.notifier.subscribe(options.topic, (groups) => {
-        if (groups === undefined) wholeQueue = true;
-        else if (hooks.claimable?.(groups) === false) return;
-        else for (const group of groups) announced.add(group);
-        wake();
-      });
-      heartbeat = setInterval(() => void renew().catch(onError), leaseMs / 4);
-      heartbeat.unref();
-      loop = cycle();
-    },
-    async stop() {
-      running = false;
-      unsubscribe?.();
-      wake();
-      await loop;
-      // A job's work may have passed its place to another (`pass`) before it ended: wait for that one too.
-      while (tasks.size > 0) await Promise.allSettled([...tasks]);
-      clearInterval(heartbeat);
-      await stranded.release().catch(onError);
-    },
-    get running() {
-      return running;
-    },
-    run(job, work) {
-      return run(job, work);
-    },
-    pass(from, next, work) {
-      passed.add(from.id);
-      return run(next, work);
-    },
-    noneWaiting(job) {
-      if (held.has(job.id)) unwanted.add(job.id);
-    },
-    get hasRoom() {
-      return tasks.size < options.concurrency;
-    },
-    heldUntil(job) {
-      return held.get(job.id)?.until;
-    },
-  };
+    if (!woken) this.wholeQueue = true;
+  }
 }

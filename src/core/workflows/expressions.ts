@@ -1,12 +1,8 @@
 /**
- * `{{ expression }}` in step props. A prop value (or any string inside it) may hold expressions,
- * evaluated against `steps` when the step's turn comes. A string that is exactly one expression
- * keeps the expression's type; in any other string each expression is replaced by its text
- * (objects as JSON, null and undefined as nothing).
- *
- * The expressions are user code, so they run in the sandbox, never in the server: at deploy time
- * they are checked for syntax and compiled into one small action module per workflow (the
- * evaluator) whose `run` returns the values of step N's expressions, N being its `step` prop.
+ * `{{ expression }}` in step props, evaluated against `steps` when the step's turn comes: a string
+ * that is exactly one expression keeps its type; elsewhere each is replaced by its text. Expressions
+ * are user code, so they run in the sandbox, never in the server: checked at deploy and compiled
+ * into one evaluator action per workflow whose `run` returns step N's values.
  */
 import { createHash } from "node:crypto";
 import { InvalidInputError } from "../errors.js";

@@ -1,11 +1,8 @@
 /**
- * The record of a workflow run's attempt, committed in one transaction with its job's end: the
- * events it emitted with their fan-out (deliveries, runs of linked workflows), the workflow's
- * event counters, the run's row, the job's completion or its release for a retry, and the
- * NOTIFY that tells the other nodes. On PostgreSQL that is at most three round trips, as an
- * invocation's commit is (core/sources/invocation-commit.ts): BEGIN with the workflow's locked row and
- * listeners (only when the run emitted), the writes as one statement (store/write-together.ts),
- * and the trim of the workflow's old runs with COMMIT behind it.
+ * The record of a workflow run's attempt, committed in one transaction with its job's end: its
+ * events with their fan-out, the workflow's counters, the run's row, the job's completion or
+ * release for a retry, and the NOTIFY. On PostgreSQL at most three round trips: BEGIN with the
+ * workflow's locked row (when the run emitted), the writes as one statement, the trim with COMMIT.
  */
 
 import type { QueryCreator } from "kysely";

@@ -34,8 +34,8 @@ export const ERRORS_CHANNEL = "$errors";
 export const SSE_CHANNEL_PREFIX = "$sse:";
 const EXPRESSIONS_TIMEOUT_MS = 10_000;
 /**
- * How long the record is retried while the database is away: within the run's lease (60 s,
- * renewed every 20 s, so at least 40 s are left), so that no other claim can start the run again.
+ * How long the record is retried while the database is away. It outlasts the run's lease
+ * (LEASE_MS), so another claim may start the run again meanwhile: a run is at-least-once.
  */
 const COMMIT_RETRY_MS = 35_000;
 

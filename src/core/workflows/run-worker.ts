@@ -1,14 +1,9 @@
 /**
- * The workflow run worker: claims queued runs (jobs of the `workflow_run` queue, grouped by
- * workflow) and runs them, at most `concurrency` at once per workflow across every node (the
- * claim counts the workflow's leased runs), in the order they were queued. An HTTP-triggered run
- * that waits for its response skips the claim: its job is enqueued already leased to this node,
- * not started, and it starts here once fewer than `concurrency` runs of the workflow are started
- * or wait ahead of it on any node (and a slot of this node is free). The turn is taken under the
- * lock the claims take, so the cap holds however the nodes' commits interleave. It counts
- * against the cap of the runs other nodes claim from the moment it is queued; it may go before
- * runs queued earlier that no node has claimed yet (a replay, say). Claims are leases renewed
- * while a run goes on; a node that dies lets them expire and another takes over.
+ * The workflow run worker: claims queued runs (grouped by workflow) and runs them in queue order,
+ * at most `concurrency` at once per workflow across every node (the claim counts its leased runs).
+ * An HTTP-triggered run that waits for its response skips the claim: its job is enqueued leased to
+ * this node and starts once its turn comes (`awaitTurn`), under the claims' lock, so the cap holds
+ * however the nodes' commits interleave; it may go before runs no node has claimed yet.
  */
 import type { Lease } from "../../store/jobs.js";
 import type { CoreContext } from "../context.js";

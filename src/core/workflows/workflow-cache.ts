@@ -1,10 +1,8 @@
 /**
- * The workflows this node has read for their runs, so that an HTTP request to a workflow's
- * endpoint and the run it starts read neither the workflow (its document parsed from JSON) nor
- * its steps' components from the database. A deploy's update, a pause or resume and a delete call
- * `forgetWorkflows` (workflows.ts) after their commit, which drops the cache on this node at once and on the
- * others through the notifier (core/node-cache.ts). A step's component is pinned by its id, and a
- * saved component never changes, so the components read for a cached workflow are kept with it.
+ * The workflows this node has read for their runs, so a request to a workflow's endpoint and the
+ * run it starts read neither the workflow nor its steps' components from the database. Every change
+ * calls `forgetWorkflows` after its commit (core/node-cache.ts). A step's component is pinned by
+ * id and a saved component never changes, so it is kept with the workflow.
  */
 import { getComponent, type SavedComponent } from "../components/saved-components.js";
 import type { CoreContext } from "../context.js";

@@ -1,14 +1,9 @@
 /**
- * Imports of Pipedream-layout packages as jobs (`POST /v1/registry/imports`). A large package
- * (a hundred components, each compiled and checked in a runner) takes minutes, longer than a
- * request should be held open (HTTP clients and proxies give up on a response after a few
- * minutes), so the request checks the input and unpacks the package — every error a user can fix
- * comes back at once — and the components are then imported in the background, one at a time,
- * each recorded in the import's row as it ends. Any node can answer `GET …/imports/{id}`.
- *
- * The node running an import renews its heartbeat while it works. If that node dies, the row
- * stops being renewed and reads as failed after CUT_OFF_MS: running the import again is safe,
- * since a component already published with the same code is skipped.
+ * Imports of Pipedream-layout packages as jobs (`POST /v1/registry/imports`): a large package takes
+ * longer than a request should be held open, so the request checks and unpacks it (every error a
+ * user can fix comes back at once) and the components are imported in the background, each
+ * recorded in the import's row. A dead node's import stops renewing its heartbeat and reads as
+ * failed; running it again is safe, since a component already published unchanged is skipped.
  */
 import type { RegistryImportsTable } from "../../../store/schema.js";
 import type { Account } from "../../accounts/accounts.js";

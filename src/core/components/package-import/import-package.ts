@@ -1,12 +1,8 @@
 /**
- * Imports a package laid out as Pipedream's registry is — `<app>.app.mjs`, `sources/<name>/<name>.mjs`,
- * `actions/<name>/<name>.mjs`, shared code in `common/` — publishing each source and action in
- * the public registry (admins only) or the account's private one. The package comes from npm
- * (`npm:@pipedream/helper_functions@0.3.13`, fetched by the server) or as the files of a local
- * folder (sent by the CLI). Each component is bundled with its relative imports, then saved and
- * published; one that fails is reported with its reason and the import goes on. A component
- * already published with the same code under its version is reported as skipped, so running an
- * import again changes nothing.
+ * Imports a package laid out as Pipedream's registry is (`<app>.app.mjs`, `sources/`, `actions/`,
+ * shared `common/`), from npm or the files of a local folder, publishing each source and action
+ * bundled with its relative imports. One that fails is reported with its reason and the import
+ * goes on; one already published with the same code is skipped, so importing again changes nothing.
  */
 import fs from "node:fs/promises";
 import os from "node:os";

@@ -1,10 +1,8 @@
 /**
- * The timer worker: sleeps until the next tick is due (or until told that one was scheduled),
- * claims the due ticks (workers/claim-loop.ts: the claim is renewed while the run lasts, however
- * long its time-out), runs each source, and queues the tick's row again, due at the next slot,
- * as one of the writes of the run's own commit. A run never overlaps the next tick of its source:
- * the next tick is scheduled only when the run is over, on the first free slot, and the slots it
- * skipped are logged. After downtime a source runs once to catch up, and logs the ticks it missed.
+ * The timer worker: claims due ticks (workers/claim-loop.ts), runs each source, and queues its next
+ * tick as one of the writes of the run's own commit. A run never overlaps its source's next tick:
+ * that is scheduled only when the run is over, on the first free slot, with the skipped slots
+ * logged; after downtime a source runs once to catch up.
  */
 import type { LogLine } from "../../../runtime/sandbox/sandbox.js";
 import type { ClaimedJob } from "../../../store/jobs.js";
@@ -31,10 +29,8 @@ export interface TimerWorkerOptions {
 
 export function createTimerWorker(context: CoreContext, options: TimerWorkerOptions = {}): TimerWorker {
   const { store } = context;
-  // Ticks held at once: well above what a runner runs at once (32), so that while some runs are
-  // committed others run. A tick is held from its claim to its commit, so this bounds the ticks a
-  // second to 128 over a tick's time from claim to commit (at 32, PostgreSQL's 30 ms and more
-  // under load capped 1,000 timers below one tick a second each: bench/RESULTS.md).
+  // Ticks held at once, well above what a runner runs at once, so that some run while others
+  // commit: a tick is held from its claim to its commit, so this bounds the ticks a second.
   const concurrency = options.concurrency ?? 128;
   const pollMs = options.pollMs ?? 1000;
   const onError = options.onError ?? (() => {});
