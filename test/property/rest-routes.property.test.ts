@@ -271,9 +271,13 @@ for (const dialect of dialects) {
         expect(succeeded, `a route that needs a key answered without a valid one: ${what}`).toBe(false);
       }
       if (request.otherProject) {
-        const project = b.ids.project[0] ?? "?";
-        if (request.path.includes(project))
-          expect(succeeded, `another project's connect token reached ${project}: ${what}`).toBe(false);
+        const named = [...b.ids.project, ...b.ids.trigger, ...b.ids.endUserAccount].filter((id) =>
+          request.path.includes(id),
+        );
+        if (named.length > 0)
+          expect(succeeded, `another project's connect token reached ${named.join(", ")}: ${what}`).toBe(
+            false,
+          );
         const sent = sentText(request);
         const seen = firstProjectTokens().filter(
           (token) => reply.text.includes(token) && !sent.includes(token),
