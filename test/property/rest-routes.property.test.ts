@@ -31,7 +31,7 @@ import { type Credentials, provisionCredentials, renewCredentials } from "./cred
 import { type RawReply, send } from "./raw-http.js";
 import { DEFAULT_RUNS, pathParams, ROUTE_TABLE } from "./route-table.js";
 import { snapshotAccount } from "./snapshot.js";
-import { type Bench, CANNOT_SUCCEED, validRequest } from "./valid-requests.js";
+import { type Bench, CANNOT_SUCCEED, TEMPLATES, validRequest } from "./valid-requests.js";
 
 const replay = {
   seed: process.env.SLUICE_PROPERTY_SEED ? Number(process.env.SLUICE_PROPERTY_SEED) : undefined,
@@ -153,7 +153,7 @@ for (const dialect of dialects) {
     let credentials: Credentials;
     /** B's OAuth app, registered against `provider`. */
     const oauthApp = `oauthapp${Date.now().toString(36)}`;
-    /** Each route's answer to its valid request: `status body`. */
+    /** Each route's answer to its valid request. */
     const validAnswers = new Map<string, { status: number; text: string }>();
     let a: AccountFixture;
     let b: AccountFixture;
@@ -203,6 +203,10 @@ for (const dialect of dialects) {
       const stale = Object.keys(ROUTE_TABLE).filter((key) => !registered.has(key));
       expect(missing, "routes without a property: add them to test/property/route-table.ts").toEqual([]);
       expect(stale, "route-table entries for routes the server no longer has").toEqual([]);
+      const staleTemplates = [...Object.keys(TEMPLATES), ...Object.keys(CANNOT_SUCCEED)].filter(
+        (key) => !(key in ROUTE_TABLE),
+      );
+      expect(staleTemplates, "valid-requests.ts entries for routes not in the table").toEqual([]);
       for (const [key, spec] of Object.entries(ROUTE_TABLE)) {
         const url = key.slice(key.indexOf(" ") + 1);
         expect(Object.keys(spec.params ?? {}).sort(), `path parameters of ${key}`).toEqual(

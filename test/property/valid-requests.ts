@@ -108,7 +108,7 @@ async function oauthConnection({ world, oauthApp }: Bench) {
   });
 }
 
-const TEMPLATES: Readonly<Record<string, Template>> = {
+export const TEMPLATES: Readonly<Record<string, Template>> = {
   "POST /v1/sessions": ({ world }) => ({ input: { api_key: world.b.apiKey }, authorization: "" }),
   "DELETE /v1/sessions/current": async ({ world }) => {
     const signIn = await fetch(`${world.serverUrl}/v1/sessions`, {
