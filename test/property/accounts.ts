@@ -77,6 +77,11 @@ export interface AccountFixture {
     readonly workflow: string;
     /** The published source the Connect project deploys as a trigger. */
     readonly triggerKey: string;
+    /** Published components with dynamic props (dynamicCode). */
+    readonly dynamicAction: string;
+    readonly dynamicTrigger: string;
+    readonly oauthClient: string;
+    readonly oauthClientSecret: string;
   };
 }
 
@@ -138,6 +143,32 @@ export function actionCode(key: string, version: string): string {
     $.export("$summary", "greeted");
     return { greeting: this.greeting ?? null, steps: steps ? Object.keys(steps).length : 0 };
   },
+};`;
+}
+
+/** A publishable action with the description the public registry asks for. */
+export function publicActionCode(key: string, version: string): string {
+  return actionCode(key, version).replace(
+    'name: "property action",',
+    'name: "property action",\n  description: "greets",',
+  );
+}
+
+/**
+ * A published component with dynamic props: a prop with an options method that reloads the props,
+ * and additionalProps. What the configure and props routes need to answer.
+ */
+export function dynamicCode(key: string, type: "action" | "source"): string {
+  return `export default {
+  key: "${key}",
+  version: "0.0.1",
+  name: "dynamic ${type}",
+  type: "${type}",
+  props: {
+    label: { type: "string", optional: true, reloadProps: true, async options() { return ["one", "two"]; } },
+  },
+  async additionalProps() { return { extra: { type: "string", optional: true } }; },
+  async run() { return 1; },
 };`;
 }
 
@@ -272,7 +303,13 @@ export async function provision(
   // Pipedream Connect: a project whose end user has a connected account and a deployed trigger,
   // a connect token (A's spent, B's live) and an OAuth client.
   const triggerKey = `${marker}-trg`;
-  await client.publishComponent({ component_code: triggerCode(triggerKey, tag) });
+  const dynamicAction = `${marker}-dyn`;
+  const dynamicTrigger = `${marker}-dyn-trg`;
+  await Promise.all([
+    client.publishComponent({ component_code: triggerCode(triggerKey, tag) }),
+    client.publishComponent({ component_code: dynamicCode(dynamicAction, "action") }),
+    client.publishComponent({ component_code: dynamicCode(dynamicTrigger, "source") }),
+  ]);
   const project = await client.request<{ id: string }>("POST", "/v1/connect/projects", {
     body: { name: `project ${marker}` },
   });
@@ -318,6 +355,10 @@ export async function provision(
       events: events.data.map((event) => event.id),
       workflow: workflow.id,
       triggerKey,
+      dynamicAction,
+      dynamicTrigger,
+      oauthClient: oauthClient.data.client_id,
+      oauthClientSecret: oauthClient.data.client_secret,
     },
     markers: [tag, labelValue, secretValue, appSlug, appSecret, externalUser],
     secrets: [

@@ -3,11 +3,13 @@
  * the wrong kind, malformed, unicode, very long, `..`, bad percent-escapes), query strings (known
  * parameters with wrong types and out-of-range numbers, arrays, duplicates, junk) and bodies
  * (objects of known fields with right and wrong types, any JSON, any bytes, wrong content types,
- * empty, deeply nested, huge numbers), sent with account B's key or with no or a bad key.
+ * empty, deeply nested, huge numbers), sent with account B's key, with no or a bad key, or with
+ * B's other credentials, live or dead (credentials.ts).
  */
 import http from "node:http";
 import fc from "fast-check";
 import { type AccountFixture, actionCode, ECHO_SOURCE, emitterCode, type IdKind } from "./accounts.js";
+import { type Credential, type Credentials, credentialArbitrary } from "./credentials.js";
 import type { RawRequest } from "./raw-http.js";
 import type { ParamKind, RouteSpec } from "./route-table.js";
 
@@ -30,13 +32,19 @@ export interface World {
   /** A local receiver that answers 200 (webhooks and component URLs may point at it). */
   readonly receiver: string;
   readonly serverUrl: string;
+  /** B's session and Connect tokens, live and dead. */
+  readonly credentials: Credentials;
 }
 
 /** One generated request, with what the checks need to know about it. */
 export interface GeneratedRequest extends RawRequest {
   /** A's `xx_…` ids placed in the path: such a request must not succeed. */
   readonly foreignIdsInPath: readonly string[];
-  readonly auth: "b" | "none" | "invalid";
+  readonly auth: Credential["auth"];
+  /** What authenticated it (B's key, a session cookie, a connect token…). */
+  readonly credential: string;
+  /** Sent with a connect token of B's second project: B's first project must stay out of reach. */
+  readonly otherProject: boolean;
 }
 
 const PREFIXED = /^(wh|dc|sc|dlv|key|sub|u|proj|apn|ocl)_[0-9a-z]{26}$/;
@@ -750,9 +758,15 @@ export function requestArbitrary(
       ),
     ),
   );
-  const auth = fc.oneof(
-    { weight: 8, arbitrary: fc.constant({ auth: "b" as const, header: `Bearer ${world.b.apiKey}` }) },
-    { weight: 1, arbitrary: fc.constant({ auth: "none" as const, header: undefined }) },
+  const key = (auth: Credential["auth"], label: string, header?: string) => (): Credential => ({
+    label,
+    auth,
+    headers: header === undefined ? {} : { authorization: header },
+    otherProject: false,
+  });
+  const auth: fc.Arbitrary<(method: string) => Credential> = fc.oneof(
+    { weight: 8, arbitrary: fc.constant(key("b", "key", `Bearer ${world.b.apiKey}`)) },
+    { weight: 1, arbitrary: fc.constant(key("none", "none")) },
     {
       weight: 1,
       arbitrary: fc
@@ -764,7 +778,17 @@ export function requestArbitrary(
           "sk_x",
           `Bearer ${"k".repeat(5000)}`,
         )
-        .map((header) => ({ auth: "invalid" as const, header })),
+        .map((header) => key("invalid", "bad key", header)),
+    },
+    {
+      weight: 2,
+      arbitrary: credentialArbitrary(
+        url,
+        world.b.apiKey,
+        world.credentials,
+        world.b.ids.connectToken[0] ?? "",
+        world.a.ids.connectToken[0] ?? "",
+      ),
     },
   );
   const method = fc.oneof(
@@ -786,8 +810,8 @@ export function requestArbitrary(
         const raw = pathValues[index]?.raw ?? "";
         path = name === "*" ? path.replace(/\*$/, raw) : path.replace(`:${name}`, raw);
       });
-      const requestHeaders: Record<string, string> = {};
-      if (auth.header !== undefined) requestHeaders.authorization = auth.header;
+      const credential = auth(method);
+      const requestHeaders: Record<string, string> = { ...credential.headers };
       for (const header of headers) if (header) requestHeaders[header[0]] = header[1];
       const sendsBody = method !== "HEAD" && body.bytes !== undefined;
       if (body.contentType !== undefined && body.contentType !== "")
@@ -798,7 +822,9 @@ export function requestArbitrary(
         headers: requestHeaders,
         ...(sendsBody ? { body: body.bytes } : {}),
         foreignIdsInPath: pathValues.flatMap((value) => (value.foreign ? [value.foreign] : [])),
-        auth: auth.auth,
+        auth: credential.auth,
+        credential: credential.label,
+        otherProject: credential.otherProject,
       };
       return Object.assign(request, { [fc.toStringMethod]: () => describeRequest(request) });
     });
@@ -810,5 +836,5 @@ export function describeRequest(request: GeneratedRequest): string {
     text.length > length ? `${text.slice(0, length)}…(${text.length} chars)` : text;
   const body = request.body ? ` body: ${JSON.stringify(cut(request.body.toString("utf8"), 300))}` : "";
   const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${cut(value, 60)}`);
-  return `${request.method} ${cut(request.path, 300)} [auth ${request.auth}] {${headers.join("; ")}}${body}`;
+  return `${request.method} ${cut(request.path, 300)} [auth ${request.auth}: ${request.credential}] {${headers.join("; ")}}${body}`;
 }

@@ -2,7 +2,10 @@
  * Property tests over every route the server registers (issue #7): random and malformed path
  * ids, query strings and bodies, sent with account B's key (or none, or a bad one), never get a
  * 5xx, always get the JSON error shape when refused, never take the server down, never touch
- * account A's data and never show B any of it.
+ * account A's data and never show B any of it. B authenticates with its key, its web UI session
+ * cookie, its connect tokens and its OAuth access token, live and dead (credentials.ts). Before the
+ * random requests, each route is sent one valid request (valid-requests.ts), which must answer 2xx:
+ * the last test names the routes that did not.
  *
  * A failure prints fast-check's seed and path; re-run one route with them:
  *   SLUICE_PROPERTY_SEED=<seed> SLUICE_PROPERTY_PATH=<path> npx vitest run test/property -t "<route>"
@@ -13,6 +16,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RegisteredRoute } from "../../src/server/plugins/route-list.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { type OAuthProvider, startOAuthProvider } from "../support/oauth-provider.js";
 import { type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { type AccountFixture, type AccountHandle, isIntact, provision } from "./accounts.js";
@@ -23,9 +27,11 @@ import {
   requestArbitrary,
   type World,
 } from "./arbitraries.js";
+import { type Credentials, provisionCredentials, renewCredentials } from "./credentials.js";
 import { type RawReply, send } from "./raw-http.js";
 import { DEFAULT_RUNS, pathParams, ROUTE_TABLE } from "./route-table.js";
 import { snapshotAccount } from "./snapshot.js";
+import { type Bench, CANNOT_SUCCEED, TEMPLATES, validRequest } from "./valid-requests.js";
 
 const replay = {
   seed: process.env.SLUICE_PROPERTY_SEED ? Number(process.env.SLUICE_PROPERTY_SEED) : undefined,
@@ -110,6 +116,11 @@ function decoded(path: string): string {
     .join("");
 }
 
+/** Everything a request carries, as the server may read it: what an answer may echo. */
+function sentText(request: GeneratedRequest): string {
+  return `${request.path} ${decoded(request.path)} ${JSON.stringify(request.headers)} ${request.body?.toString("utf8") ?? ""}`;
+}
+
 /** The strings of A's data that B must never see unless it sent them itself. */
 function tokensOf(fixture: AccountFixture): string[] {
   const { ids } = fixture;
@@ -138,6 +149,12 @@ for (const dialect of dialects) {
     let database: TestDatabase;
     let sluice: TestServer;
     let receiver: Recorder;
+    let provider: OAuthProvider;
+    let credentials: Credentials;
+    /** B's OAuth app, registered against `provider`. */
+    const oauthApp = `oauthapp${Date.now().toString(36)}`;
+    /** Each route's answer to its valid request. */
+    const validAnswers = new Map<string, { status: number; text: string }>();
     let a: AccountFixture;
     let b: AccountFixture;
     let bHandle: AccountHandle;
@@ -151,7 +168,7 @@ for (const dialect of dialects) {
 
     beforeAll(async () => {
       database = await dialect.create();
-      receiver = await startRecorder();
+      [receiver, provider] = await Promise.all([startRecorder(), startOAuthProvider()]);
       sluice = await startTestServer(database, {
         env: { SLUICE_RATE_LIMIT: "1000000", SLUICE_ALLOWED_CIDRS: "127.0.0.0/8" },
       });
@@ -161,6 +178,10 @@ for (const dialect of dialects) {
         provision(accountA, "a", receiver.url),
         provision(accountB, "b", receiver.url),
       ]);
+      credentials = await provisionCredentials(sluice.url, b);
+      await b.client.request("POST", "/v1/apps", {
+        body: { slug: oauthApp, auth_type: "oauth", oauth: provider.appSettings() },
+      });
       aTokens = tokensOf(a);
       aIds = new Set(aTokens.filter((token) => /^[a-z]+_[0-9a-z]{26}$/.test(token)));
       registered = routeKeys(sluice.server.app.registeredRoutes);
@@ -173,6 +194,7 @@ for (const dialect of dialects) {
     afterAll(async () => {
       await sluice?.close();
       await receiver?.close();
+      await provider?.close();
       await database?.cleanup();
     });
 
@@ -181,6 +203,10 @@ for (const dialect of dialects) {
       const stale = Object.keys(ROUTE_TABLE).filter((key) => !registered.has(key));
       expect(missing, "routes without a property: add them to test/property/route-table.ts").toEqual([]);
       expect(stale, "route-table entries for routes the server no longer has").toEqual([]);
+      const staleTemplates = [...Object.keys(TEMPLATES), ...Object.keys(CANNOT_SUCCEED)].filter(
+        (key) => !(key in ROUTE_TABLE),
+      );
+      expect(staleTemplates, "valid-requests.ts entries for routes not in the table").toEqual([]);
       for (const [key, spec] of Object.entries(ROUTE_TABLE)) {
         const url = key.slice(key.indexOf(" ") + 1);
         expect(Object.keys(spec.params ?? {}).sort(), `path parameters of ${key}`).toEqual(
@@ -205,7 +231,21 @@ for (const dialect of dialects) {
     }
 
     function world(): World {
-      return { a, b, receiver: receiver.url, serverUrl: sluice.url };
+      return { a, b, receiver: receiver.url, serverUrl: sluice.url, credentials };
+    }
+
+    function bench(): Bench {
+      return {
+        world: world(),
+        admin: { apiKey: sluice.apiKey, client: sluice.client },
+        provider,
+        oauthApp,
+      };
+    }
+
+    /** B's first Connect project's end-user data, which a token of its second project must not see. */
+    function firstProjectTokens(): string[] {
+      return [...b.ids.externalUser, ...b.ids.endUserAccount, ...b.ids.trigger];
     }
 
     function checkReply(request: GeneratedRequest, reply: RawReply, route: RouteUnderTest): void {
@@ -234,6 +274,20 @@ for (const dialect of dialects) {
       if (request.auth !== "b" && !route.public) {
         expect(succeeded, `a route that needs a key answered without a valid one: ${what}`).toBe(false);
       }
+      if (request.otherProject) {
+        const named = [...b.ids.project, ...b.ids.trigger, ...b.ids.endUserAccount].filter((id) =>
+          request.path.includes(id),
+        );
+        if (named.length > 0)
+          expect(succeeded, `another project's connect token reached ${named.join(", ")}: ${what}`).toBe(
+            false,
+          );
+        const sent = sentText(request);
+        const seen = firstProjectTokens().filter(
+          (token) => reply.text.includes(token) && !sent.includes(token),
+        );
+        expect(seen, `another project's connect token saw this project's end user: ${what}`).toEqual([]);
+      }
       if (succeeded)
         expect(linkedIds(reply.text, aIds), `B's answer links to A's resources: ${what}`).toEqual([]);
       const leaked = aTokens.filter((token) => reply.text.includes(token) && !sentByB.has(token));
@@ -247,13 +301,22 @@ for (const dialect of dialects) {
         if (!route) throw new Error(`the server has no route ${key}`);
         const { methods } = route;
         await restoreB();
-        const requests = requestArbitrary(url, methods, spec, paths[openApiPath(url)] ?? {}, world());
+        await renewCredentials(sluice.url, b, credentials);
         const before = await snapshotAccount(a);
+        const valid = await validRequest(key, spec, bench());
+        const answer = await send(sluice.url, valid);
+        validAnswers.set(key, { status: answer.status, text: answer.text });
+        checkReply(
+          { ...valid, foreignIdsInPath: [], auth: "b", credential: "valid", otherProject: false },
+          answer,
+          route,
+        );
+        const requests = requestArbitrary(url, methods, spec, paths[openApiPath(url)] ?? {}, world());
         const outcomes = new Map<string, number>();
         const mutating = !methods.every((method) => method === "GET" || method === "HEAD");
         await fc.assert(
           fc.asyncProperty(requests, async (request) => {
-            const sent = `${request.path} ${decoded(request.path)} ${JSON.stringify(request.headers)} ${request.body?.toString("utf8") ?? ""}`;
+            const sent = sentText(request);
             for (const token of aTokens) if (sent.includes(token)) sentByB.add(token);
             const reply = await send(sluice.url, request);
             const outcome =
@@ -278,5 +341,18 @@ for (const dialect of dialects) {
         }
       }, 300_000);
     }
+
+    it("every route answered its valid request with a 2xx", () => {
+      const excused = Object.entries(CANNOT_SUCCEED).map(([key, why]) => `${key}: ${why}`);
+      console.log(`${dialect.name}: routes that cannot answer 2xx, by design:\n  ${excused.join("\n  ")}`);
+      const failed = Object.keys(ROUTE_TABLE).flatMap((key) => {
+        const answer = validAnswers.get(key);
+        const ok = answer !== undefined && answer.status >= 200 && answer.status < 300;
+        if (ok === !(key in CANNOT_SUCCEED)) return [];
+        const what = answer ? `${answer.status} ${answer.text.slice(0, 300)}` : "not sent";
+        return [key in CANNOT_SUCCEED ? `${key} succeeded: take it off CANNOT_SUCCEED` : `${key} → ${what}`];
+      });
+      expect(failed, "routes whose valid request did not answer 2xx").toEqual([]);
+    });
   });
 }

@@ -8,7 +8,7 @@
  * Keys are `METHOD url` in Fastify's syntax; `ANY` for a route registered for every method. HEAD
  * routes that Fastify adds for GETs are covered by their GET (its property also sends HEADs).
  */
-import { actionCode, ECHO_SOURCE, type IdKind } from "./accounts.js";
+import { actionCode, ECHO_SOURCE, type IdKind, publicActionCode } from "./accounts.js";
 import type { World } from "./arbitraries.js";
 
 export type ParamKind = IdKind | "subpath";
@@ -46,7 +46,7 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
   "GET /v1/openapi.json": { runs: 10 },
 
   "GET /v1/users/me": {},
-  "POST /v1/sessions": { valid: () => ({ api_key: "sk_not_a_key" }) },
+  "POST /v1/sessions": { valid: ({ b }) => ({ api_key: b.apiKey }) },
   "DELETE /v1/sessions/current": {},
   "GET /assets/*": { runs: 10, params: { "*": "subpath" } },
   "POST /v1/accounts": { valid: () => ({ name: "someone" }) },
@@ -123,15 +123,11 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
   },
   "POST /v1/components/configure": {
     runs: SLOW_RUNS,
-    valid: ({ b }) => ({
-      id: b.named.emitterComponent,
-      prop_name: "label",
-      configured_props: { label: "l" },
-    }),
+    valid: ({ b }) => ({ id: b.named.dynamicAction, prop_name: "label", configured_props: {} }),
   },
   "POST /v1/components/props": {
     runs: SLOW_RUNS,
-    valid: ({ b }) => ({ id: b.named.emitterComponent, configured_props: { label: "l" } }),
+    valid: ({ b }) => ({ id: b.named.dynamicAction, configured_props: { label: "one" } }),
   },
   "GET /v1/users/me/published": { valid: ({ b }) => ({ limit: 5, key: b.named.actionKey }) },
   "GET /v1/published/:key": { params: { key: "published" } },
@@ -142,7 +138,7 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
   },
   "POST /v1/registry/components": {
     runs: SLOW_RUNS,
-    valid: ({ b }) => ({ component_code: actionCode(b.named.actionKey, "0.1.0") }),
+    valid: ({ b }) => ({ component_code: publicActionCode(b.named.actionKey, "0.1.0") }),
   },
   "GET /v1/registry/components/:key": { params: { key: "published" } },
   "DELETE /v1/registry/components/:key": { params: { key: "published" } },
@@ -255,14 +251,19 @@ function connectRoutes(): Record<string, RouteSpec> {
         limit: 5,
       }));
       routes[`GET ${base}/${kind}/:component_id`] = at({ component_id: "published" });
+      const dynamic = ({ b }: World) => (kind === "actions" ? b.named.dynamicAction : b.named.dynamicTrigger);
       routes[`POST ${base}/${kind}/configure`] = at(
         {},
-        (world) => ({ id: world.b.named.triggerKey, prop_name: "label", external_user_id: user(world) }),
+        (world) => ({ id: dynamic(world), prop_name: "label", external_user_id: user(world) }),
         CONNECT_SLOW_RUNS,
       );
       routes[`POST ${base}/${kind}/props`] = at(
         {},
-        (world) => ({ id: world.b.named.triggerKey, external_user_id: user(world), configured_props: {} }),
+        (world) => ({
+          id: dynamic(world),
+          external_user_id: user(world),
+          configured_props: { label: "one" },
+        }),
         CONNECT_SLOW_RUNS,
       );
     }
@@ -348,8 +349,8 @@ function connectRoutes(): Record<string, RouteSpec> {
       runs: CONNECT_RUNS,
       valid: ({ b }) => ({
         grant_type: "client_credentials",
-        client_id: b.ids.oauthClient[0],
-        client_secret: "x",
+        client_id: b.named.oauthClient,
+        client_secret: b.named.oauthClientSecret,
       }),
     },
     "POST /v1/oauth_clients": { runs: CONNECT_RUNS, valid: () => ({ name: "fuzzed client" }) },
