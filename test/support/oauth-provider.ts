@@ -6,6 +6,8 @@
  */
 import type { IncomingMessage } from "node:http";
 import { OAuth2Server } from "oauth2-mock-server";
+import type { appsApi } from "../../src/client/apps-client.js";
+import { letTimePass } from "./wait.js";
 
 export interface OAuthProvider {
   readonly url: string;
@@ -170,4 +172,14 @@ export async function followAuthorize(
     callbackUrl,
     authProvisionId: /"authProvisionId":"(apn_[0-9a-z]+)"/.exec(html)?.[1],
   };
+}
+
+/**
+ * Resolves once the connected account's access token has expired, by the expiry Sluice stored
+ * for it: time passing is the point, its length read from the account.
+ */
+export async function tokenExpired(api: ReturnType<typeof appsApi>, accountId: string): Promise<void> {
+  const expiresAt = Date.parse((await api.getConnectedAccount(accountId)).expires_at ?? "");
+  if (Number.isNaN(expiresAt)) throw new Error(`account ${accountId} has no token expiry`);
+  await letTimePass(Math.max(0, expiresAt - Date.now()) + 20);
 }
