@@ -31,6 +31,16 @@ export function letTimePass(ms: number): Promise<void> {
 }
 
 /**
+ * Lets time pass until the moment `at` (epoch ms, or an ISO 8601 time) is over: for an expiry the
+ * server stated, so that the wait is read from it, not guessed.
+ */
+export function letTimePassUntil(at: number | string): Promise<void> {
+  const moment = typeof at === "number" ? at : Date.parse(at);
+  if (Number.isNaN(moment)) throw new Error(`not a time: ${at}`);
+  return letTimePass(Math.max(0, moment - Date.now()) + 20);
+}
+
+/**
  * Checks `check` all through a window of `ms` and fails at the first check that is false. It
  * proves only that nothing broke `what` within the window: use it where no signal says that the
  * work which could break it is over, and say at the call what that work is.
