@@ -7,7 +7,7 @@
 import type { IncomingMessage } from "node:http";
 import { OAuth2Server } from "oauth2-mock-server";
 import type { appsApi } from "../../src/client/apps-client.js";
-import { letTimePass } from "./wait.js";
+import { letTimePassUntil } from "./wait.js";
 
 export interface OAuthProvider {
   readonly url: string;
@@ -179,7 +179,7 @@ export async function followAuthorize(
  * for it: time passing is the point, its length read from the account.
  */
 export async function tokenExpired(api: ReturnType<typeof appsApi>, accountId: string): Promise<void> {
-  const expiresAt = Date.parse((await api.getConnectedAccount(accountId)).expires_at ?? "");
-  if (Number.isNaN(expiresAt)) throw new Error(`account ${accountId} has no token expiry`);
-  await letTimePass(Math.max(0, expiresAt - Date.now()) + 20);
+  const { expires_at } = await api.getConnectedAccount(accountId);
+  if (!expires_at) throw new Error(`account ${accountId} has no token expiry`);
+  await letTimePassUntil(expires_at);
 }
