@@ -21,6 +21,7 @@ import { dialects, type TestDatabase } from "../support/dialects.js";
 import { type RecordedRequest, type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
+import { letTimePassUntil } from "../support/wait.js";
 
 /** Emits one event per run, `{n}` on the default channel. */
 const TICKER = `
@@ -176,14 +177,17 @@ async function emitAndFindDelivery(setup: Setup, known: number): Promise<Deliver
   return newest;
 }
 
-/** Resolves once no request has arrived for `quietMs`: for checking that nothing more comes. */
-async function settle(recorder: Recorder, quietMs = 1500): Promise<number> {
-  let count = recorder.requests.length;
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, quietMs));
-    if (recorder.requests.length === count) return count;
-    count = recorder.requests.length;
-  }
+/**
+ * The requests the receiver has got once every delivery of the webhook is settled (none pending):
+ * for checking that nothing more comes. Deliveries commit with their events, so once the events
+ * in question are stored, nothing more is due and the count is final.
+ */
+async function settled(client: SluiceClient, webhookId: string, recorder: Recorder): Promise<number> {
+  await waitUntil(`the deliveries of ${webhookId} to settle`, async () => {
+    const page = await client.listDeliveries(webhookId, { limit: 100 });
+    return page.data.every((delivery) => delivery.status !== "pending") ? true : undefined;
+  });
+  return recorder.requests.length;
 }
 
 function header(request: RecordedRequest, name: string): string {
@@ -393,7 +397,7 @@ describe("delivering a source's events", () => {
     if (!request) throw new Error("no request");
     expect(header(request, "x-sluice-channel")).toBe("orders");
     expect(JSON.parse(request.body)).toEqual({ kind: "order" });
-    expect(await settle(recorder)).toBe(1);
+    expect(await settled(client, webhook.id, recorder)).toBe(1);
     const deliveries = await client.listDeliveries(webhook.id);
     expect(deliveries.data.map((delivery) => delivery.channel)).toEqual(["orders"]);
   });
@@ -483,7 +487,8 @@ describe("delivering a source's events", () => {
 
     // The next whole second, so that `older` was created before it.
     const since = Math.ceil((Date.now() + 1) / 1000);
-    await new Promise((resolve) => setTimeout(resolve, since * 1000 - Date.now() + 10));
+    // Time is the point: `newer` must be created in a later second than `older`.
+    await letTimePassUntil(since * 1000);
     const newer = await emitAndFindDelivery(setup, 1);
     await deliveryIn(setup.client, newer.id, "failed");
     expect(setup.recorder.requests).toHaveLength(4);
@@ -514,7 +519,7 @@ describe("delivering a source's events", () => {
       ),
     ).toEqual({ resent: 1 });
     await deliveryIn(setup.client, older.id, "delivered");
-    expect(await settle(setup.recorder)).toBe(6);
+    expect(await settled(setup.client, setup.webhook.id, setup.recorder)).toBe(6);
 
     // Nothing failed since: nothing resent.
     expect(
@@ -559,7 +564,7 @@ describe("sluice webhooks update and rotate-secret", () => {
 
     const run = await setup.client.runSource(setup.source.id);
     expect(run.events).toHaveLength(1);
-    expect(await settle(setup.recorder)).toBe(0);
+    expect(await settled(setup.client, setup.webhook.id, setup.recorder)).toBe(0);
     // Nothing is sent while inactive, but the missed event is kept, as a failed delivery.
     const missed = (await setup.client.listDeliveries(setup.webhook.id)).data;
     expect(missed.map((item) => item.status)).toEqual(["failed"]);
@@ -679,7 +684,7 @@ describe("sluice unsubscribe", () => {
 
     const run = await setup.client.runSource(setup.source.id);
     expect(run.events).toHaveLength(1);
-    expect(await settle(setup.recorder)).toBe(1);
+    expect(await settled(setup.client, setup.webhook.id, setup.recorder)).toBe(1);
     expect((await setup.client.listDeliveries(setup.webhook.id)).data.map((delivery) => delivery.id)).toEqual(
       [first.id],
     );
@@ -728,6 +733,6 @@ describe("another account's ids", () => {
     expect(await owner.client.getWebhook(owner.webhook.id)).toMatchObject({ active: true, name: "receiver" });
     expect(await owner.client.getDelivery(delivery.id)).toMatchObject({ status: "failed", attempts: 2 });
     expect((await owner.client.listSubscriptions()).data).toHaveLength(1);
-    expect(await settle(owner.recorder, 500)).toBe(2);
+    expect(await settled(owner.client, owner.webhook.id, owner.recorder)).toBe(2);
   });
 });

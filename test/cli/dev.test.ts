@@ -6,6 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli, sluiceBin, useCliServer } from "../support/cli.js";
 import type { TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
+import { waitUntil } from "../support/wait.js";
 
 /** A running `sluice dev` and everything it has printed. */
 interface DevProcess {
@@ -207,11 +208,10 @@ describe("sluice dev and sluice init", () => {
     });
     expect(await response.json()).toEqual({ received: true, count: 1 });
     // respond() answers at once; the invocation's events are committed when run has finished.
-    let [event] = (await sluice.client.listEvents(source.id, { expand: "event" })).data;
-    for (let wait = 0; !event && wait < 100; wait++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      [event] = (await sluice.client.listEvents(source.id, { expand: "event" })).data;
-    }
+    const [event] = await waitUntil("the invocation's event", async () => {
+      const page = await sluice.client.listEvents(source.id, { expand: "event" });
+      return page.data.length > 0 ? page.data : undefined;
+    });
     expect(event?.event).toEqual({ data: { n: 1 }, count: 1 });
     expect(event?.metadata.summary).toBe("hello: event 1");
   });

@@ -14,6 +14,7 @@ import { sluiceBin } from "../support/cli.js";
 import { dialects, type TestDatabase } from "../support/dialects.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { tempDir } from "../support/temp.js";
+import { letTimePass } from "../support/wait.js";
 
 const ACTION = `export default {
   name: "asks", key: "asks", version: "0.0.1", type: "action",
@@ -81,10 +82,12 @@ function onTerminal(sluice: TestServer, args: string) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       seen = output.indexOf(text, seen) + text.length;
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      // No signal says the prompt listens yet once its text is drawn, nor that a key was read
+      // before the next: these pauses stand in for those (a person types no faster).
+      await letTimePass(150);
       for (const key of keys) {
         child.stdin.write(key);
-        await new Promise((resolve) => setTimeout(resolve, 80));
+        await letTimePass(80);
       }
     },
   };

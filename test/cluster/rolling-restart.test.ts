@@ -9,11 +9,13 @@ import { describeCluster, type NodeRestart } from "../support/cluster.js";
 import { type Recorder, startRecorder } from "../support/recorder.js";
 import { startSteadyLoad } from "../support/steady-load.js";
 import { storedEvents } from "../support/stored-events.js";
+import { letTimePass } from "../support/wait.js";
 import {
   DeliveryApi,
   deployEmitter,
   type EmitterSource,
   percentile,
+  settledDeliveries,
   verifyDelivery,
   waitUntil,
 } from "../support/webhook-delivery.js";
@@ -43,6 +45,7 @@ describeCluster("three nodes behind nginx on one PostgreSQL schema", (running) =
     const api = new DeliveryApi(cluster.client);
     const sources: EmitterSource[] = [];
     const secrets = new Map<string, string>();
+    const webhookIds: string[] = [];
     for (let index = 0; index < SOURCES; index++) {
       const source = await deployEmitter(cluster.client, `rolling-${index}`);
       expect(new URL(source.endpointUrl).origin).toBe(cluster.url);
@@ -51,13 +54,15 @@ describeCluster("three nodes behind nginx on one PostgreSQL schema", (running) =
         name: `rolling-${index}`,
       });
       await api.subscribe(source.id, webhook.id);
+      webhookIds.push(webhook.id);
       sources.push(source);
       secrets.set(`/rolling/${index}`, webhook.signing_secret);
     }
 
     const loadStarted = Date.now();
     const load = startSteadyLoad(sources, { ratePerSecond: RATE, tag: "rolling", maxInFlight: 1500 });
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Time is the point: the load runs a while before the first restart, and after the last.
+    await letTimePass(3000);
     const restarts: NodeRestart[] = [];
     const readyAgainAt: number[] = [];
     const backInNginxMs: number[] = [];
@@ -87,7 +92,7 @@ describeCluster("three nodes behind nginx on one PostgreSQL schema", (running) =
       );
       backInNginxMs.push(Date.now() - (readyAgainAt[index] ?? 0));
     }
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await letTimePass(2000);
     await load.stop();
     const loadMs = Date.now() - loadStarted;
 
@@ -126,8 +131,8 @@ describeCluster("three nodes behind nginx on one PostgreSQL schema", (running) =
       200,
     );
     const deliveredAfterMs = Date.now() - deliveredStarted;
-    // Time for a second copy of anything to show up.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Once every delivery is settled none is due again: a second copy would have come before.
+    for (const id of webhookIds) await settledDeliveries(api, id, 60_000);
     const deliveredN = new Map<number, number>();
     const messageIds = new Set<string>();
     for (const request of recorder.requests) {

@@ -73,19 +73,24 @@ describeCluster("SSE across nodes on one PostgreSQL schema", (running) => {
       // Live again on the new process.
       await emitThroughC(200, 250);
       await waitUntil("250 events on A's stream", () => streamed.length >= 250, 15_000);
-      // Time for anything sent twice to show up.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // A marker event after them: anything sent twice is on the stream before it.
+      await emit(throughC, { count: 1, tag: "sse", start: 250 });
+      await waitUntil(
+        "the marker on A's stream",
+        () => streamed.some((item) => item.event.n === 250),
+        15_000,
+      );
 
-      expect(streamed.map((item) => item.event.n)).toEqual(Array.from({ length: 250 }, (_, n) => n));
+      expect(streamed.map((item) => item.event.n)).toEqual(Array.from({ length: 251 }, (_, n) => n));
       const ids = streamed.map((item) => item.id);
-      expect(new Set(ids).size).toBe(250);
+      expect(new Set(ids).size).toBe(251);
       expect([...ids].sort(idOrder)).toEqual(ids);
       // The stream was opened again, on the restarted process.
       expect(opened).toBe(2);
       console.log(
         `SSE across nodes: 100 events emitted through C reached A's stream in ${liveMs} ms; A stopped ` +
           `${stoppedMs} ms after SIGTERM and was ready again after ${restartedMs} ms; the 100 emitted ` +
-          `meanwhile arrived ${caughtUpMs} ms after the signal (Last-Event-ID resume); 250 of 250 in order, 0 repeats`,
+          `meanwhile arrived ${caughtUpMs} ms after the signal (Last-Event-ID resume); 250 of 250 in order (and a marker), 0 repeats`,
       );
     } finally {
       abort.abort();

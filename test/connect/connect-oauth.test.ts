@@ -13,6 +13,7 @@ import { type ConnectSetUp, connectRequest, setUpConnectProject } from "../suppo
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { followAuthorize, type OAuthProvider, startOAuthProvider } from "../support/oauth-provider.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { letTimePassUntil } from "../support/wait.js";
 
 type Json = Record<string, unknown>;
 
@@ -199,7 +200,8 @@ for (const dialect of dialects) {
         // A short-lived token: the attempt ends with it, and an expired token cannot start one.
         const quick = await issue({ external_user_id: "quinn", expires_in: 1 });
         const late = authorizeUrlOf(await start(quick.token));
-        await new Promise((resolve) => setTimeout(resolve, 1_200));
+        // Time is the point: the token must have expired, at the time the server gave.
+        await letTimePassUntil(quick.expires_at);
         const expired = await followAuthorize(late);
         expect(expired.status).toBe(400);
         expect(expired.html).toContain("state_expired");

@@ -9,6 +9,7 @@ import { appsApi } from "../../src/client/apps-client.js";
 import { type ConnectSetUp, connectRequest, setUpConnectProject } from "../support/connect-project.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { waitUntil } from "../support/wait.js";
 
 type Json = Record<string, unknown>;
 interface Trigger {
@@ -18,8 +19,6 @@ interface Trigger {
   endpoint_url: string;
   configured_props: Json;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 for (const dialect of dialects) {
   describe.skipIf(!isAvailable(dialect))(
@@ -143,15 +142,19 @@ for (const dialect of dialects) {
           headerRow: "col",
         });
         expect((await fetch(trigger.endpoint_url, { method: "POST", body: "{}" })).status).toBeLessThan(300);
-        let events: { e: Json }[] = [];
-        for (let attempt = 0; attempt < 50 && events.length === 0; attempt++) {
-          await sleep(100);
-          events = (
-            (await server(`/deployed-triggers/${trigger.id}/events?external_user_id=ida`)).body as {
-              data: { e: Json }[];
-            }
-          ).data;
-        }
+        const events = await waitUntil(
+          "the trigger's event",
+          async () => {
+            const listed = (
+              (await server(`/deployed-triggers/${trigger.id}/events?external_user_id=ida`)).body as {
+                data: { e: Json }[];
+              }
+            ).data;
+            return listed.length > 0 ? listed : undefined;
+          },
+          5000,
+          100,
+        );
         expect(events.map((event) => event.e)).toEqual([{ headerRow: "col" }]);
 
         // Another end user's trigger, an unknown one and a bad value.

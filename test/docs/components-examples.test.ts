@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../support/cli.js";
 import { dialects, type TestDatabase } from "../support/dialects.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { waitUntil } from "../support/wait.js";
 
 /** The page's JavaScript examples, by the file name on their first line (`// echo.mjs`). */
 function examples(): Map<string, string> {
@@ -47,11 +48,10 @@ describe("docs/components.md examples", () => {
     });
     expect(await response.json()).toEqual({ greeting: "hi", count: 1 });
     // respond() answers at once; the invocation's events are committed when run has finished.
-    let [event] = (await sluice.client.listEvents(source.id, { expand: "event" })).data;
-    for (let wait = 0; !event && wait < 100; wait++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      [event] = (await sluice.client.listEvents(source.id, { expand: "event" })).data;
-    }
+    const [event] = await waitUntil("the invocation's event", async () => {
+      const page = await sluice.client.listEvents(source.id, { expand: "event" });
+      return page.data.length > 0 ? page.data : undefined;
+    });
     expect(event?.event).toEqual({ id: 7 });
     expect(event?.metadata).toMatchObject({ id: "1", summary: "request 1" });
   });
@@ -61,8 +61,15 @@ describe("docs/components.md examples", () => {
       component_code: code.get("heartbeat.mjs") ?? "",
       configured_props: { timer: { intervalSeconds: 1 } },
     });
-    await new Promise((resolve) => setTimeout(resolve, 2300));
-    const events = (await sluice.client.listEvents(source.id, { expand: "event" })).data.reverse();
+    const events = await waitUntil(
+      "two beats",
+      async () => {
+        const page = await sluice.client.listEvents(source.id, { expand: "event" });
+        return page.data.length >= 2 ? page.data.reverse() : undefined;
+      },
+      10_000,
+      100,
+    );
     expect(events.length).toBeGreaterThanOrEqual(2);
     expect(events.map((item) => item.metadata.summary).slice(0, 2)).toEqual(["beat 1", "beat 2"]);
     await sluice.client.deleteSource(source.id);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Workflow, WorkflowRun } from "../../src/client/types.js";
 import { projectRoot, runCli, useCliServer } from "../support/cli.js";
 import type { TestServer } from "../support/server.js";
+import { waitUntil } from "../support/wait.js";
 
 const examples = path.join(projectRoot, "docs", "examples", "workflows");
 const page = fs.readFileSync(path.join(projectRoot, "docs", "workflows.md"), "utf8");
@@ -23,13 +24,17 @@ function exchanges(): { request: unknown; response: unknown }[] {
 
 /** The workflow's runs (newest first) once `count` of them have ended, as `sluice workflows runs` lists them. */
 async function finishedRuns(env: Record<string, string>, count: number): Promise<WorkflowRun[]> {
-  for (let tries = 0; ; tries++) {
-    const listed = await runCli(["workflows", "runs", "order-flow", "--json"], env);
-    const runs = JSON.parse(listed.stdout) as WorkflowRun[];
-    const ended = runs.filter((run) => run.status !== "queued" && run.status !== "running");
-    if (ended.length >= count || tries >= 20) return runs;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return waitUntil(
+    `${count} ended runs`,
+    async () => {
+      const listed = await runCli(["workflows", "runs", "order-flow", "--json"], env);
+      const runs = JSON.parse(listed.stdout) as WorkflowRun[];
+      const ended = runs.filter((run) => run.status !== "queued" && run.status !== "running");
+      return ended.length >= count ? runs : undefined;
+    },
+    30_000,
+    100,
+  );
 }
 
 describe("docs/workflows.md, the complete example", () => {

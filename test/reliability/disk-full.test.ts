@@ -15,6 +15,7 @@ import { RELIABILITY_API_KEY, serverEnvironment } from "../support/server-env.js
 import { killAllServerProcesses, startServerProcess, stopServerProcess } from "../support/server-process.js";
 import { mountSmallDisk, type SmallDisk } from "../support/small-disk.js";
 import { storedEvents } from "../support/stored-events.js";
+import { letTimePass } from "../support/wait.js";
 import {
   DeliveryApi,
   deployEmitter,
@@ -57,7 +58,7 @@ describe("the data disk fills up", () => {
     });
     let holding = false;
     recorder = await startRecorder(async () => {
-      if (holding) await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (holding) await Promise.race([held, letTimePass(10_000)]);
       return { status: 200 };
     });
     const { server, url } = await startServerProcess(serverEnvironment({ dataDir: disk.dir }));
@@ -99,8 +100,8 @@ describe("the data disk fills up", () => {
       );
     });
     // Full for a while: the delivery worker and the endpoint keep failing to write, and must not
-    // crash or give up on anything.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // crash or give up on anything. Time is the point.
+    await letTimePass(2_000);
     await loop.stop();
     expect(server.child.exitCode).toBeNull();
 

@@ -10,6 +10,7 @@ import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js
 import { type FlappingReceiver, startFlappingReceiver } from "../support/flapping-receiver.js";
 import { RELIABILITY_API_KEY, serverEnvironment } from "../support/server-env.js";
 import { killAllServerProcesses, startServerProcess, stopServerProcess } from "../support/server-process.js";
+import { letTimePass } from "../support/wait.js";
 import {
   DeliveryApi,
   deployEmitter,
@@ -53,7 +54,7 @@ for (const dialect of dialects) {
       const started = Date.now();
       for (let start = 0; start < TOTAL; start += 20) {
         await emit(source, { count: 20, tag: "flapping", start });
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await letTimePass(100);
       }
       const accepted = receiver.accepted;
       await waitUntil("every event received", () => distinctMessageIds(accepted).size >= TOTAL, 90_000, 50);

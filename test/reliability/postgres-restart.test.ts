@@ -18,6 +18,7 @@ import { RELIABILITY_API_KEY, serverEnvironment } from "../support/server-env.js
 import { killAllServerProcesses, startServerProcess, stopServerProcess } from "../support/server-process.js";
 import { storedEvents } from "../support/stored-events.js";
 import { tempDir } from "../support/temp.js";
+import { letTimePass } from "../support/wait.js";
 import {
   DeliveryApi,
   deployEmitter,
@@ -107,7 +108,8 @@ describe("a PostgreSQL restart in the middle of a run", () => {
       );
       const ready = await fetch(`${a.url}/ready`);
       expect(ready.status).toBe(503);
-      await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
+      // Time is the point: the outage lasts this long.
+      await letTimePass(OUTAGE_MS);
       await postgres.start();
       const up = Date.now();
       lastUp = up;

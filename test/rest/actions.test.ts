@@ -327,7 +327,7 @@ for (const dialect of dialects) {
         error: "not sent: the action failed",
         skipped: true,
       });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The run answers once its sends are settled: this one was skipped, nothing is on its way.
       expect(recorder.requests).toHaveLength(0);
     });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { waitUntil } from "../support/wait.js";
 import { deployEmitter, emit } from "../support/webhook-delivery.js";
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -46,15 +47,13 @@ for (const dialect of dialects) {
     }
 
     async function settled(webhookId: string) {
-      for (let attempt = 0; attempt < 100; attempt++) {
+      await waitUntil(`the deliveries of ${webhookId} to fail`, async () => {
         const page = await sluice.client.request<{ data: { status: string }[] }>(
           "GET",
           `/v1/webhooks/${webhookId}/deliveries`,
         );
-        if (page.data.length > 0 && page.data.every((delivery) => delivery.status === "failed")) return;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error("the delivery did not fail");
+        return page.data.length > 0 && page.data.every((delivery) => delivery.status === "failed");
+      });
     }
 
     it("a failure after five days of nothing but failures disables the webhook, with the reason", async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { type RecordedRequest, type Recorder, startRecorder } from "../support/recorder.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { letTimePass } from "../support/wait.js";
 import {
   busiestSecond,
   DeliveryApi,
@@ -15,11 +16,10 @@ import {
   emit,
   header,
   percentile,
+  settledDeliveries,
   verifyDelivery,
   waitUntil,
 } from "../support/webhook-delivery.js";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The most arrivals within any 1-second window [t, t + 1 s). */
 for (const dialect of dialects) {
@@ -62,13 +62,14 @@ for (const dialect of dialects) {
       // The dead endpoint's backlog is queued first, ahead of everything measured below.
       await emit(shared, { count: 150, tag: "backlog" });
       await api.subscribe(shared.id, sameSource.id);
-      await hanging.waitFor(1);
-      await sleep(200);
+      // The dead endpoint holds its whole cap (8) of hanging attempts before anything is measured.
+      await hanging.waitFor(8);
 
       const measuredFrom = healthy.requests.length;
       for (let n = 0; n < 20; n++) {
         await emit(n % 2 === 0 ? shared : other, { tag: "measured", start: n });
-        await sleep(50);
+        // Time is the point: the measured events come one by one, not as a burst.
+        await letTimePass(50);
       }
       // Waits past the 15 s time-out, so a regression shows as a latency, not a time-out here.
       await waitUntil(
@@ -135,7 +136,7 @@ for (const dialect of dialects) {
       const slow = await startRecorder(async () => {
         inFlight += 1;
         peak = Math.max(peak, inFlight);
-        await sleep(25);
+        await letTimePass(25);
         inFlight -= 1;
         return { status: 200 };
       });
@@ -145,7 +146,9 @@ for (const dialect of dialects) {
       await api.subscribe(source.id, webhook.id);
       await emit(source, { count: 120, tag: "backlog" });
       await slow.waitFor(120, 30_000);
-      await sleep(200);
+      // With every delivery settled nothing more is sent: a duplicate would have come before.
+      const settled = await settledDeliveries(api, webhook.id);
+      expect(settled.map((delivery) => delivery.status)).toEqual(Array(120).fill("delivered"));
       expect(slow.requests).toHaveLength(120);
       expect(distinctMessageIds(slow.requests).size).toBe(120);
       expect(peak).toBeGreaterThan(1);
@@ -175,7 +178,9 @@ for (const dialect of dialects) {
 
       await emit(source, { count: 200, tag: "burst" });
       await receiver.waitFor(200, 20_000);
-      await sleep(300);
+      // With every delivery settled nothing more is sent: a duplicate would have come before.
+      const settled = await settledDeliveries(api, created.id);
+      expect(settled.map((delivery) => delivery.status)).toEqual(Array(200).fill("delivered"));
 
       const received = receiver.requests;
       expect(received).toHaveLength(200);

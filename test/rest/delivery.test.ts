@@ -17,7 +17,8 @@ import {
   startRecorder,
 } from "../support/recorder.js";
 import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
-import { slowDeletesFrom } from "../support/slow-deletes.js";
+import { deleteUnderWay, slowDeletesFrom } from "../support/slow-deletes.js";
+import { holdsThroughout, letTimePass } from "../support/wait.js";
 import {
   DeliveryApi,
   type DeliveryView,
@@ -31,8 +32,6 @@ import {
   verifyDelivery,
   waitUntil,
 } from "../support/webhook-delivery.js";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Attempts the metrics page counts with `outcome`; 0 before the counter has a sample of it. */
 function attemptsCounted(page: string, outcome: string): number {
@@ -109,6 +108,20 @@ for (const dialect of dialects) {
         db.selectFrom("jobs").select("id").where("group_key", "=", webhookId).execute(),
       ]);
       return { deliveries: deliveries.length, jobs: jobs.length };
+    }
+
+    /**
+     * The webhook's jobs still queued. None, with its deliveries settled, means no attempt is due
+     * or under way: what the receiver got is all it will get.
+     */
+    async function queuedJobs(webhookId: string): Promise<number> {
+      const jobs = await sluice.server.store.db
+        .selectFrom("jobs")
+        .select("id")
+        .where("group_key", "=", webhookId)
+        .where("state", "=", "queued")
+        .execute();
+      return jobs.length;
     }
 
     /** A webhook to the recorder at `path` answered by `answer`, subscribed to `source`. */
@@ -353,8 +366,9 @@ for (const dialect of dialects) {
       // A resend is one attempt: still failing, it is failed again with no automatic retries.
       const resent = await api.retry(failed?.id ?? "");
       expect(resent.status).toBe("pending");
-      await settled(hook.id, 1);
-      await sleep(600);
+      const [again] = await settled(hook.id, 1);
+      expect(again).toMatchObject({ status: "failed", attempts: ATTEMPTS + 1, next_attempt_at: null });
+      expect(await queuedJobs(hook.id)).toBe(0);
       expect(hook.received()).toHaveLength(ATTEMPTS + 1);
       expect((await api.getDelivery(failed?.id ?? "")).status).toBe("failed");
 
@@ -377,7 +391,8 @@ for (const dialect of dialects) {
       await settled(hook.id, 2);
       // T: the next whole second, after the first batch was created.
       const since = Math.ceil(Date.now() / 1000);
-      await sleep(since * 1000 - Date.now() + 10);
+      // Time is the point: the second batch must be created in a later second than the first.
+      await letTimePass(since * 1000 - Date.now() + 10);
       await emit(source, { tag: "after", count: 3 });
       const all = await settled(hook.id, 5);
       expect(all.every((delivery) => delivery.status === "failed")).toBe(true);
@@ -422,7 +437,8 @@ for (const dialect of dialects) {
       // Nothing is sent while it is disabled; what it misses is kept as failed deliveries.
       gone = false;
       await emit(source, { tag: "while-disabled" });
-      await sleep(500);
+      await settled(hook.id, 2);
+      expect(await queuedJobs(hook.id)).toBe(0);
       expect(hook.received()).toHaveLength(1);
       const missed = (await api.listDeliveries(hook.id)).find((delivery) => delivery.id !== failed?.id);
       expect(missed).toMatchObject({ status: "failed", attempts: 0 });
@@ -481,7 +497,10 @@ for (const dialect of dialects) {
       await expect(stranger.retry(delivery?.id ?? "")).rejects.toMatchObject({ status: 404 });
       await expect(stranger.listDeliveries(hook.id)).rejects.toMatchObject({ status: 404 });
       await expect(stranger.recover(hook.id, "0")).rejects.toMatchObject({ status: 404 });
-      await sleep(300);
+      // A resend or a recovery that went through would have queued an attempt, and left the
+      // delivery pending with it, before it answered.
+      expect(await api.getDelivery(delivery?.id ?? "")).toMatchObject({ status: "delivered", attempts: 1 });
+      expect(await queuedJobs(hook.id)).toBe(0);
       expect(hook.received()).toHaveLength(1);
     });
 
@@ -515,7 +534,11 @@ for (const dialect of dialects) {
       await waitUntil("the parked delivery's first attempt", async () =>
         (await api.listDeliveries(parked.id))[0]?.attempts === 1 ? true : undefined,
       );
-      await sleep(1100);
+      // The age is in whole seconds: the parked delivery must have waited one.
+      await waitUntil(
+        "the parked delivery pending a second",
+        async () => metricValue(await scrape(), "sluice_delivery_oldest_pending_age_seconds") >= 1,
+      );
 
       const page = await scrape();
       const after = counts(page);
@@ -562,9 +585,15 @@ for (const dialect of dialects) {
           const rows = await leftOf(hook.id);
           return rows.deliveries === 0 && rows.jobs === 0 ? rows : undefined;
         });
-        // Nothing was sent for it after the delete answered, and nothing comes back later.
+        // Nothing was sent for it after the delete answered, and nothing comes back later. With
+        // its jobs gone nothing is due; what no row shows is a send already on its way, so the
+        // window covers one.
         const received = hook.received().length;
-        await sleep(300);
+        await holdsThroughout(
+          "no request for the deleted webhook",
+          () => hook.received().length === received,
+          300,
+        );
         expect(hook.received().length).toBe(received);
         expect(await leftOf(hook.id)).toEqual({ deliveries: 0, jobs: 0 });
       } finally {
@@ -595,12 +624,11 @@ for (const dialect of dialects) {
       answer.release();
       // The attempt is counted as it is recorded; its record's statement follows at once.
       await waitUntil("the attempt counted", async () => ((await counted()) > before ? true : undefined));
-      await sleep(500);
-      const attempts = await db
-        .selectFrom("delivery_attempts")
-        .select("attempt")
-        .where("delivery_id", "=", deliveryId)
-        .execute();
+      const attemptsOf = () =>
+        db.selectFrom("delivery_attempts").select("attempt").where("delivery_id", "=", deliveryId).execute();
+      // The record's statement has no signal of its own: a window long past "at once" covers it.
+      await holdsThroughout("no attempt recorded", async () => (await attemptsOf()).length === 0, 500);
+      const attempts = await attemptsOf();
       expect(attempts).toEqual([]);
       expect(await db.selectFrom("deliveries").select("id").where("id", "=", deliveryId).execute()).toEqual(
         [],
@@ -642,7 +670,7 @@ for (const dialect of dialects) {
       const undo = await slowDeletesFrom(database, db, "jobs", 0.1, { perRow: true });
       try {
         const deleted = api.client.deleteWebhook(hook.id);
-        await sleep(400);
+        await deleteUnderWay(database, db, "jobs", deleted);
         answer.release();
         await deleted;
       } finally {
@@ -723,7 +751,7 @@ for (const dialect of dialects) {
         expect((await recorded()).sort()).toEqual(ids);
         const statuses = await db.selectFrom("deliveries").select("status").where("id", "in", ids).execute();
         expect(statuses.map((delivery) => delivery.status)).toEqual(Array(8).fill("delivered"));
-        await sleep(300);
+        expect(await queuedJobs(hook.id)).toBe(0);
         expect(hook.received()).toHaveLength(8);
       };
 
@@ -837,7 +865,7 @@ for (const dialect of dialects) {
         expect(detail.attempt_log).toHaveLength(1);
         expect(detail.attempt_log[0]?.error).toBe(delivery?.last_error);
       }
-      await sleep(200);
+      // Both deliveries failed at their one attempt (SLUICE_RETRY_SCHEDULE "0"): nothing is left to send.
       expect(recorder.requests).toHaveLength(0);
       const page = (await rawRequest(`${sluice.url}/metrics`)).text;
       expect(metricValue(page, "sluice_delivery_attempts_total", { outcome: "blocked" })).toBe(2);

@@ -7,7 +7,14 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EventSummary, Source } from "../../src/client/types.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
-import { rawRequest, startOtherNode, startTestServer, type TestServer } from "../support/server.js";
+import {
+  rawRequest,
+  requestReceived,
+  startOtherNode,
+  startTestServer,
+  type TestServer,
+} from "../support/server.js";
+import { waitUntil } from "../support/wait.js";
 
 const ENDPOINT_BODY_LIMIT = 2048;
 
@@ -378,13 +385,11 @@ for (const dialect of dialects) {
           const before = await sluice.client.listEvents(responder.id, { expand: "event", limit: 100 });
           expect(before.data.filter(afterRespond)).toEqual([]);
           gate.release();
-          const deadline = Date.now() + 10_000;
-          let stored: EventSummary[] = [];
-          while (stored.length === 0 && Date.now() < deadline) {
-            await new Promise((resolve) => setTimeout(resolve, 50));
+          const stored = await waitUntil("the event emitted after $.respond", async () => {
             const page = await sluice.client.listEvents(responder.id, { expand: "event", limit: 100 });
-            stored = page.data.filter(afterRespond);
-          }
+            const found = page.data.filter(afterRespond);
+            return found.length > 0 ? found : undefined;
+          });
           expect(stored).toHaveLength(1);
         } finally {
           gate.release();
@@ -605,8 +610,10 @@ for (const dialect of dialects) {
       try {
         const first = rawRequest(endpointOf(counter, `?gate=${encodeURIComponent(gate.url)}`));
         await gate.arrived;
+        const received = requestReceived(sluice, (url) => !url.includes("gate="));
         const second = rawRequest(endpointOf(counter));
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // The second is in the server's hands while the first is held: it waits for its turn.
+        await received;
         gate.release();
         expect([(await first).status, (await second).status]).toEqual([200, 200]);
       } finally {

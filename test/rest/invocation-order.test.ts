@@ -8,8 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { refuseEventInserts } from "../support/refuse-events.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { requestReceived, startTestServer, type TestServer } from "../support/server.js";
 import { slowDeletesFrom } from "../support/slow-deletes.js";
+import { waitUntil } from "../support/wait.js";
 
 const COUNTER = `export default {
   name: "counter",
@@ -36,8 +37,6 @@ const STALLING = `export default {
 };`;
 
 const REQUESTS = 200;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** POSTs `payload` as JSON to a source's endpoint; resolves with the answer's status. */
 function postJson(url: string, payload: object): Promise<number> {
@@ -141,10 +140,19 @@ for (const dialect of dialects) {
           while (sending) statuses.push(await postJson(url, { tag: `t${sent++}` }));
         };
         const senders = Array.from({ length: 6 }, sender);
-        while (statuses.filter((status) => status === 200).length < 20) await sleep(10);
+        await waitUntil(
+          "20 accepted requests",
+          () => statuses.filter((status) => status === 200).length >= 20,
+          10_000,
+          10,
+        );
         await sluice.client.deleteSource(source.id);
-        await sleep(300);
-        sending = false;
+        // The senders go on until the deleted source has refused one of them.
+        try {
+          await waitUntil("a request refused after the delete", () => statuses.includes(404), 10_000, 10);
+        } finally {
+          sending = false;
+        }
         await Promise.all(senders);
         // Accepted before the delete, or refused after it; never a server error.
         expect(statuses.filter((status) => status !== 200 && status !== 404)).toEqual([]);
@@ -172,8 +180,10 @@ for (const dialect of dialects) {
         const source = await sluice.client.deploySource({ component_code: STALLING, timeout_seconds: 1 });
         const post = (payload: object) => postJson(source.endpoint_url as string, payload);
         expect(await post({ tag: "warm" })).toBe(200);
+        const downReceived = requestReceived(sluice, () => true);
         const stalled = post({ tag: "down", ...body });
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // The runs behind it come after the server has the one that brings the runner down.
+        await downReceived;
         const behind = await Promise.all(Array.from({ length: 5 }, (_, index) => post({ tag: `b${index}` })));
         expect([await stalled, ...behind]).toEqual([200, 200, 200, 200, 200, 200]);
 

@@ -73,7 +73,7 @@ for (const dialect of dialects) {
       const before = targets.datagrams();
       const { value } = await runProbe(closed, "udp", targets.udpPort);
       expect(value).toBe(`datagram to 127.0.0.1 refused by Sluice's network policy: ${LOOPBACK}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await targets.datagramsBeforeMarker()).toBe(before);
       expect(targets.datagrams()).toBe(before);
     });
 

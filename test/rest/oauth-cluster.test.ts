@@ -9,7 +9,12 @@ import { appsApi } from "../../src/client/apps-client.js";
 import { SluiceClient } from "../../src/client/client.js";
 import { databaseText } from "../support/database-text.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
-import { followAuthorize, type OAuthProvider, startOAuthProvider } from "../support/oauth-provider.js";
+import {
+  followAuthorize,
+  type OAuthProvider,
+  startOAuthProvider,
+  tokenExpired,
+} from "../support/oauth-provider.js";
 import { RELIABILITY_API_KEY, serverEnvironment } from "../support/server-env.js";
 import { killAllServerProcesses, type ServerProcess, startServerProcess } from "../support/server-process.js";
 
@@ -71,7 +76,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("OAuth refresh on two nodes
     expect(status).toBe(200);
     provider.expiresIn = 3600;
     const component = await first.saveComponent({ component_code: ACTION(`${provider.url}/userinfo`) });
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    await tokenExpired(api, authProvisionId ?? "");
 
     const refreshes = provider.requests.refresh_token;
     const runs = await Promise.all(

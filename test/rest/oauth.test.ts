@@ -17,8 +17,10 @@ import {
   followAuthorize,
   type OAuthProvider,
   startOAuthProvider,
+  tokenExpired,
 } from "../support/oauth-provider.js";
 import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
+import { waitUntil } from "../support/wait.js";
 
 const LOOPBACK = { SLUICE_ALLOWED_CIDRS: "127.0.0.0/8", SLUICE_COMPONENT_ALLOWED_CIDRS: "127.0.0.0/8" };
 
@@ -56,8 +58,6 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
   }
   throw new Error("expected the request to fail");
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 for (const dialect of dialects) {
   describe.skipIf(!isAvailable(dialect))(`OAuth apps on ${dialect.name}`, () => {
@@ -261,7 +261,7 @@ for (const dialect of dialects) {
       provider.expiresIn = 2;
       const { authProvisionId } = await connect({ name: "short-lived" });
       provider.expiresIn = 3600;
-      await sleep(2500);
+      await tokenExpired(api, authProvisionId ?? "");
       const refreshes = provider.requests.refresh_token;
       const runs = await Promise.all(
         Array.from({ length: 10 }, () =>
@@ -299,7 +299,7 @@ for (const dialect of dialects) {
         auth_type: "oauth",
         oauth: provider.appSettings({ token_url: "http://127.0.0.1:9/token" }) as never,
       });
-      await sleep(2500);
+      await tokenExpired(api, authProvisionId ?? "");
       const flaky = await sluice.client.saveComponent({ component_code: FLAKY_ACTION });
       const configured_props = { provider: { authProvisionId } };
       const run = await sluice.client.runAction({
@@ -340,7 +340,7 @@ for (const dialect of dialects) {
       const { authProvisionId } = await connect({ name: "to-revoke" });
       provider.expiresIn = 3600;
       provider.revokeRefreshTokens();
-      await sleep(2500);
+      await tokenExpired(api, authProvisionId ?? "");
       const run = await sluice.client.runAction({
         component_id: componentId,
         configured_props: { provider: { authProvisionId } },
@@ -402,7 +402,11 @@ describe("OAuth connection links expire", () => {
       oauth: provider.appSettings() as never,
     });
     const started = await api.startOAuthConnection({ app: "mockprovider" });
-    await sleep(1500);
+    await waitUntil(
+      "the connection link to expire",
+      async () => (await api.getOAuthConnection(started.id)).status === "expired",
+      5000,
+    );
     expect((await api.getOAuthConnection(started.id)).status).toBe("expired");
     const followed = await followAuthorize(started.authorize_url);
     expect(followed.status).toBe(400);

@@ -13,6 +13,7 @@ import type { ImportJob } from "../../src/client/types.js";
 import { sqliteDriver } from "../../src/store/sqlite-driver.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { waitUntil } from "../support/wait.js";
 
 const action = (key: string, version = "0.0.1", body = "return 1;") => `export default {
   key: "${key}", name: "${key}", version: "${version}", type: "action", props: {},
@@ -28,13 +29,16 @@ const PACKAGE = {
 };
 
 async function finished(client: SluiceClient, started: ImportJob): Promise<ImportJob> {
-  let job = started;
-  const deadline = Date.now() + 60_000;
-  while (job.status === "running" && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    job = await client.getImport(job.id);
-  }
-  return job;
+  if (started.status !== "running") return started;
+  return waitUntil(
+    `import ${started.id} to finish`,
+    async () => {
+      const job = await client.getImport(started.id);
+      return job.status === "running" ? undefined : job;
+    },
+    60_000,
+    100,
+  );
 }
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {

@@ -10,11 +10,10 @@ import {
   emit,
   header,
   type SubscriptionView,
+  settledDeliveries,
   verifyDelivery,
   waitUntil,
 } from "../support/webhook-delivery.js";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 for (const dialect of dialects) {
   describe.skipIf(!isAvailable(dialect))(`subscriptions API on ${dialect.name}`, () => {
@@ -125,8 +124,10 @@ for (const dialect of dialects) {
         code: "not_found",
       });
 
+      // The event is committed when the emit answers, with the deliveries it has: once those
+      // settle, the webhook has nothing more to send.
       await emit(source, { tag: "after" });
-      await sleep(500);
+      expect(await settledDeliveries(api, webhook.id)).toHaveLength(1);
       expect(webhook.received().map((request) => verifyDelivery(request, webhook.secret).tag)).toEqual([
         "before",
       ]);
@@ -248,7 +249,8 @@ for (const dialect of dialects) {
       await emit(source, { tag: "order", channel: "orders" });
       await emit(source, { tag: "refund", channel: "refunds" });
       await waitUntil("every channel to reach the unfiltered webhook", () => every.received().length === 3);
-      await sleep(300);
+      // The events are committed, with their deliveries: once these settle, nothing more comes.
+      for (const hook of [named, defaultOnly, every]) await settledDeliveries(api, hook.id);
       const tags = (hook: Awaited<ReturnType<typeof hookAt>>) =>
         hook
           .received()

@@ -11,7 +11,15 @@ import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js
 import { heldAnswer, type Recorder, startRecorder } from "../support/recorder.js";
 import { rawRequest, startOtherNode, startTestServer, type TestServer } from "../support/server.js";
 import { slowDeletesFrom } from "../support/slow-deletes.js";
-import { DeliveryApi, deployEmitter, emit, verifyDelivery, waitUntil } from "../support/webhook-delivery.js";
+import { holdsThroughout } from "../support/wait.js";
+import {
+  DeliveryApi,
+  deployEmitter,
+  emit,
+  settledDeliveries,
+  verifyDelivery,
+  waitUntil,
+} from "../support/webhook-delivery.js";
 
 const NETWORK_TIMEOUT = 120_000;
 
@@ -370,8 +378,10 @@ for (const dialect of dialects) {
       await following;
       expect(streamed.map((item) => item.metadata.name)).toEqual(["", "notes", "$sse:updates"]);
       const delivered = await receiver.waitFor(2, 15_000);
-      // The $sse: channel is reserved: a subscription to every channel does not receive it.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The $sse: channel is reserved: a subscription to every channel does not receive it. The
+      // run's events and their deliveries are committed; once those settle, no request is to come.
+      const settled = await settledDeliveries(api, webhook.id);
+      expect(settled.map((delivery) => delivery.status)).toEqual(["delivered", "delivered"]);
       expect(receiver.requests).toHaveLength(2);
       const bodies = delivered.map((request) => verifyDelivery(request, webhook.signing_secret) as unknown);
       expect(bodies).toEqual(expect.arrayContaining([{ doubled: 42 }, { note: "side" }]));
@@ -512,18 +522,34 @@ for (const dialect of dialects) {
           (await runs(client, workflow.id)).some((run) => run.status === "running") ? true : undefined,
         );
         await client.request("DELETE", `/v1/workflows/${workflow.id}`);
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        for (const [table, column] of [
-          ["events", "emitter_id"],
-          ["workflow_runs", "workflow_id"],
-        ] as const) {
-          const left = await db
-            .selectFrom(table)
-            .select(sql<number>`count(*)`.as("n"))
-            .where(column, "=", workflow.id)
-            .executeTakeFirstOrThrow();
-          expect({ table, left: Number(left.n) }).toEqual({ table, left: 0 });
-        }
+        const left = async () => {
+          const counts = [];
+          for (const [table, column] of [
+            ["events", "emitter_id"],
+            ["workflow_runs", "workflow_id"],
+          ] as const) {
+            const row = await db
+              .selectFrom(table)
+              .select(sql<number>`count(*)`.as("n"))
+              .where(column, "=", workflow.id)
+              .executeTakeFirstOrThrow();
+            counts.push({ table, left: Number(row.n) });
+          }
+          return counts;
+        };
+        const none = [
+          { table: "events", left: 0 },
+          { table: "workflow_runs", left: 0 },
+        ];
+        expect(await left()).toEqual(none);
+        // The runs went with their workflow, so nothing shows their end but their length (a 400 ms
+        // step): a run that outlived the delete and committed would leave rows within this window.
+        await holdsThroughout(
+          "nothing left of the runs",
+          async () => JSON.stringify(await left()) === JSON.stringify(none),
+          1000,
+        );
+        expect(await left()).toEqual(none);
       } finally {
         await undo();
       }

@@ -6,13 +6,13 @@
  * it, so a refusal is shown by nothing arriving, not only by the error the component saw.
  */
 import { createHash } from "node:crypto";
-import dgram from "node:dgram";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSandbox } from "../../src/runtime/sandbox/runner-pool.js";
 import type { InvocationResult, RunnerSpec, Sandbox } from "../../src/runtime/sandbox/sandbox.js";
+import { type LoopbackTargets, startLoopbackTargets } from "../support/network-probe.js";
 import { tempDir } from "../support/temp.js";
 
 /** A TCP server that counts connections and answers HTTP. */
@@ -36,19 +36,16 @@ let allowing: Sandbox;
 let tcp: Awaited<ReturnType<typeof countingServer>>;
 let other: Awaited<ReturnType<typeof countingServer>>;
 let protectedService: Awaited<ReturnType<typeof countingServer>>;
-let udp: dgram.Socket;
+let udp: LoopbackTargets;
 let udpPort: number;
-let datagrams = 0;
 
 beforeAll(async () => {
   dataDir = tempDir("sluice-network-");
   tcp = await countingServer("127.0.0.1");
   other = await countingServer("127.0.0.2");
   protectedService = await countingServer("127.0.0.1");
-  udp = dgram.createSocket("udp4");
-  udp.on("message", () => datagrams++);
-  await new Promise<void>((resolve) => udp.bind(0, "127.0.0.1", resolve));
-  udpPort = udp.address().port;
+  udp = await startLoopbackTargets();
+  udpPort = udp.udpPort;
   closed = createSandbox({ dataDir, maxRunners: 10 });
   allowing = createSandbox({
     dataDir,
@@ -122,7 +119,7 @@ describe("by default, component code reaches no loopback address", () => {
   });
 
   test("a UDP datagram to 127.0.0.1 is refused, by send and by connect; nothing arrives", async () => {
-    const before = datagrams;
+    const before = udp.datagrams();
     const spec = component(`
       const socket = dgram.createSocket("udp4");
       const sent = await new Promise((resolve) => socket.send("ping", event.port, "127.0.0.1", (e) => resolve(e ? e.message : "sent")));
@@ -135,12 +132,12 @@ describe("by default, component code reaches no loopback address", () => {
       connected:
         "datagram to 127.0.0.1 refused by Sluice's network policy: 127.0.0.1 is a loopback address (an operator may allow it with SLUICE_COMPONENT_ALLOWED_CIDRS)",
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(datagrams).toBe(before);
+    expect(await udp.datagramsBeforeMarker()).toBe(before);
+    expect(udp.datagrams()).toBe(before);
   });
 
   test("a DNS resolver pointed at a loopback server is refused; the system's servers stay usable", async () => {
-    const before = datagrams;
+    const before = udp.datagrams();
     const spec = component(`
       const resolver = new dns.Resolver();
       resolver.setServers(dns.getServers());
@@ -150,7 +147,8 @@ describe("by default, component code reaches no loopback address", () => {
     expect(result.returnValue).toBe(
       `datagram to 127.0.0.1:${udpPort} refused by Sluice's network policy: 127.0.0.1 is a loopback address (an operator may allow it with SLUICE_COMPONENT_ALLOWED_CIDRS)`,
     );
-    expect(datagrams).toBe(before);
+    expect(await udp.datagramsBeforeMarker()).toBe(before);
+    expect(udp.datagrams()).toBe(before);
   });
 
   test("unix sockets are refused", async () => {

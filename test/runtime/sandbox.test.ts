@@ -17,6 +17,7 @@ import {
   type RunnerSpec,
 } from "../../src/runtime/sandbox/sandbox.js";
 import { fileSandbox } from "../support/sandbox.js";
+import { waitUntil } from "../support/wait.js";
 
 const { sandbox, dataDir } = fileSandbox("sluice-sandbox-", { maxRunners: 50 });
 
@@ -667,7 +668,8 @@ describe("isolation: each escape fails alone and the component keeps working", (
     const spec = escaping();
     const first = await sandbox.invoke(spec, invocation({ event: { do: "pid" } }));
     expectOk(await sandbox.invoke(spec, invocation({ event: { do: "late-throw" } })));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const pid = (first.returnValue as { pid: number }).pid;
+    await waitUntil("the runner to crash", () => !isAlive(pid), 5000, 20);
     const next = await sandbox.invoke(spec, invocation({ event: { do: "pid" } }));
     expectOk(next);
     expect(next.returnValue).not.toEqual(first.returnValue);
@@ -763,7 +765,7 @@ describe("the pool", () => {
       const pidB = pidOf(await pool.invoke(b, invocation()));
       expect(pidOf(await pool.invoke(a, invocation()))).toBe(pidA);
       const pidC = pidOf(await pool.invoke(c, invocation()));
-      await waitUntil(() => !isAlive(pidB));
+      await waitUntil("runner B stopped", () => !isAlive(pidB), 5000, 20);
       expect(isAlive(pidA)).toBe(true);
       expect(pidOf(await pool.invoke(a, invocation()))).toBe(pidA);
       expect(pidOf(await pool.invoke(b, invocation()))).not.toBe(pidB);
@@ -782,7 +784,7 @@ describe("the pool", () => {
     try {
       const pidA = pidOf(await pool.invoke(a, invocation()));
       const pidB = pidOf(await pool.invoke(b, invocation()));
-      await waitUntil(() => !isAlive(pidA));
+      await waitUntil("runner A stopped", () => !isAlive(pidA), 5000, 20);
       expect(isAlive(pidB)).toBe(true);
     } finally {
       await pool.close();
@@ -805,7 +807,7 @@ describe("the pool", () => {
       const pid = pidOf(await pool.invoke(holder, invocation()));
       expect(isAlive(pid)).toBe(true);
       // Measured within 5 s, then trimmed.
-      await waitUntil(() => !isAlive(pid), 15_000);
+      await waitUntil("the runner trimmed", () => !isAlive(pid), 15_000, 20);
     } finally {
       await pool.close();
     }
@@ -818,13 +820,5 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -77,7 +77,10 @@ describe("draining on SIGTERM", () => {
     const drainedMs = Date.now() - signalled;
     expect(drainedMs).toBeGreaterThanOrEqual(1500);
     // ... but the draining node claimed no delivery: only the first event reached the receiver.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitUntil(
+      "the exited node's connections closed",
+      async () => (await recorder?.openConnections()) === 0,
+    );
     expect(
       recorder.requests.map((request) => verifyDelivery(request, first.webhook.signing_secret).n),
     ).toEqual([0]);
@@ -123,8 +126,8 @@ describe("draining on SIGTERM", () => {
     const api = new DeliveryApi(new SluiceClient({ baseUrl: second.url, apiKey: RELIABILITY_API_KEY }));
     const [delivery] = await api.listDeliveries(first.webhook.id);
     expect(delivery).toMatchObject({ status: "delivered", attempts: 1, last_status_code: 200 });
-    // A delivery the first process had not recorded would be sent again at once by this one.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // A delivery the first process had not recorded would be pending here, and sent again by this
+    // one; recorded as delivered, it is not sent again.
     expect(receiver.requests).toHaveLength(1);
     expect(await stopServerProcess(second.server)).toEqual({ code: 0, signal: null });
     console.log(

@@ -9,7 +9,7 @@ import { type ClaimLoop, createClaimLoop } from "../../src/core/workers/claim-lo
 import type { ClaimedJob } from "../../src/store/jobs.js";
 import { openStore, type Store } from "../../src/store/store.js";
 import { dialects, type TestDatabase } from "../support/dialects.js";
-import { waitUntil } from "../support/webhook-delivery.js";
+import { holdsThroughout, letTimePass, waitUntil } from "../support/wait.js";
 
 const sqlite = dialects.find((dialect) => dialect.name === "sqlite") as NonNullable<(typeof dialects)[0]>;
 
@@ -56,9 +56,14 @@ describe("the claim loop's wake-ups when a job ends", () => {
           claims.onlyGroups.push(options.onlyGroups);
           return store.jobs.claimDueThenNext(options);
         },
+        nextRunAt: async (queue) => {
+          const next = await store.jobs.nextRunAt(queue);
+          claims.nextRunAtLooks++;
+          return next;
+        },
       },
     };
-    const claims = { count: 0, onlyGroups: [] as (readonly string[] | undefined)[] };
+    const claims = { count: 0, onlyGroups: [] as (readonly string[] | undefined)[], nextRunAtLooks: 0 };
     const ended: string[] = [];
     const loop: ClaimLoop = createClaimLoop(
       {
@@ -91,11 +96,25 @@ describe("the claim loop's wake-ups when a job ends", () => {
   };
 
   /**
+   * The loop sleeps an hour between polls and a wake claims at once, but nothing marks a wake that
+   * did not come: the window shows that no claim was made in it, and the count is still `count`.
+   */
+  const noClaimWithin = async (claims: { count: number }, count: number, ms: number) => {
+    await holdsThroughout(`still ${count} claim(s)`, () => claims.count === count, ms, 10);
+    expect(claims.count).toBe(count);
+  };
+
+  /**
    * Puts a due job behind a group at its cap of 1 ("stuck": another claimer holds its lease) and
    * wakes the loop, whose claim finds it held back: the loop's next claims woken by
    * announcements naming groups are targeted. `claimed` says when that claim was made.
    */
-  const holdBack = async (queue: string, topic: string, claimed: () => boolean) => {
+  const holdBack = async (
+    queue: string,
+    topic: string,
+    claimed: () => boolean,
+    looksAtNextRunAt: () => number,
+  ) => {
     await store.jobs.enqueue(store.db, {
       queue,
       payload: "stuck-leased",
@@ -103,20 +122,21 @@ describe("the claim loop's wake-ups when a job ends", () => {
       claim: { leaseToken: "elsewhere", leaseMs: 60_000 },
     });
     await store.jobs.enqueue(store.db, { queue, payload: "stuck-0", groupKey: "stuck" });
+    const looks = looksAtNextRunAt();
     store.notifier.publish(topic);
     await waitUntil("the claim that finds stuck-0 held back", claimed);
-    // On SQLite the loop asks for the next due time after the claim, before it sleeps.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // On SQLite the loop asks for the next due time after the claim, then sleeps.
+    await waitUntil("the loop's look at the next due time", () => looksAtNextRunAt() > looks);
   };
 
   it("an end wakes a claim; an end that no due job waits for does not", async () => {
     const { claims, ended } = await startLoop(4, async (loop, job) => {
       if (job.payload === "a") loop.noneWaiting(job);
-      else await new Promise((resolve) => setTimeout(resolve, 300));
+      // b keeps its place a while: only a's end could wake a claim meanwhile.
+      else await letTimePass(300);
     });
     await waitUntil("job a to end", () => ended.includes("a"));
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(claims.count).toBe(1);
+    await noClaimWithin(claims, 1, 150);
     await waitUntil("job b to end", () => ended.includes("b"));
     await waitUntil("a second claim", () => claims.count === 2);
   });
@@ -134,11 +154,9 @@ describe("the claim loop's wake-ups when a job ends", () => {
       claimable: (groups) => groups.includes("open"),
     });
     await waitUntil("jobs a and b to end", () => ended.length === 2);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(claims.count).toBe(1);
+    await noClaimWithin(claims, 1, 150);
     store.notifier.publish(topic, ["full"]);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(claims.count).toBe(1);
+    await noClaimWithin(claims, 1, 150);
     store.notifier.publish(topic, ["full", "open"]);
     await waitUntil("a claim for the open group", () => claims.count === 2);
     // Groups not named (another node's announcement): a claim, whatever the worker says.
@@ -151,7 +169,8 @@ describe("the claim loop's wake-ups when a job ends", () => {
       4,
       async (loop, job) => {
         if (job.payload !== "slow") loop.noneWaiting(job);
-        else await new Promise((resolve) => setTimeout(resolve, 200));
+        // Time is the point: "slow" holds its group's place a while.
+        else await letTimePass(200);
       },
       // Polls 1.5 s apart: the look at the whole queue that a job come due without an announcement waits for.
       { groupLimit: 1, pollMs: 1_500 },
@@ -162,7 +181,12 @@ describe("the claim loop's wake-ups when a job ends", () => {
     store.notifier.publish(topic, ["f"]);
     await waitUntil("f-0 to end", () => ended.includes("f-0"));
     expect(claims.onlyGroups).toEqual([undefined, undefined]);
-    await holdBack(queue, topic, () => claims.count === 3);
+    await holdBack(
+      queue,
+      topic,
+      () => claims.count === 3,
+      () => claims.nextRunAtLooks,
+    );
     // New jobs of "g" announced: a claim of "g" alone takes them.
     await store.jobs.enqueue(store.db, { queue, payload: "g-0", groupKey: "g" });
     store.notifier.publish(topic, ["g"]);
@@ -202,12 +226,16 @@ describe("the claim loop's wake-ups when a job ends", () => {
       pollMs: 60_000,
     });
     await waitUntil("jobs a and b to end", () => ended.length === 2);
-    await holdBack(queue, topic, () => claims.count === 2);
+    await holdBack(
+      queue,
+      topic,
+      () => claims.count === 2,
+      () => claims.nextRunAtLooks,
+    );
     // "x" is left out of every claim (at its cap here, say): announcing it alone costs no claim.
     await store.jobs.enqueue(store.db, { queue, payload: "x-0", groupKey: "x" });
     store.notifier.publish(topic, ["x"]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(claims.count).toBe(2);
+    await noClaimWithin(claims, 2, 200);
     // Announced with a group that is not left out, a claim of both: x-0 still stays.
     await store.jobs.enqueue(store.db, { queue, payload: "g-0", groupKey: "g" });
     store.notifier.publish(topic, ["x", "g"]);

@@ -9,6 +9,7 @@ import { type ClaimLoop, createClaimLoop } from "../../src/core/workers/claim-lo
 import type { ClaimedJob } from "../../src/store/jobs.js";
 import { openStore, type Store } from "../../src/store/store.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { letTimePass, waitUntil } from "../support/wait.js";
 
 const postgres = dialects.find((dialect) => dialect.name === "postgres");
 const LEASE = 400;
@@ -63,16 +64,17 @@ describe.skipIf(!postgres || !isAvailable(postgres))("the claim loop's leases on
     const ranOnB: string[] = [];
     let finished = false;
     startLoop(a, queue, ranOnA, async (job) => {
-      await new Promise((resolve) => setTimeout(resolve, LEASE * 4));
+      // Time is the point: the run outlasts four leases, renewed meanwhile.
+      await letTimePass(LEASE * 4);
       expect(await a.jobs.complete(job)).toBe(true);
       finished = true;
     });
     await enqueue(a, queue, "long");
-    await waitUntil(() => ranOnA.length === 1);
+    await waitUntil("the run on A", () => ranOnA.length === 1, 5000, 20);
     startLoop(b, queue, ranOnB, async (job) => {
       await b.jobs.complete(job);
     });
-    await waitUntil(() => finished, 10_000);
+    await waitUntil("the run on A to finish", () => finished, 10_000, 20);
     expect(ranOnA).toEqual(["long"]);
     expect(ranOnB).toEqual([]);
   });
@@ -91,7 +93,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("the claim loop's leases on
       tookOverAt = Date.now();
       expect(await b.jobs.complete(job)).toBe(true);
     });
-    await waitUntil(() => tookOverAt > 0, 10_000);
+    await waitUntil("B to take the job over", () => tookOverAt > 0, 10_000, 20);
     expect(ranOnB).toEqual(["orphan"]);
     // Not before the lease ended, and soon after (a poll of 100 ms, with room for a busy machine).
     expect(tookOverAt - claimedAt).toBeGreaterThanOrEqual(LEASE - 20);
@@ -100,11 +102,3 @@ describe.skipIf(!postgres || !isAvailable(postgres))("the claim loop's leases on
     expect(await a.jobs.complete(claimed as ClaimedJob)).toBe(false);
   });
 });
-
-async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,12 +1,15 @@
 /**
  * Two claimers with their own connection pools (as two server processes have) draining one queue
  * on PostgreSQL: `FOR UPDATE SKIP LOCKED` must hand each job to exactly one of them, and a claim
- * with a cap per group (`groupLimit`) must keep every group within its cap across both.
+ * with a cap per group (`groupLimit`) must keep every group within its cap across both. The
+ * pauses (`letTimePass`) are the simulated workers' own time: a job's work, a claimer's back-off
+ * on an empty queue, the jitter that lets commits interleave. None waits for a condition.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/store.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { heldAnswer } from "../support/recorder.js";
+import { letTimePass } from "../support/wait.js";
 
 const postgres = dialects.find((dialect) => dialect.name === "postgres");
 
@@ -78,7 +81,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
             const jobs = await store.jobs.claimDue({ queue, limit: 5, leaseMs: 60_000, groupLimit: cap });
             if (jobs.length === 0) {
               idle++;
-              await new Promise((resolve) => setTimeout(resolve, 5));
+              await letTimePass(5);
               continue;
             }
             idle = 0;
@@ -89,7 +92,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
                 inFlight.set(group, now);
                 highest = Math.max(highest, now);
                 started.set(group, [...(started.get(group) ?? []), job.payload as number]);
-                await new Promise((resolve) => setTimeout(resolve, 3));
+                await letTimePass(3);
                 inFlight.set(group, (inFlight.get(group) ?? 1) - 1);
                 expect(await store.jobs.complete(job)).toBe(true);
               }),
@@ -132,7 +135,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
             });
             if (jobs.length === 0) {
               idle++;
-              await new Promise((resolve) => setTimeout(resolve, 2));
+              await letTimePass(2);
               continue;
             }
             idle = 0;
@@ -140,7 +143,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
               running++;
               if (running > 1) overlapped = true;
               order.push(job.payload as number);
-              await new Promise((resolve) => setTimeout(resolve, 2));
+              await letTimePass(2);
               running--;
               await store.jobs.complete(job);
             }
@@ -193,14 +196,14 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
     const work = async (store: Store, lease: { id: string; leaseToken: string }) => {
       running++;
       most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await letTimePass(2);
       running--;
       expect(await store.jobs.complete(lease)).toBe(true);
     };
     const holders = stores.flatMap((store, index) =>
       Array.from({ length: 12 }, async (_, n) => {
         const leaseToken = `held-${index}-${n}`;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
+        await letTimePass(Math.random() * 40);
         const id = (await store.db.transaction().execute(async (tx) => {
           const queued = await store.jobs.enqueue(tx, {
             queue,
@@ -208,11 +211,11 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
             groupKey: "wf_turns",
             claim: { leaseToken, leaseMs: 60_000, waitsForTurn: true },
           });
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
+          await letTimePass(Math.random() * 5);
           return queued;
         })) as string;
         while ((await turn(store, id, leaseToken)) !== "started") {
-          await new Promise((resolve) => setTimeout(resolve, 1));
+          await letTimePass(1);
         }
         await work(store, { id, leaseToken });
       }),
@@ -226,7 +229,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
         const jobs = await store.jobs.claimDue({ queue, limit: 5, leaseMs: 60_000, groupLimit: cap });
         if (jobs.length === 0) {
           idle++;
-          await new Promise((resolve) => setTimeout(resolve, 2));
+          await letTimePass(2);
           continue;
         }
         idle = 0;

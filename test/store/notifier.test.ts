@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "../../src/store/store.js";
 import { insertWrites, writeIn } from "../../src/store/write-together.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
+import { waitUntil } from "../support/wait.js";
 
 const postgres = dialects.find((dialect) => dialect.name === "postgres");
 
@@ -31,13 +32,14 @@ describe.skipIf(!postgres || !isAvailable(postgres))("wake-ups across nodes on p
       const stop = to.notifier.subscribe("notifier-test:ready", () => {
         heard = true;
       });
-      const deadline = Date.now() + 10_000;
-      while (!heard && Date.now() < deadline) {
-        from.notifier.publish("notifier-test:ready");
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      try {
+        await waitUntil("the two nodes to hear each other", () => {
+          if (!heard) from.notifier.publish("notifier-test:ready");
+          return heard;
+        });
+      } finally {
+        stop();
       }
-      stop();
-      if (!heard) throw new Error("the two nodes never heard each other");
     }
   });
   afterAll(async () => {
@@ -64,14 +66,12 @@ describe.skipIf(!postgres || !isAvailable(postgres))("wake-ups across nodes on p
       nodeA.notifier.publish(topics[0] as string);
       // Node A's own listeners were called at publish time.
       expect(heardOnA.get(topics[0] as string)).toBe(2);
-      const deadline = Date.now() + 10_000;
-      while (heardOnB.size < topics.length && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitUntil("every topic on node B", () => heardOnB.size >= topics.length, 10_000, 20);
       expect([...heardOnB.keys()].sort()).toEqual([...topics].sort());
       expect([...heardOnB.values()].every((count) => count === 1)).toBe(true);
-      // Its own NOTIFY coming back does not call them again.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Its own NOTIFY coming back does not call them again: it came back before B's marker.
+      await markerHeard(nodeB, nodeA);
+      expect([...heardOnB.values()].every((count) => count === 1)).toBe(true);
       expect(heardOnA.get(topics[0] as string)).toBe(2);
       expect(heardOnA.get(topics[1] as string)).toBe(1);
     } finally {
@@ -93,7 +93,25 @@ describe.skipIf(!postgres || !isAvailable(postgres))("wake-ups across nodes on p
     };
   }
 
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+  let markers = 0;
+  /**
+   * Publishes a fresh topic on `from` and resolves once `to` has heard it. NOTIFYs reach a
+   * listener in the order their transactions committed: whatever reached PostgreSQL before the
+   * marker has reached `to` by then, so a count taken after it is final.
+   */
+  async function markerHeard(from: Store, to: Store): Promise<void> {
+    const topic = `notifier-test:marker:${markers++}`;
+    let heard = false;
+    const stop = to.notifier.subscribe(topic, () => {
+      heard = true;
+    });
+    try {
+      from.notifier.publish(topic);
+      await waitUntil(`marker ${topic}`, () => heard);
+    } finally {
+      stop();
+    }
+  }
 
   it("a notice sent with a transaction's writes reaches the other node once it commits, and only then", async () => {
     const topics = ["notifier-test:commit:events", "notifier-test:commit:deliveries"];
@@ -112,19 +130,18 @@ describe.skipIf(!postgres || !isAvailable(postgres))("wake-ups across nodes on p
           ],
           { notice },
         );
-        await settle();
-        // Sent, but not delivered before the commit.
+        // Sent, but not delivered before the commit: a NOTIFY committed after it arrives first.
+        await markerHeard(nodeA, nodeB);
         expect(heard.counts.size).toBe(0);
       });
-      const deadline = Date.now() + 10_000;
-      while (heard.counts.size < topics.length && Date.now() < deadline) await settle();
+      await waitUntil("the committed notice on node B", () => heard.counts.size >= topics.length);
       expect(Object.fromEntries(heard.counts)).toEqual({
         [topics[0] as string]: 1,
         [topics[1] as string]: 1,
       });
       // The sender then publishes on its own node only: nothing more reaches node B.
       for (const topic of topics) nodeA.notifier.publish(topic, undefined, { othersTold: true });
-      await settle();
+      await markerHeard(nodeA, nodeB);
       expect(Object.fromEntries(heard.counts)).toEqual({
         [topics[0] as string]: 1,
         [topics[1] as string]: 1,
@@ -155,8 +172,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("wake-ups across nodes on p
       const later = heardOnB(["notifier-test:after-rollback"]);
       try {
         nodeA.notifier.publish("notifier-test:after-rollback");
-        const deadline = Date.now() + 10_000;
-        while (later.counts.size === 0 && Date.now() < deadline) await settle();
+        await waitUntil("the later NOTIFY on node B", () => later.counts.size > 0);
         expect(later.counts.size).toBe(1);
       } finally {
         later.stop();

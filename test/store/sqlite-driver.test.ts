@@ -20,6 +20,7 @@ db.exec("create table t (v integer)");
 // process aborts here), then explicit ones after it.
 for (let n = 0; n < 20000; n++) db.prepare("insert into t values (" + n + ")").run();
 globalThis.gc();
+// A turn of the event loop for the finalizers that collection queued: time is the point.
 await new Promise((resolve) => setTimeout(resolve, 20));
 globalThis.gc();
 const { count } = db.prepare("select count(*) as count from t").get();

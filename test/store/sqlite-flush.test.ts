@@ -13,6 +13,7 @@ import { sqliteDriver } from "../../src/store/sqlite-driver.js";
 import { walFlush } from "../../src/store/wal-flush.js";
 import { heldAnswer } from "../support/recorder.js";
 import { tempDir } from "../support/temp.js";
+import { holdsThroughout, waitUntil } from "../support/wait.js";
 
 interface Tables {
   t: { id: number; v: string };
@@ -99,9 +100,12 @@ describe("the embedded database's flush after commit", () => {
     const track = (name: string, done: Promise<unknown>) => done.then(() => settled.push(name));
     const rows = () => (database.prepare("select count(*) as n from t").get() as { n: number }).n;
     const until = async (what: () => boolean) => {
-      for (let n = 0; n < 1000 && !what(); n++) await new Promise((resolve) => setTimeout(resolve, 1));
+      await waitUntil("the flush's state", what, 1000, 1);
       expect(what()).toBe(true);
     };
+    // Nothing marks a promise that did not settle: a window shows that none did while it lasted.
+    const noneSettledBeyond = (names: string[]) =>
+      holdsThroughout(`only ${JSON.stringify(names)} settled`, () => settled.length === names.length, 20, 1);
 
     const one = track("one", db.insertInto("t").values({ id: 2, v: "two" }).execute());
     await until(() => flushes === 1);
@@ -117,14 +121,14 @@ describe("the embedded database's flush after commit", () => {
       track("read", db.selectFrom("t").selectAll().execute()),
     ];
     await until(() => rows() === 4);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await noneSettledBeyond([]);
     expect(settled).toEqual([]);
     // The first flush covered the first commit only: the others wait for the next, which covers
     // both of theirs (and what the read could have seen).
     first.release();
     await one;
     await until(() => flushes === 2);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await noneSettledBeyond(["one"]);
     expect(settled).toEqual(["one"]);
     second.release();
     await Promise.all(others);
@@ -143,7 +147,7 @@ describe("the embedded database's flush after commit", () => {
     });
     const write = db.insertInto("t").values({ id: 2, v: "two" }).execute();
     write.catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitUntil("the write's flush to start", () => flushes === 1, 1000, 1);
     const read = db.selectFrom("t").select("id").execute();
     fail();
     await expect(write).rejects.toThrow("EIO");

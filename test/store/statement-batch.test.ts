@@ -9,6 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStatementBatch, type StatementBatch } from "../../src/store/statement-batch.js";
 import { postgresUrl } from "../support/dialects.js";
+import { waitUntil } from "../support/wait.js";
 
 const compiled = (text: string, parameters: unknown[] = []): CompiledQuery =>
   ({ sql: text, parameters, query: { kind: "RawNode" } }) as unknown as CompiledQuery;
@@ -44,7 +45,14 @@ describe.skipIf(postgresUrl === undefined)("statement batches on postgres", () =
     try {
       const started = Date.now();
       const first = batch([lock, compiled("select pg_sleep(0.3)")]);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The second batch starts once the first holds the lock (a key below 2^32 is its objid).
+      await waitUntil("the first batch to hold the lock", async () => {
+        const held = await other.query(
+          "select 1 from pg_locks where locktype = 'advisory' and objid = $1 and granted",
+          [key],
+        );
+        return held.rowCount === 1;
+      });
       const [, rows] = await createStatementBatch(other)([lock, compiled("select 1 as after")]);
       expect(Date.now() - started).toBeGreaterThanOrEqual(280);
       expect(rows).toEqual([{ after: 1 }]);

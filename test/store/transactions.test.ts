@@ -14,6 +14,7 @@ import type { Store } from "../../src/store/store.js";
 import { type Write, writeIn } from "../../src/store/write-together.js";
 import { dialects, isAvailable, postgresUrl } from "../support/dialects.js";
 import { storeForSuite } from "../support/suite-store.js";
+import { waitUntil } from "../support/wait.js";
 
 for (const dialect of dialects) {
   describe.skipIf(!isAvailable(dialect))(`transactions on ${dialect.name}`, () => {
@@ -137,16 +138,29 @@ describe.skipIf(!postgres || !isAvailable(postgres))("a transaction's last state
     const admin = new pg.Client({ connectionString: postgresUrl });
     await admin.connect();
     try {
+      let terminated: Promise<unknown> = Promise.resolve();
       const lost = store.db.transaction().execute(async (tx) => {
         await tx.insertInto("rate_slots").values({ key: "before-the-loss", next_at: 1 }).execute();
         const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(tx);
         const pid = rows[0]?.pid;
         // The server ends this connection while the statement marked last (with its COMMIT
-        // already sent behind it) is still running.
-        setTimeout(() => void admin.query("select pg_terminate_backend($1)", [pid]), 150);
+        // already sent behind it) is still running: once the server shows it running.
+        terminated = waitUntil(
+          "the last statement running",
+          async () => {
+            const running = await admin.query(
+              "select 1 from pg_stat_activity where pid = $1 and state = 'active' and query like '%pg_sleep%'",
+              [pid],
+            );
+            return running.rowCount === 1;
+          },
+          5000,
+          10,
+        ).then(() => admin.query("select pg_terminate_backend($1)", [pid]));
         await tx.executeQuery(endingTransaction(sql`select pg_sleep(2)`.compile(tx)));
       });
       await expect(lost).rejects.toThrow(/terminat/i);
+      await terminated;
       const kept = await store.db
         .selectFrom("rate_slots")
         .select("key")

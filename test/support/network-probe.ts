@@ -26,8 +26,14 @@ export default {
 export interface LoopbackTargets {
   readonly httpPort: number;
   readonly udpPort: number;
-  /** Datagrams received so far. */
+  /** Datagrams received so far (the markers not counted). */
   datagrams(): number;
+  /**
+   * Sends a marker datagram from the test and resolves, once it has arrived, to the datagrams
+   * received before it: on loopback a datagram is queued to the socket as it is sent, so one sent
+   * before the marker is counted by then. The sign that a probe's datagram is not on its way.
+   */
+  datagramsBeforeMarker(): Promise<number>;
   close(): void;
 }
 
@@ -35,12 +41,28 @@ export async function startLoopbackTargets(): Promise<LoopbackTargets> {
   const bystander = http.createServer((_request, response) => response.end("ok"));
   await new Promise<void>((resolve) => bystander.listen(0, "127.0.0.1", resolve));
   let received = 0;
-  const udp = dgram.createSocket("udp4").on("message", () => received++);
+  const markers = new Map<string, () => void>();
+  const udp = dgram.createSocket("udp4").on("message", (message) => {
+    const marked = markers.get(message.toString());
+    if (marked) marked();
+    else received++;
+  });
   await new Promise<void>((resolve) => udp.bind(0, "127.0.0.1", resolve));
+  const udpPort = udp.address().port;
   return {
     httpPort: (bystander.address() as AddressInfo).port,
-    udpPort: udp.address().port,
+    udpPort,
     datagrams: () => received,
+    async datagramsBeforeMarker() {
+      const marker = `marker-${markers.size}-${Date.now()}`;
+      const arrived = new Promise<number>((resolve) => markers.set(marker, () => resolve(received)));
+      const sender = dgram.createSocket("udp4");
+      await new Promise<void>((resolve, reject) =>
+        sender.send(marker, udpPort, "127.0.0.1", (error) => (error ? reject(error) : resolve())),
+      );
+      sender.close();
+      return arrived;
+    },
     close() {
       bystander.close();
       udp.close();

@@ -6,6 +6,8 @@
  */
 import type { IncomingMessage } from "node:http";
 import { OAuth2Server } from "oauth2-mock-server";
+import type { appsApi } from "../../src/client/apps-client.js";
+import { letTimePassUntil } from "./wait.js";
 
 export interface OAuthProvider {
   readonly url: string;
@@ -170,4 +172,14 @@ export async function followAuthorize(
     callbackUrl,
     authProvisionId: /"authProvisionId":"(apn_[0-9a-z]+)"/.exec(html)?.[1],
   };
+}
+
+/**
+ * Resolves once the connected account's access token has expired, by the expiry Sluice stored
+ * for it: time passing is the point, its length read from the account.
+ */
+export async function tokenExpired(api: ReturnType<typeof appsApi>, accountId: string): Promise<void> {
+  const { expires_at } = await api.getConnectedAccount(accountId);
+  if (!expires_at) throw new Error(`account ${accountId} has no token expiry`);
+  await letTimePassUntil(expires_at);
 }

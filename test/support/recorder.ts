@@ -39,6 +39,11 @@ export interface Recorder {
   readonly requests: RecordedRequest[];
   /** Resolves once `count` requests have arrived (or rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  /**
+   * Connections open to the recorder. None after a sender exited: its connections closed, and a
+   * request comes before its connection's close, so every request it sent has been recorded.
+   */
+  openConnections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -85,6 +90,10 @@ export async function startRecorder(answer: AnswerFunction = () => ({ status: 20
       }
       return requests;
     },
+    openConnections: () =>
+      new Promise<number>((resolve, reject) =>
+        server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -118,6 +118,22 @@ export interface RawResponse {
   text: string;
 }
 
+/**
+ * Resolves once `server` has received a request (its head read) whose URL `matches`: the sign
+ * that a request sent without awaiting its answer is in the server's hands. Call it before
+ * sending the request.
+ */
+export function requestReceived(server: TestServer, matches: (url: string) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = (request: { url?: string }) => {
+      if (!matches(request.url ?? "")) return;
+      server.server.app.server.off("request", listener);
+      resolve();
+    };
+    server.server.app.server.on("request", listener);
+  });
+}
+
 /** One HTTP request with full control of headers and body, for error-path tests. */
 export async function rawRequest(
   url: string,

@@ -9,6 +9,7 @@
 import { sql } from "kysely";
 import type { Store } from "../../src/store/store.js";
 import type { TestDatabase } from "./dialects.js";
+import { waitUntil } from "./wait.js";
 
 export async function slowDeletesFrom(
   database: TestDatabase,
@@ -29,4 +30,27 @@ export async function slowDeletesFrom(
     await sql`drop trigger ${name} on ${sql.table(table)}`.execute(db);
     await sql`drop function ${name}()`.execute(db);
   };
+}
+
+/**
+ * Resolves once `deleting` is under way in `table`: on PostgreSQL, once a delete from it is running
+ * (held by `slowDeletesFrom`) on this database; on SQLite, where nothing comes between a delete's
+ * steps, once `deleting` has settled.
+ */
+export async function deleteUnderWay(
+  database: TestDatabase,
+  db: Store["db"],
+  table: string,
+  deleting: Promise<unknown>,
+): Promise<void> {
+  if (database.dialect !== "postgres") {
+    await deleting.catch(() => {});
+    return;
+  }
+  const pattern = `delete from "${table}"%`;
+  await waitUntil(`a delete from ${table} under way`, async () => {
+    const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+      where datname = current_database() and state = 'active' and query ilike ${pattern}`.execute(db);
+    return Number(rows[0]?.n ?? 0) > 0;
+  });
 }

@@ -6,6 +6,10 @@
 import { Webhook } from "standardwebhooks";
 import type { SluiceClient } from "../../src/client/client.js";
 import type { RecordedRequest } from "./recorder.js";
+import { waitUntil } from "./wait.js";
+
+// Kept here too: the delivery suites import it from this module.
+export { waitUntil };
 
 /**
  * A source that emits `count` events per request to its endpoint: `{tag, n, emitted_at}` with
@@ -175,6 +179,26 @@ export class DeliveryApi {
 }
 
 /**
+ * The webhook's deliveries once none is pending. A delivery commits with its event, so once the
+ * events in question are stored this is the sign that the webhook's work on them is over: every
+ * request it was going to make has been answered, and a count taken now is final.
+ */
+export function settledDeliveries(
+  api: DeliveryApi,
+  webhookId: string,
+  timeoutMs = 15_000,
+): Promise<DeliveryView[]> {
+  return waitUntil(
+    `the deliveries of webhook ${webhookId} to settle`,
+    async () => {
+      const all = await api.listDeliveries(webhookId);
+      return all.every((delivery) => delivery.status !== "pending") ? all : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/**
  * Verifies a received delivery with the `standardwebhooks` package under `secret` and returns its
  * payload; throws (failing the test) when the signature does not verify.
  */
@@ -195,22 +219,6 @@ export function header(request: RecordedRequest, name: string): string {
 /** Distinct `webhook-id`s among the requests. */
 export function distinctMessageIds(requests: readonly RecordedRequest[]): Set<string> {
   return new Set(requests.map((request) => header(request, "webhook-id")));
-}
-
-/** Polls `check` until it returns a value other than undefined or false. */
-export async function waitUntil<T>(
-  what: string,
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 10_000,
-  intervalMs = 50,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
 }
 
 /** The p-th percentile (0–100) of the values, nearest rank. */
