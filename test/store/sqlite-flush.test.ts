@@ -8,9 +8,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { Kysely, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EmbeddedSqliteDialect } from "../../src/store/sqlite-dialect.js";
+import { EmbeddedSqliteDialect } from "../../src/store/dialect/sqlite/kysely-dialect.js";
+import { walFlush } from "../../src/store/dialect/sqlite/wal-flush.js";
 import { sqliteDriver } from "../../src/store/sqlite-driver.js";
-import { walFlush } from "../../src/store/wal-flush.js";
 import { heldAnswer } from "../support/recorder.js";
 import { tempDir } from "../support/temp.js";
 

@@ -7,7 +7,10 @@
 import { type CompiledQuery, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStatementBatch, type StatementBatch } from "../../src/store/statement-batch.js";
+import {
+  createStatementBatch,
+  type StatementBatch,
+} from "../../src/store/dialect/postgres/statement-batch.js";
 import { postgresUrl } from "../support/dialects.js";
 
 const compiled = (text: string, parameters: unknown[] = []): CompiledQuery =>

@@ -9,7 +9,7 @@
 import { sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { endingTransaction } from "../../src/store/postgres-driver.js";
+import { endingTransaction } from "../../src/store/dialect/postgres/driver.js";
 import type { Store } from "../../src/store/store.js";
 import { type Write, writeIn } from "../../src/store/write-together.js";
 import { dialects, isAvailable, postgresUrl } from "../support/dialects.js";
