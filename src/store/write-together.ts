@@ -37,7 +37,7 @@ const MAX_PARAMETERS = 60_000;
 /**
  * Commits `writes` all or none: one statement on PostgreSQL when they fit in one, else a
  * transaction. On SQLite the transaction is shared with the writes that queue meanwhile (group
- * commit, store/shared-transaction.ts): one flush for many.
+ * commit, store/dialect/sqlite/group-commit.ts): one flush for many.
  */
 export async function writeTogether(store: StoreConnection, writes: readonly Write[]): Promise<void> {
   const statement = store.dialect.capabilities.combinesWrites ? oneStatement(store.db, writes) : undefined;
@@ -93,7 +93,7 @@ export async function writeIn(
   { notice, last = false }: WritesEnd = {},
 ): Promise<void> {
   // Marked only where a statement is a round trip (PostgreSQL): SQLite's driver has no use for
-  // the mark, and its transaction may be shared with other work (store/shared-transaction.ts).
+  // the mark, and its transaction may be shared with other work (store/dialect/sqlite/group-commit.ts).
   const marks = last && capabilities.roundTrips;
   const ends = (query: CompiledQuery) => (marks ? endingTransaction(query) : query);
   const statement = capabilities.combinesWrites ? oneStatement(executor, writes, notice) : undefined;

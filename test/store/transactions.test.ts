@@ -1,7 +1,7 @@
 /**
  * Transactions on every dialect, as the commit of an invocation uses them: writes marked as the
  * transaction's last (`writeIn(…, { last: true })`), whose COMMIT goes right behind them on
- * PostgreSQL (store/postgres-driver.ts), and BEGIN sent with the first statement. Whatever rides
+ * PostgreSQL (store/dialect/postgres/driver.ts), and BEGIN sent with the first statement. Whatever rides
  * along, a transaction is all or nothing, its writes are seen by others only once it commits,
  * and a connection is fit for the next transaction after any of these ends; one the server cut
  * while the last statement ran commits nothing and is not handed out again.

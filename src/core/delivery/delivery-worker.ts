@@ -4,13 +4,13 @@
  * delivery's new state.
  *
  * Isolation: each webhook has a cap on deliveries in flight, held across every node (a claim
- * counts the webhook's leased jobs: store/jobs.ts `groupLimit`), and one at its cap (or held back
+ * counts the webhook's leased jobs: store/jobs/contract.ts `groupLimit`), and one at its cap (or held back
  * by its rate limit) is left out of the next claims, so a hanging or dead endpoint never takes
  * the slots of healthy ones. A worker that dies lets its leases expire; the jobs are
  * claimed again: delivery is at-least-once.
  */
 import type { Dispatcher } from "undici";
-import type { ClaimedJob } from "../../store/jobs.js";
+import type { ClaimedJob } from "../../store/jobs/contract.js";
 import type { Store } from "../../store/store.js";
 import { preparedWrite, type Write, writeTogether } from "../../store/write-together.js";
 import type { Metrics } from "../metrics.js";
@@ -223,7 +223,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         next_attempt_at: delay === null ? null : now + delay,
         updated_at: now,
       }),
-      preparedWrite(insertAttempt[store.capabilities.name], {
+      preparedWrite(store.capabilities.skipLocked ? insertAttempt.locking : insertAttempt.plain, {
         delivery_id: row.id,
         attempt,
         at: now,
@@ -313,7 +313,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       concurrency,
       groupLimit: perWebhook,
       // PostgreSQL: each job's delivery and webhook come with the claim (one round trip, not one a job).
-      ...(store.capabilities.name === "postgres" ? { readAlong: claimedDeliveriesRead(store.db) } : {}),
+      ...(store.capabilities.roundTrips ? { readAlong: claimedDeliveriesRead(store.db) } : {}),
       pollMs,
       onError,
     },

@@ -3,7 +3,7 @@
  * (hand-off.ts); sent alone it is a transaction of its own, and each costs PostgreSQL a
  * transaction's start and commit and the server a round trip. While `MAX_IN_FLIGHT` are being
  * written, the hand-offs that end meanwhile wait, and the next to go takes up to
- * `MAX_PER_TRANSACTION` of them as one transaction, in one round trip (store/statement-batch.ts).
+ * `MAX_PER_TRANSACTION` of them as one transaction, in one round trip (store/dialect/postgres/statement-batch.ts).
  * At the deliveries' max rate that cut PostgreSQL's CPU a delivery nearly by half (bench/RESULTS.md).
  * One that finds nothing in flight goes alone at once, as before: a lone delivery waits for none.
  *
@@ -12,7 +12,7 @@
  * could be waiting for one of them: a deadlock), it gives up on any lock it waits for longer than
  * `LOCK_WAIT_MS` (`lock_timeout`, well below PostgreSQL's one second before it looks for a
  * deadlock): it rolls back, and each of its hand-offs is sent again alone, the lone statement
- * that waits for what it needs holding nothing (store/jobs.ts `takeNext`). Likewise, if the
+ * that waits for what it needs holding nothing (store/jobs/contract.ts `takeNext`). Likewise, if the
  * transaction fails on the database for any other reason, each goes again alone, so one that
  * cannot be written fails alone. A failure of the connection (the commit may have happened),
  * PostgreSQL's own answer that it ends the session included (a restart's `57P01`, say), fails
@@ -23,7 +23,7 @@
  * webhook is being deleted), those queued longer than `LOCK_WAIT_MS` go whatever is in flight.
  */
 import { CompiledQuery } from "kysely";
-import { rolledBack } from "../../store/statement-batch.js";
+import { rolledBack } from "../../store/dialect/postgres/statement-batch.js";
 import type { Store } from "../../store/store.js";
 
 /** Transactions of hand-offs being written at once; past it, hand-offs wait to go together. */

@@ -10,7 +10,7 @@
  * upsert of their key-value writes, one update of the row. The outcome is the same as committing
  * them one after another. On PostgreSQL the writes go as one statement (store/write-together.ts),
  * with the NOTIFY that tells the other nodes, and a commit is two round trips: BEGIN with the
- * locked read, the writes with COMMIT (store/postgres-driver.ts).
+ * locked read, the writes with COMMIT (store/dialect/postgres/driver.ts).
  */
 import type { InvocationResult, LogLine } from "../../runtime/sandbox/sandbox.js";
 import type { Executor } from "../../store/schema.js";
@@ -254,7 +254,7 @@ async function commitBatch(
     }).map((wakeUp) => wakeUp.topic),
   );
   // Most commits trim nothing: then the writes are the transaction's last statement, and its
-  // COMMIT goes right behind them (store/postgres-driver.ts).
+  // COMMIT goes right behind them (store/dialect/postgres/driver.ts).
   const trims = eventRetention.excess > 0 || logRetention.excess > 0;
   await writeIn(tx, store.capabilities, writes, { notice, last: !trims });
   await trimOldest(tx, store.capabilities.name, "events", emitterId, eventRetention.excess);

@@ -20,7 +20,7 @@
  * its jobs within LEASE_MS, while a slow run on a living node keeps its own. Jobs whose work
  * failed on the database (it went away) are put back in the queue once it answers again.
  */
-import type { ClaimedJob, GroupLimitColumn, Lease } from "../../store/jobs.js";
+import type { ClaimedJob, GroupLimitColumn, Lease } from "../../store/jobs/contract.js";
 import type { Store } from "../../store/store.js";
 import { createStrandedJobs } from "./stranded-jobs.js";
 import { createWakeableSleep } from "./wakeable-sleep.js";
@@ -52,11 +52,11 @@ export interface ClaimLoopOptions {
   readonly topic: string;
   /** Jobs held at once (running and kept) beyond which nothing more is claimed. */
   readonly concurrency: number;
-  /** Jobs of one group in flight at once on every node together (store/jobs.ts `groupLimit`). */
+  /** Jobs of one group in flight at once on every node together (store/jobs/contract.ts `groupLimit`). */
   readonly groupLimit?: number | GroupLimitColumn;
   /** The longest sleep between looks at the queue. */
   readonly pollMs?: number;
-  /** What to read with each job in the claim's statement (store/jobs.ts `ClaimOptions.readAlong`). */
+  /** What to read with each job in the claim's statement (store/jobs/contract.ts `ClaimOptions.readAlong`). */
   readonly readAlong?: string;
   /** How long a claim holds without renewal (LEASE_MS); renewed every quarter of it. */
   readonly leaseMs?: number;

@@ -7,7 +7,7 @@
  * skipped are logged. After downtime a source runs once to catch up, and logs the ticks it missed.
  */
 import type { LogLine } from "../../../runtime/sandbox/sandbox.js";
-import type { ClaimedJob } from "../../../store/jobs.js";
+import type { ClaimedJob } from "../../../store/jobs/contract.js";
 import type { CoreContext } from "../../context.js";
 import { createClaimLoop } from "../../workers/claim-loop.js";
 import { invokeSource } from "../invoker.js";
