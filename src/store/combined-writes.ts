@@ -7,7 +7,7 @@
  * not each time (with Kysely building it, that was 0.3 ms of PostgreSQL's CPU a commit).
  */
 import { CompiledQuery } from "kysely";
-import { reusePlanOf, reusesPlan } from "./prepared.js";
+import { reusePlanOf, reusesPlan } from "./named-statements.js";
 
 /** Combinations kept; past it all are forgotten, and joined again when next used. */
 const KEPT_COMBINATIONS = 512;

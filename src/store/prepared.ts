@@ -16,17 +16,18 @@
  * an identifier) is refused when the statement is first built.
  *
  * On PostgreSQL a statement prepared with `reusePlan` is also prepared by the server, once per
- * connection (a named statement: store/dialect.ts), from its third run on, so the server parses
+ * connection (a named statement: store/named-statements.ts), from its third run on, so the server parses
  * it once and, after a few runs, plans it once. Planning a four-table join to read one source
  * cost PostgreSQL 0.5 ms a commit (bench/RESULTS.md). Only for statements whose best plan does
  * not depend on their values: a lookup or a change by primary key, an insert. A claim's plan
  * does (how many jobs wait, in which groups), and a generic plan made the hand-off slower. The
  * capped claim is named all the same, to be parsed once, and only ever runs in a transaction
- * that forbids generic plans around it (store/jobs.ts `CUSTOM_PLANS`): a text named here must
+ * that forbids generic plans around it (store/dialect/postgres/capped-claim.ts `CUSTOM_PLANS`): a text named here must
  * either plan well for any values or run so.
  */
 import type { Compilable, CompiledQuery, QueryCreator } from "kysely";
-import type { DialectCapabilities } from "./dialect.js";
+import type { DialectName } from "./dialect/capabilities.js";
+import { reusePlanOf } from "./named-statements.js";
 import type { Database, Executor } from "./schema.js";
 
 /** A value a statement passes to the database as a parameter. */
@@ -37,8 +38,6 @@ export type Row = { readonly [column: string]: Parameter };
 export type Values = {
   readonly [name: string]: Parameter | readonly Parameter[] | readonly Row[];
 };
-
-type DialectName = DialectCapabilities["name"];
 
 /** Where a compiled statement's parameter comes from: a value of the call, or a constant. */
 type Slot = { readonly leaf: number } | { readonly constant: unknown };
@@ -61,59 +60,6 @@ export interface Prepared<V extends Values, R> {
 const SHAPES_PER_STATEMENT = 256;
 /** No value of a call can be this string: it marks leaf `n` while a statement is built. */
 const MARK = "\u0000sluice-prepared:";
-
-/**
- * Named statements at most: each costs memory on every connection that ran it (its plan) and in
- * the driver, and the texts of inserts and their combinations vary with their row counts.
- */
-const MAX_SERVER_NAMES = 256;
-/**
- * Runs of a `reusePlan` text before it is named: a text run once or twice (an insert of a row
- * count seldom seen) takes no name, so the names go to the texts that keep coming back, whenever
- * they first came.
- */
-const RUNS_BEFORE_NAMING = 3;
-/**
- * `reusePlan` texts not named yet kept at most, with their runs; past it the oldest are forgotten
- * (and counted from nothing if they come again).
- */
-const MAX_UNNAMED = 4096;
-
-/** The name of each `reusePlan` text named so far; never more than `MAX_SERVER_NAMES`. */
-const names = new Map<string, string>();
-/** The runs so far of each `reusePlan` text not named yet. */
-const unnamed = new Map<string, number>();
-
-/** Marks `sql` as a statement whose plan does not depend on its values (`reusePlan`). */
-export function reusePlanOf(sql: string): void {
-  if (names.has(sql) || unnamed.has(sql)) return;
-  if (unnamed.size >= MAX_UNNAMED) unnamed.delete(unnamed.keys().next().value as string);
-  unnamed.set(sql, 0);
-}
-
-/** Whether `sql` was marked with `reusePlanOf`. */
-export function reusesPlan(sql: string): boolean {
-  return names.has(sql) || unnamed.has(sql);
-}
-
-/**
- * The name to run `sql` under on PostgreSQL, counting this run: a `reusePlan` text is named at
- * its `RUNS_BEFORE_NAMING`th run, while names are left. Undefined: run it unnamed.
- */
-export function serverStatementName(sql: string): string | undefined {
-  const name = names.get(sql);
-  if (name !== undefined) return name;
-  const runs = unnamed.get(sql);
-  if (runs === undefined) return undefined;
-  if (runs + 1 < RUNS_BEFORE_NAMING || names.size >= MAX_SERVER_NAMES) {
-    unnamed.set(sql, runs + 1);
-    return undefined;
-  }
-  unnamed.delete(sql);
-  const given = `sluice_${names.size + 1}`;
-  names.set(sql, given);
-  return given;
-}
 
 export function prepared<V extends Values, R = unknown>(
   build: (creator: QueryCreator<Database>, values: V) => Compilable<R>,

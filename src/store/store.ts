@@ -4,15 +4,20 @@
  */
 import { Kysely, Migrator, sql } from "kysely";
 import { type ClusterLocks, createLocalLocks, createPostgresLocks } from "./cluster-locks.js";
-import { type DialectCapabilities, openDialect, type StoreLocation } from "./dialect.js";
-import { createJobQueue, type JobQueue } from "./jobs.js";
+import type { DialectCapabilities } from "./dialect/capabilities.js";
+import type { DialectAdapter, StoreConnection, StoreLocation } from "./dialect/dialect.js";
+import { openDialect } from "./dialect/open.js";
+import type { StatementBatch } from "./dialect/postgres/statement-batch.js";
+import type { JobQueue } from "./jobs/contract.js";
+import { createJobQueue } from "./jobs/job-queue.js";
 import { migrations } from "./migrations/index.js";
 import { createLocalNotifier, createPostgresNotifier, type Notifier, notifyQuery } from "./notifier.js";
 import type { Database } from "./schema.js";
-import type { StatementBatch } from "./statement-batch.js";
 
-export interface Store {
+export interface Store extends StoreConnection {
   readonly db: Kysely<Database>;
+  /** What the database does its own way (store/dialect/dialect.ts). */
+  readonly dialect: DialectAdapter;
   readonly capabilities: DialectCapabilities;
   readonly jobs: JobQueue;
   /** Post-commit wake-ups, across nodes on PostgreSQL. */
@@ -37,7 +42,7 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
   opened.onPoolError(options.onConnectionError ?? (() => {}));
   const db = new Kysely<Database>({ dialect: opened.dialect });
   try {
-    await migrate(db, opened.capabilities);
+    await migrate(db, opened.adapter);
   } catch (error) {
     await db.destroy();
     opened.release();
@@ -58,13 +63,15 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
     location.databaseUrl === undefined
       ? createLocalLocks()
       : createPostgresLocks(location.databaseUrl, onError);
+  const { adapter } = opened;
   return {
     db,
-    capabilities: opened.capabilities,
-    jobs: createJobQueue(db, opened.capabilities, opened.batch),
+    dialect: adapter,
+    capabilities: adapter.capabilities,
+    jobs: createJobQueue(db, adapter),
     notifier,
     locks,
-    ...(opened.batch ? { batch: opened.batch } : {}),
+    ...(adapter.batch ? { batch: adapter.batch } : {}),
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -77,16 +84,8 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
   };
 }
 
-async function currentSchema(db: Kysely<Database>): Promise<string | undefined> {
-  const result = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
-  return result.rows[0]?.schema ?? undefined;
-}
-
-async function migrate(db: Kysely<Database>, capabilities: DialectCapabilities): Promise<void> {
-  // On PostgreSQL the migration bookkeeping lives in the connection's own schema, and is looked
-  // for there only (store/postgres-introspector.ts), so databases in other schemas of the same
-  // server (other deployments, test runs) never get in its way.
-  const schema = capabilities.name === "postgres" ? await currentSchema(db) : undefined;
+async function migrate(db: Kysely<Database>, dialect: DialectAdapter): Promise<void> {
+  const schema = await dialect.migrationSchema(db);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
@@ -102,3 +101,5 @@ async function migrate(db: Kysely<Database>, capabilities: DialectCapabilities):
     );
   }
 }
+
+export type { StoreLocation } from "./dialect/dialect.js";

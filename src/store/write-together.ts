@@ -7,117 +7,26 @@
  * The writes must be independent: PostgreSQL runs a statement's `WITH` parts on one snapshot and
  * in no set order, so none may read what another writes, and no two may change the same row.
  */
-import {
-  type Compilable,
-  type CompiledQuery,
-  type DeleteQueryBuilder,
-  type DeleteResult,
-  type Insertable,
-  type InsertQueryBuilder,
-  type InsertResult,
-  type QueryCreator,
-  sql,
-  type UpdateQueryBuilder,
-  type UpdateResult,
-} from "kysely";
+import { type CompiledQuery, type QueryCreator, sql } from "kysely";
 import { combinedWrites } from "./combined-writes.js";
-import type { DialectCapabilities } from "./dialect.js";
+import type { DialectCapabilities } from "./dialect/capabilities.js";
+import type { StoreConnection } from "./dialect/dialect.js";
+import { endingTransaction } from "./dialect/postgres/driver.js";
 import { type Notice, notifyQuery } from "./notifier.js";
-import { endingTransaction } from "./postgres-driver.js";
-import { type Prepared, prepared, type Row, type Values } from "./prepared.js";
 import type { Database, Executor } from "./schema.js";
 import { inSharedTransaction } from "./shared-transaction.js";
-import type { Store } from "./store.js";
+import { compiledWrite, preparedTexts, type ReturningWrite, type Write } from "./write.js";
 
-/** An INSERT, UPDATE or DELETE of one table, without RETURNING. */
-export type WriteQuery = {
-  [T in keyof Database]:
-    | InsertQueryBuilder<Database, T, InsertResult>
-    | UpdateQueryBuilder<Database, T, T, UpdateResult>
-    | DeleteQueryBuilder<Database, T, DeleteResult>;
-}[keyof Database];
-/**
- * One write, built on the creator it is given (the store, a transaction, or a `WITH`). A
- * prepared write (`preparedWrite`) also compiles from its kept statement, without building.
- */
-export type Write = ((creator: QueryCreator<Database>) => WriteQuery) & {
-  readonly compiled?: (executor: Executor, dialect: DialectCapabilities["name"]) => CompiledQuery;
-};
-
-/** A write or returning write compiled on `executor`: from its kept statement if it is prepared. */
-export function compiledWrite<R>(
-  write: ReturningWrite<R> | Write,
-  executor: Executor,
-  dialect: DialectCapabilities["name"],
-): CompiledQuery {
-  return write.compiled ? write.compiled(executor, dialect) : write(executor).compile();
-}
-
-/**
- * The writes compiled on PostgreSQL from their kept statements, for joining their texts
- * (store/combined-writes.ts); undefined when one of them is not prepared.
- */
-export function preparedTexts(executor: Executor, writes: readonly Write[]): CompiledQuery[] | undefined {
-  const texts: CompiledQuery[] = [];
-  for (const write of writes) {
-    if (!write.compiled) return undefined;
-    texts.push(write.compiled(executor, "postgres"));
-  }
-  return texts;
-}
-
-/** `statement` with `values` as a write: compiled from the kept statement when it runs alone. */
-export function preparedWrite<V extends Values>(statement: Prepared<V, unknown>, values: V): Write {
-  return Object.assign((creator: QueryCreator<Database>) => statement.build(creator, values) as WriteQuery, {
-    compiled: (executor: Executor, dialect: DialectCapabilities["name"]) =>
-      statement.compile(executor, dialect, values) as CompiledQuery,
-  });
-}
-
-/**
- * A statement that writes and returns rows (an UPDATE … RETURNING), built on the creator it is
- * given, to be committed with other writes (`writeTogetherReturning`). A prepared one
- * (`preparedReturning`) also compiles from its kept statement, without building.
- */
-export type ReturningWrite<R> = ((creator: QueryCreator<Database>) => Compilable<R>) & {
-  readonly compiled?: (executor: Executor, dialect: DialectCapabilities["name"]) => CompiledQuery<R>;
-};
-
-/** `statement` with `values` as a returning write (see `preparedWrite`). */
-export function preparedReturning<V extends Values, R>(
-  statement: Prepared<V, R>,
-  values: V,
-): ReturningWrite<R> {
-  return Object.assign((creator: QueryCreator<Database>) => statement.build(creator, values), {
-    compiled: (executor: Executor, dialect: DialectCapabilities["name"]) =>
-      statement.compile(executor, dialect, values),
-  });
-}
-
-/** The insert of rows into each table, prepared (store/prepared.ts) once per table. */
-const inserts = new Map<keyof Database, Prepared<{ rows: readonly Row[] }, unknown>>();
-
-/** Inserts of `rows` into `table`, `perStatement` rows to a statement, as writes. */
-export function insertWrites<T extends keyof Database>(
-  table: T,
-  rows: readonly Insertable<Database[T]>[],
-  perStatement = 200,
-): Write[] {
-  let insert = inserts.get(table);
-  if (!insert) {
-    insert = prepared(
-      (creator, values: { rows: readonly Row[] }) => creator.insertInto(table).values(values.rows as never),
-      { reusePlan: true },
-    );
-    inserts.set(table, insert);
-  }
-  const writes: Write[] = [];
-  for (let start = 0; start < rows.length; start += perStatement) {
-    const chunk = rows.slice(start, start + perStatement) as unknown as readonly Row[];
-    writes.push(preparedWrite(insert, { rows: chunk }));
-  }
-  return writes;
-}
+export {
+  compiledWrite,
+  insertWrites,
+  preparedReturning,
+  preparedTexts,
+  preparedWrite,
+  type ReturningWrite,
+  type Write,
+  type WriteQuery,
+} from "./write.js";
 
 /**
  * Parameters one statement may carry: PostgreSQL's protocol counts them in 16 bits (65,535).
@@ -128,15 +37,15 @@ const MAX_PARAMETERS = 60_000;
 /**
  * Commits `writes` all or none: one statement on PostgreSQL when they fit in one, else a
  * transaction. On SQLite the transaction is shared with the writes that queue meanwhile (group
- * commit, store/shared-transaction.ts): one flush for many.
+ * commit, store/dialect/sqlite/group-commit.ts): one flush for many.
  */
-export async function writeTogether(store: Store, writes: readonly Write[]): Promise<void> {
-  const statement = store.capabilities.name === "postgres" ? oneStatement(store.db, writes) : undefined;
+export async function writeTogether(store: StoreConnection, writes: readonly Write[]): Promise<void> {
+  const statement = store.dialect.capabilities.combinesWrites ? oneStatement(store.db, writes) : undefined;
   if (statement) {
     await store.db.executeQuery(statement);
     return;
   }
-  await inSharedTransaction(store, (tx) => writeIn(tx, store.capabilities, writes));
+  await inSharedTransaction(store, (tx) => writeIn(tx, store.dialect.capabilities, writes));
 }
 
 /**
@@ -147,16 +56,17 @@ export async function writeTogether(store: Store, writes: readonly Write[]): Pro
  * on PostgreSQL, which commits by itself: a transaction around it would only add round trips.
  */
 export async function writeTogetherReturning<R>(
-  store: Store,
+  store: StoreConnection,
   writes: readonly Write[],
   last: ReturningWrite<R>,
 ): Promise<R[]> {
-  if (writes.length === 0 && store.capabilities.name === "postgres") {
-    return (await store.db.executeQuery(compiledWrite(last, store.db, "postgres"))).rows as R[];
+  const { capabilities } = store.dialect;
+  if (writes.length === 0 && capabilities.combinesWrites) {
+    return (await store.db.executeQuery(compiledWrite(last, store.db, capabilities.name))).rows as R[];
   }
   return inSharedTransaction(store, async (tx) => {
-    await writeIn(tx, store.capabilities, writes);
-    return (await tx.executeQuery(compiledWrite(last, tx, store.capabilities.name))).rows as R[];
+    await writeIn(tx, capabilities, writes);
+    return (await tx.executeQuery(compiledWrite(last, tx, capabilities.name))).rows as R[];
   });
 }
 
@@ -166,7 +76,7 @@ export interface WritesEnd {
   readonly notice?: Notice | undefined;
   /**
    * The transaction runs nothing after these writes: its COMMIT goes right behind their last
-   * statement (store/postgres-driver.ts), a round trip fewer.
+   * statement (store/dialect/postgres/driver.ts), a round trip fewer.
    */
   readonly last?: boolean;
 }
@@ -183,19 +93,19 @@ export async function writeIn(
   { notice, last = false }: WritesEnd = {},
 ): Promise<void> {
   // Marked only where a statement is a round trip (PostgreSQL): SQLite's driver has no use for
-  // the mark, and its transaction may be shared with other work (store/shared-transaction.ts).
+  // the mark, and its transaction may be shared with other work (store/dialect/sqlite/group-commit.ts).
   const marks = last && capabilities.roundTrips;
   const ends = (query: CompiledQuery) => (marks ? endingTransaction(query) : query);
-  const statement = capabilities.name === "postgres" ? oneStatement(executor, writes, notice) : undefined;
+  const statement = capabilities.combinesWrites ? oneStatement(executor, writes, notice) : undefined;
   if (statement) {
     await executor.executeQuery(ends(statement));
-  } else if (capabilities.name === "postgres" && writes.length > 1) {
+  } else if (capabilities.combinesWrites && writes.length > 1) {
     const half = Math.ceil(writes.length / 2);
     await writeIn(executor, capabilities, writes.slice(0, half));
     await writeIn(executor, capabilities, writes.slice(half), { notice, last });
   } else {
     const queries = writes.map((write) => compiledWrite(write, executor, capabilities.name));
-    if (notice && capabilities.name === "postgres") queries.push(notifyQuery(notice));
+    if (notice && capabilities.combinesWrites) queries.push(notifyQuery(notice));
     for (const [index, query] of queries.entries())
       await executor.executeQuery(index === queries.length - 1 ? ends(query) : query);
   }

@@ -1,5 +1,5 @@
 /**
- * Limits held across nodes (store/jobs.ts `groupLimit`, core/delivery/rate-slots.ts), on three
+ * Limits held across nodes (store/jobs/contract.ts `ClaimOptions.groupLimit`, core/delivery/rate-slots.ts), on three
  * nodes behind nginx on one PostgreSQL schema:
  * - a webhook's `rate_limit` of 20/s, fed through every node, reaches the receiver at most 21
  *   times in any second (the nodes book its send slots in one row), and every event arrives;

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ClaimLoop, createClaimLoop } from "../../src/core/workers/claim-loop.js";
-import type { ClaimedJob } from "../../src/store/jobs.js";
+import type { ClaimedJob } from "../../src/store/jobs/contract.js";
 import { openStore, type Store } from "../../src/store/store.js";
 import { dialects, type TestDatabase } from "../support/dialects.js";
 import { holdsThroughout, letTimePass, waitUntil } from "../support/wait.js";

@@ -10,7 +10,7 @@
 import { type CompiledQuery, sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { nextDue } from "../../src/store/jobs.js";
+import { nextDue } from "../../src/store/jobs/next-due.js";
 import type { Store } from "../../src/store/store.js";
 import { dialects, postgresUrl, type TestDatabase } from "../support/dialects.js";
 import { storeForSuite } from "../support/suite-store.js";

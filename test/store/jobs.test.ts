@@ -1,6 +1,6 @@
 /** The jobs table contract, on every dialect. */
 import { describe, expect, it } from "vitest";
-import type { NewJob } from "../../src/store/jobs.js";
+import type { NewJob } from "../../src/store/jobs/contract.js";
 import { openStore, type Store } from "../../src/store/store.js";
 import { writeTogether } from "../../src/store/write-together.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";

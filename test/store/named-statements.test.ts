@@ -5,7 +5,8 @@
  */
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { prepared, reusePlanOf, reusesPlan, serverStatementName } from "../../src/store/prepared.js";
+import { reusePlanOf, reusesPlan, serverStatementName } from "../../src/store/named-statements.js";
+import { prepared } from "../../src/store/prepared.js";
 import type { Store } from "../../src/store/store.js";
 import { dialects, isAvailable } from "../support/dialects.js";
 import { storeForSuite } from "../support/suite-store.js";

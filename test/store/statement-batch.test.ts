@@ -1,5 +1,5 @@
 /**
- * Statements run as one transaction in one round trip (store/statement-batch.ts): parameters go
+ * Statements run as one transaction in one round trip (store/dialect/postgres/statement-batch.ts): parameters go
  * as parameters, whatever quotes and backslashes they hold; a lock the first statement takes
  * holds until the last one ends; a failed statement rolls back the ones before it and the batch
  * rejects with its error, leaving the connection usable.
@@ -7,7 +7,10 @@
 import { type CompiledQuery, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStatementBatch, type StatementBatch } from "../../src/store/statement-batch.js";
+import {
+  createStatementBatch,
+  type StatementBatch,
+} from "../../src/store/dialect/postgres/statement-batch.js";
 import { postgresUrl } from "../support/dialects.js";
 import { waitUntil } from "../support/wait.js";
 

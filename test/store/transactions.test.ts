@@ -1,7 +1,7 @@
 /**
  * Transactions on every dialect, as the commit of an invocation uses them: writes marked as the
  * transaction's last (`writeIn(…, { last: true })`), whose COMMIT goes right behind them on
- * PostgreSQL (store/postgres-driver.ts), and BEGIN sent with the first statement. Whatever rides
+ * PostgreSQL (store/dialect/postgres/driver.ts), and BEGIN sent with the first statement. Whatever rides
  * along, a transaction is all or nothing, its writes are seen by others only once it commits,
  * and a connection is fit for the next transaction after any of these ends; one the server cut
  * while the last statement ran commits nothing and is not handed out again.
@@ -9,7 +9,7 @@
 import { sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { endingTransaction } from "../../src/store/postgres-driver.js";
+import { endingTransaction } from "../../src/store/dialect/postgres/driver.js";
 import type { Store } from "../../src/store/store.js";
 import { type Write, writeIn } from "../../src/store/write-together.js";
 import { dialects, isAvailable, postgresUrl } from "../support/dialects.js";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { writeAndTakeNext } from "../../src/core/delivery/hand-off.js";
-import { toClaimedJob } from "../../src/store/jobs.js";
+import { toClaimedJob } from "../../src/store/jobs/claimed-job.js";
 import type { Store } from "../../src/store/store.js";
 import { writeTogether, writeTogetherReturning } from "../../src/store/write-together.js";
 import { dialects, isAvailable } from "../support/dialects.js";

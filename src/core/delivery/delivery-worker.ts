@@ -5,7 +5,7 @@
  * a hanging endpoint never takes the places of healthy ones (ARCHITECTURE.md).
  */
 import type { Dispatcher } from "undici";
-import type { ClaimedJob } from "../../store/jobs.js";
+import type { ClaimedJob } from "../../store/jobs/contract.js";
 import type { Store } from "../../store/store.js";
 import { preparedWrite, type Write, writeTogether } from "../../store/write-together.js";
 import type { Metrics } from "../metrics.js";
@@ -216,7 +216,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         next_attempt_at: delay === null ? null : now + delay,
         updated_at: now,
       }),
-      preparedWrite(insertAttempt[store.capabilities.name], {
+      preparedWrite(store.capabilities.skipLocked ? insertAttempt.locking : insertAttempt.plain, {
         delivery_id: row.id,
         attempt,
         at: now,
@@ -303,7 +303,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       concurrency,
       groupLimit: perWebhook,
       // PostgreSQL: each job's delivery and webhook come with the claim (one round trip, not one a job).
-      ...(store.capabilities.name === "postgres" ? { readAlong: claimedDeliveriesRead(store.db) } : {}),
+      ...(store.capabilities.roundTrips ? { readAlong: claimedDeliveriesRead(store.db) } : {}),
       pollMs,
       onError,
     },

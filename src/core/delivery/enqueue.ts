@@ -5,7 +5,7 @@
  */
 
 import type { Insertable } from "kysely";
-import type { JobQueue, NewJob } from "../../store/jobs.js";
+import type { JobQueue, NewJob } from "../../store/jobs/contract.js";
 import type { DeliveriesTable, Executor } from "../../store/schema.js";
 import { insertWrites, type Write } from "../../store/write-together.js";
 import type { StoredEvent } from "../events/emitter-events.js";

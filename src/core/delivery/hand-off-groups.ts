@@ -6,7 +6,7 @@
  * locks (a deadlock with a webhook's delete); why, and what a lost connection does: ARCHITECTURE.md.
  */
 import { CompiledQuery } from "kysely";
-import { rolledBack } from "../../store/statement-batch.js";
+import { rolledBack } from "../../store/dialect/postgres/statement-batch.js";
 import type { Store } from "../../store/store.js";
 
 /** Transactions of hand-offs being written at once; past it, hand-offs wait to go together. */

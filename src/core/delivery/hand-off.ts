@@ -1,13 +1,14 @@
 /**
  * A delivery's outcome written together with the lease of its webhook's next due job
- * (store/jobs.ts `takeNextWrite`), so that a webhook with a backlog drains without a claim
+ * (store/jobs/contract.ts `takeNextWrite`), so that a webhook with a backlog drains without a claim
  * per delivery. On PostgreSQL the next job's delivery and webhook are read in the same statement
  * too: the next send starts without another round trip. On SQLite, in process, the worker reads
  * them as it reads a claimed job's.
  */
 import { type CompiledQuery, type Kysely, type QueryCreator, sql } from "kysely";
 import { combinedWritesThen } from "../../store/combined-writes.js";
-import { type ClaimedJob, toClaimedJob } from "../../store/jobs.js";
+import { toClaimedJob } from "../../store/jobs/claimed-job.js";
+import type { ClaimedJob } from "../../store/jobs/contract.js";
 import type { Database, JobsTable } from "../../store/schema.js";
 import type { Store } from "../../store/store.js";
 import {
@@ -68,8 +69,9 @@ export async function writeAndTakeNext(
   groups?: HandOffGroups,
 ): Promise<TakenNext | undefined> {
   const takeNext = store.jobs.takeNextWrite(finished, leaseMs, now);
-  if (store.capabilities.name === "postgres") {
-    const prepared = preparedHandOff(store.db, writes, takeNext);
+  // One statement of data-modifying `WITH`s where writes combine so (PostgreSQL).
+  if (store.capabilities.combinesWrites) {
+    const prepared = preparedHandOff(store, writes, takeNext);
     const compiled = prepared ?? builtHandOff(store.db, writes, takeNext);
     if (fitsOneStatement(compiled)) {
       // With others ending meanwhile (hand-off-groups.ts). A hand-off that also writes its
@@ -117,7 +119,7 @@ function selectTaken(creator: QueryCreator<JobsDatabase>) {
 }
 
 /**
- * What a claim of delivery jobs reads with them on PostgreSQL (store/jobs.ts `readAlong`): each
+ * What a claim of delivery jobs reads with them on PostgreSQL (store/jobs/contract.ts `readAlong`): each
  * job (`claimed_job`) with its delivery and webhook, as the hand-off reads them, so that the sends
  * start without a round trip per job. Its text, compiled once: it has no values.
  */
@@ -158,7 +160,7 @@ let takenText: CompiledQuery | undefined;
  * writes is not prepared.
  */
 function preparedHandOff(
-  db: Kysely<Database>,
+  { db, capabilities }: Store,
   writes: readonly Write[],
   takeNext: ReturningWrite<JobsTable>,
 ): CompiledQuery | undefined {
@@ -167,10 +169,10 @@ function preparedHandOff(
   takenText ??= selectTaken(db as unknown as QueryCreator<JobsDatabase>).compile();
   return combinedWritesThen(
     texts,
-    { name: "next_job", query: takeNext.compiled(db, "postgres") },
+    { name: "next_job", query: takeNext.compiled(db, capabilities.name) },
     takenText,
     // Named: its plan does not depend on its values (primary keys, and the first entries of one
-    // group's jobs: store/jobs.ts `idIsFirst`), and planning it was half of its cost.
+    // group's jobs: store/jobs/contract.ts `idIsFirst`), and planning it was half of its cost.
     { reusePlan: true },
   );
 }

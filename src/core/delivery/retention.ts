@@ -52,7 +52,7 @@ export function createDeliveryRetention(options: DeliveryRetentionOptions): Deli
             // PostgreSQL: the rows locked as they are found, passing over those another
             // transaction holds (a resend of many, say), so this one never waits while holding
             // others: no deadlock with it, and no row that changed meanwhile. SQLite has one writer.
-            .$if(store.capabilities.name === "postgres", (query) => query.forUpdate().skipLocked()),
+            .$if(store.capabilities.skipLocked, (query) => query.forUpdate().skipLocked()),
         )
         .returning("id")
         .execute();

@@ -36,7 +36,7 @@ export interface DeliveryOutcome {
 /** Signs per Standard Webhooks with one secret. */
 export type Signer = Pick<Webhook, "sign">;
 
-/** Sealed secrets (store/secret-box.ts) kept opened as signers: a hot webhook's, for every delivery. */
+/** Sealed secrets (core/secret-box.ts) kept opened as signers: a hot webhook's, for every delivery. */
 const KEPT_SIGNERS = 1000;
 
 /**

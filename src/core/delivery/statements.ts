@@ -51,12 +51,12 @@ function attemptInsert(creator: QueryCreator<Database>, attempt: Attempt, lock: 
     .onConflict((conflict) => conflict.columns(["delivery_id", "attempt"]).doNothing());
 }
 
-/** `attemptInsert` for each dialect: SQLite has no row locks (nor their syntax). */
+/** `attemptInsert` with the row lock, and without it where the database has none (SQLite, nor their syntax). */
 export const insertAttempt = {
-  sqlite: prepared((creator, attempt: Attempt) => attemptInsert(creator, attempt, false), {
+  plain: prepared((creator, attempt: Attempt) => attemptInsert(creator, attempt, false), {
     reusePlan: true,
   }),
-  postgres: prepared((creator, attempt: Attempt) => attemptInsert(creator, attempt, true), {
+  locking: prepared((creator, attempt: Attempt) => attemptInsert(creator, attempt, true), {
     reusePlan: true,
   }),
 };

@@ -3,7 +3,7 @@
  * that rise strictly per emitter, the rows, and the retention trim. What listens to the emitter is
  * fan-out's (core/fan-out/): events import none of their consumers.
  */
-import type { DialectCapabilities } from "../../store/dialect.js";
+import type { DialectCapabilities } from "../../store/dialect/capabilities.js";
 import { prepared } from "../../store/prepared.js";
 import type { Executor } from "../../store/schema.js";
 import { insertWrites, type Write } from "../../store/write-together.js";

@@ -5,7 +5,7 @@
  * as the events, so an event and what it causes commit together or not at all. Events
  * (core/events/) import none of this; the commits of sources and workflows call it.
  */
-import type { JobQueue } from "../../store/jobs.js";
+import type { JobQueue } from "../../store/jobs/contract.js";
 import type { Write } from "../../store/write-together.js";
 import { deliveryWrites, type WebhookSubscription } from "../delivery/enqueue.js";
 import type { Emitter, StoredEvent } from "../events/emitter-events.js";

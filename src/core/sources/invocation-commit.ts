@@ -246,7 +246,7 @@ async function commitBatch(
     }).map((wakeUp) => wakeUp.topic),
   );
   // Most commits trim nothing: then the writes are the transaction's last statement, and its
-  // COMMIT goes right behind them (store/postgres-driver.ts).
+  // COMMIT goes right behind them (store/dialect/postgres/driver.ts).
   const trims = eventRetention.excess > 0 || logRetention.excess > 0;
   await writeIn(tx, store.capabilities, writes, { notice, last: !trims });
   await trimOldest(tx, store.capabilities.name, "events", emitterId, eventRetention.excess);

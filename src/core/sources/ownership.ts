@@ -96,7 +96,7 @@ const freedTopic = (sourceId: string) => `source-freed:${sourceId}`;
  * it while the lane holds it, so the lane takes no more invocations.
  */
 export function ownSource(store: Store, sourceId: string, onWanted: HandoverListener): SourceOwnership {
-  if (store.capabilities.name === "sqlite") {
+  if (store.capabilities.singleProcess) {
     let hold = embeddedHolds.get(store);
     if (!hold) {
       hold = {};

@@ -5,7 +5,7 @@
  * renewed by a heartbeat; jobs stranded by a database outage go back once it answers. Its
  * invariants (leases, wake-ups, claims of named groups): store/jobs/ARCHITECTURE.md.
  */
-import type { ClaimedJob, GroupLimitColumn, Lease } from "../../store/jobs.js";
+import type { ClaimedJob, GroupLimitColumn, Lease } from "../../store/jobs/contract.js";
 import type { Store } from "../../store/store.js";
 import { createStrandedJobs, type StrandedJobs } from "./stranded-jobs.js";
 import { createWakeableSleep, type WakeableSleep } from "./wakeable-sleep.js";
@@ -37,11 +37,11 @@ export interface ClaimLoopOptions {
   readonly topic: string;
   /** Jobs held at once (running and kept) beyond which nothing more is claimed. */
   readonly concurrency: number;
-  /** Jobs of one group in flight at once on every node together (store/jobs.ts `groupLimit`). */
+  /** Jobs of one group in flight at once on every node together (store/jobs/contract.ts `groupLimit`). */
   readonly groupLimit?: number | GroupLimitColumn;
   /** The longest sleep between looks at the queue. */
   readonly pollMs?: number;
-  /** What to read with each job in the claim's statement (store/jobs.ts `ClaimOptions.readAlong`). */
+  /** What to read with each job in the claim's statement (store/jobs/contract.ts `ClaimOptions.readAlong`). */
   readonly readAlong?: string;
   /** How long a claim holds without renewal (LEASE_MS); renewed every quarter of it. */
   readonly leaseMs?: number;

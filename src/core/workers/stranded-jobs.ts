@@ -4,7 +4,7 @@
  * go back to the queue, due at once, as soon as the database answers again.
  */
 import { databaseFailure } from "../../store/database-errors.js";
-import type { JobQueue, Lease } from "../../store/jobs.js";
+import type { JobQueue, Lease } from "../../store/jobs/contract.js";
 
 /** A held job: its lease, and when it was due (it goes back due then; now when unknown). */
 type HeldJob = Lease & { readonly runAt?: number };

@@ -6,8 +6,8 @@
  */
 
 import type { QueryCreator } from "kysely";
-import type { Lease } from "../../store/jobs.js";
-import { endingTransaction } from "../../store/postgres-driver.js";
+import { endingTransaction } from "../../store/dialect/postgres/driver.js";
+import type { Lease } from "../../store/jobs/contract.js";
 import { prepared } from "../../store/prepared.js";
 import type { Database, WorkflowRunStatus } from "../../store/schema.js";
 import { inSharedTransaction } from "../../store/shared-transaction.js";

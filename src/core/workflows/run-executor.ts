@@ -7,7 +7,7 @@
  */
 import { sql } from "kysely";
 import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/sandbox/sandbox.js";
-import type { Lease } from "../../store/jobs.js";
+import type { Lease } from "../../store/jobs/contract.js";
 import { prepared } from "../../store/prepared.js";
 import type { WorkflowRunStatus } from "../../store/schema.js";
 import { preparedReturning, writeTogetherReturning } from "../../store/write-together.js";

@@ -5,7 +5,7 @@
  * that committed always has its run, across crashes.
  */
 import type { Insertable } from "kysely";
-import type { JobQueue, NewJob } from "../../store/jobs.js";
+import type { JobQueue, NewJob } from "../../store/jobs/contract.js";
 import type { Executor, WorkflowRunsTable } from "../../store/schema.js";
 import type { Store } from "../../store/store.js";
 import { insertWrites, type Write, writeIn } from "../../store/write-together.js";

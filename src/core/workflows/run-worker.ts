@@ -5,7 +5,7 @@
  * this node and starts once its turn comes (`awaitTurn`), under the claims' lock, so the cap holds
  * however the nodes' commits interleave; it may go before runs no node has claimed yet.
  */
-import type { Lease } from "../../store/jobs.js";
+import type { Lease } from "../../store/jobs/contract.js";
 import type { CoreContext } from "../context.js";
 import { createClaimLoop, LEASE_MS } from "../workers/claim-loop.js";
 import { type AttemptOptions, type AttemptOutcome, type RunHooks, runAttempt } from "./run-executor.js";
@@ -73,7 +73,7 @@ export function createWorkflowRunner(context: CoreContext, options: WorkflowRunn
 
   /**
    * Waits for the run's turn: until its job starts, which it does once fewer than `limit` runs of
-   * the workflow are started or wait ahead of it on any node (store/jobs.ts `takeTurn`, taken
+   * the workflow are started or wait ahead of it on any node (store/jobs/contract.ts `takeTurn`, taken
    * under the claims' lock). False: the job is no longer this node's (its lease ran out and
    * another node took it, or the workflow was deleted). One node alone (the embedded SQLite)
    * needs no look: its slots are the whole cluster's.

@@ -1,5 +1,5 @@
 /**
- * Limits held across nodes (store/jobs.ts, core/delivery/rate-slots.ts): an index of the jobs in
+ * Limits held across nodes (store/jobs/, core/delivery/rate-slots.ts): an index of the jobs in
  * flight per queue, which a claim counts per group against the group's cap, and one row per
  * rate-limited key (a webhook) holding the time of its next free send.
  */

@@ -1,5 +1,5 @@
 /**
- * The jobs indexes in the order claims read them: due time, then id (store/jobs.ts). With the id
+ * The jobs indexes in the order claims read them: due time, then id (store/jobs/). With the id
  * in the index, the first jobs in order are its first entries whatever the planner estimates; the
  * index it replaces (without the id) let a planner with stale statistics (a table that was empty
  * when last analyzed, as a queue often is) read and sort a whole backlog to take one job.

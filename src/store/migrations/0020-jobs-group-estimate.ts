@@ -2,7 +2,7 @@
  * On PostgreSQL, the planner is told that `jobs.group_key` has about one distinct value for every
  * two rows (a group is a webhook or a workflow; `n_distinct = -0.5`), whatever ANALYZE counts.
  *
- * The hand-off to a group's next job (store/jobs.ts `takeNextWrite`) runs with a plan kept for
+ * The hand-off to a group's next job (store/jobs/take-next.ts) runs with a plan kept for
  * every group. After ANALYZE saw a backlog of one webhook (its jobs nearly every row, so two or
  * three distinct groups in all), that plan guessed half the due jobs were of any group asked
  * for, and read the due jobs in order filtering for the group, instead of the group's own jobs

@@ -1,7 +1,7 @@
 /**
  * `jobs_leased` holds the jobs in flight only (`where locked_until is not null`): a claim counts
  * them per group against each group's cap, and the next-due probe reads the lease that ends
- * first (store/jobs.ts). A queued job that nobody holds is no longer in it.
+ * first (store/jobs/). A queued job that nobody holds is no longer in it.
  *
  * The full index served one more statement, badly: the hand-off to a group's next job
  * (`takeNextWrite`, run with a plan kept on each connection) asks for a free job of the queue,

@@ -5,7 +5,7 @@
  * logged; after downtime a source runs once to catch up.
  */
 import type { LogLine } from "../../../runtime/sandbox/sandbox.js";
-import type { ClaimedJob } from "../../../store/jobs.js";
+import type { ClaimedJob } from "../../../store/jobs/contract.js";
 import type { CoreContext } from "../../context.js";
 import { createClaimLoop } from "../../workers/claim-loop.js";
 import { invokeSource } from "../invoker.js";

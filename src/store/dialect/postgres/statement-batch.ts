@@ -1,11 +1,11 @@
 /**
  * Several statements run as one transaction in one round trip to PostgreSQL. The pool's
- * connections are pipelined (`pipeline: true`, store/dialect.ts): a statement is sent without
+ * connections are pipelined (`pipeline: true`, store/dialect/postgres/adapter.ts): a statement is sent without
  * waiting for the answer to the one before. So BEGIN, the statements and COMMIT are written to
  * the socket together, in one write, and PostgreSQL answers them together.
  *
  * Each statement goes by the extended protocol, with its parameters, so it can be a named
- * statement whose plan PostgreSQL keeps (store/prepared.ts `reusePlanOf`). Under READ COMMITTED
+ * statement whose plan PostgreSQL keeps (store/named-statements.ts `reusePlanOf`). Under READ COMMITTED
  * each statement still reads what committed before it started: a lock the first one takes
  * (`pg_advisory_xact_lock`) is held until the COMMIT, and the statements after it see what the
  * lock's previous holder committed.
@@ -15,7 +15,7 @@
  */
 import type { CompiledQuery } from "kysely";
 import pg from "pg";
-import { databaseFailure } from "./database-errors.js";
+import { databaseFailure } from "../../database-errors.js";
 
 /** Runs `queries` as one transaction, in one round trip; resolves to each one's rows, in order. */
 export type StatementBatch = (queries: readonly CompiledQuery[]) => Promise<unknown[][]>;

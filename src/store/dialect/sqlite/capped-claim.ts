@@ -1,5 +1,5 @@
 /**
- * The capped claim on SQLite (store/jobs.ts `groupLimit`): take up to `limit` due jobs, oldest
+ * The capped claim on SQLite (store/jobs/contract.ts `ClaimOptions.groupLimit`): take up to `limit` due jobs, oldest
  * first, keeping every group within its cap. PostgreSQL does it in one statement, since each
  * statement there is a round trip. SQLite runs in process, where a few plain statements cost
  * less than that one: its window function, join and materialized parts cost about 0.4 ms a claim
@@ -14,8 +14,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { type Kysely, sql } from "kysely";
-import type { ClaimOptions, GroupLimitColumn } from "./jobs.js";
-import type { Database, Executor, JobsTable } from "./schema.js";
+import type { ClaimOptions, GroupLimitColumn } from "../../jobs/contract.js";
+import type { Database, Executor, JobsTable } from "../../schema.js";
 
 /** Due jobs read per look beyond those still wanted: a few of a group that fills up are skipped. */
 const READ_AHEAD = 8;

@@ -1,12 +1,12 @@
 /**
  * Kysely's PostgreSQL dialect with two changes: transactions whose BEGIN and COMMIT ride along
- * with their statements (postgres-driver.ts), and a migrator that reads the connection's own
- * schema only (postgres-introspector.ts).
+ * with their statements (driver.ts), and a migrator that reads the connection's own
+ * schema only (introspector.ts).
  */
 import { type DatabaseIntrospector, type Driver, type Kysely, PostgresDialect } from "kysely";
 import type pg from "pg";
-import { PipelinedPostgresDriver } from "./postgres-driver.js";
-import { CurrentSchemaIntrospector } from "./postgres-introspector.js";
+import { PipelinedPostgresDriver } from "./driver.js";
+import { CurrentSchemaIntrospector } from "./introspector.js";
 
 export class SluicePostgresDialect extends PostgresDialect {
   readonly #pool: pg.Pool;
