@@ -5,12 +5,7 @@
  * its connected accounts hold any object of strings, numbers and booleans.
  */
 import { InvalidInputError } from "../errors.js";
-import {
-  clientSecretOf,
-  type OAuthSettings,
-  oauthSettingsView,
-  parseOAuthSettings,
-} from "./oauth-settings.js";
+import { clientSecretOf, type OAuthSettings, parseOAuthSettings } from "./oauth-settings.js";
 
 export type AuthType = "keys" | "oauth" | "none";
 
@@ -221,16 +216,4 @@ export function checkFields(app: AppDefinition, input: unknown): Record<string, 
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The app as the API shows it (never the OAuth client secret). */
-export function appView(app: AppDefinition) {
-  return {
-    name_slug: app.slug,
-    name: app.name,
-    auth_type: app.authType,
-    fields: app.fields,
-    oauth: app.oauth ? oauthSettingsView(app.oauth) : null,
-    scope: app.scope,
-  };
 }

@@ -53,24 +53,6 @@ export function toConnectedAccount(row: Selectable<ConnectedAccountsTable>): Con
   };
 }
 
-/** As the API shows it: never the credentials. */
-export function connectedAccountView(account: ConnectedAccount) {
-  const seconds = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  return {
-    id: account.id,
-    name: account.name,
-    app: account.app,
-    auth_type: account.authType,
-    healthy: account.healthy,
-    dead: !account.healthy,
-    error: account.error,
-    expires_at: seconds(account.expiresAt),
-    last_refreshed_at: seconds(account.lastRefreshedAt),
-    created_at: seconds(account.createdAt),
-    updated_at: seconds(account.updatedAt),
-  };
-}
-
 export async function createConnectedAccount(
   context: CoreContext,
   accountId: string,

@@ -92,18 +92,6 @@ function toConnection(row: Selectable<OAuthConnectionsTable>): OAuthConnection {
   };
 }
 
-export function oauthConnectionView(connection: OAuthConnection) {
-  return {
-    id: connection.id,
-    app: connection.app,
-    status: connection.status,
-    connected_account_id: connection.status === "connected" ? connection.connectedAccountId : null,
-    error: connection.error,
-    expires_at: new Date(connection.expiresAt).toISOString(),
-    created_at: new Date(connection.createdAt).toISOString(),
-  };
-}
-
 export interface OAuthStartOptions {
   /** The origin the callback page posts its result to (the popup's opener); default the server's. */
   readonly openerOrigin?: string;

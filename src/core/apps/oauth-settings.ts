@@ -142,23 +142,6 @@ export function clientSecretOf(slug: string, input: unknown): string | null | un
   return secret;
 }
 
-/** As the API shows the settings: never the client secret. */
-export function oauthSettingsView(settings: OAuthSettings) {
-  return {
-    authorize_url: settings.authorizeUrl,
-    token_url: settings.tokenUrl,
-    scopes: settings.scopes,
-    scope_separator: settings.scopeSeparator,
-    pkce: settings.pkce,
-    authorize_params: settings.authorizeParams,
-    user_info_url: settings.userInfoUrl,
-    uid_field: settings.uidField,
-    client_id: settings.clientId,
-    token_auth_method: settings.tokenAuthMethod,
-    has_client_secret: settings.hasClientSecret,
-  };
-}
-
 /** The settings as stored (JSON in the app's definition column), without the secret flag. */
 export function storedOAuthSettings(settings: OAuthSettings): Omit<OAuthSettings, "hasClientSecret"> {
   const { hasClientSecret: _, ...stored } = settings;

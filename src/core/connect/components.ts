@@ -28,17 +28,6 @@ export function configurableProp(prop: PropDefinition): Record<string, unknown> 
   return shown;
 }
 
-export function connectComponentView(component: SavedComponent) {
-  return {
-    key: component.key ?? component.id,
-    name: component.name,
-    version: component.version ?? "0.0.0",
-    description: component.description,
-    component_type: component.type === "action" ? "action" : "trigger",
-    configurable_props: component.definition.props.map(configurableProp),
-  };
-}
-
 function sluiceType(type: string | undefined): "source" | "action" | undefined {
   if (type === undefined || type === "") return undefined;
   if (type === "trigger" || type === "source") return "source";

@@ -15,8 +15,6 @@ import type { SequenceId } from "../events/event-ids.js";
 import { formatSequenceId } from "../events/event-ids.js";
 import { subscribe } from "../fan-out/subscriptions.js";
 import type { Page, PageRequest } from "../pagination.js";
-import { endpointUrl } from "../sources/invoker.js";
-import { viewProps } from "../sources/source-props.js";
 import {
   type DeployedSource,
   deleteSource,
@@ -25,7 +23,7 @@ import {
   listSources,
   updateSource,
 } from "../sources/sources.js";
-import { componentForEndUser, configurableProp } from "./components.js";
+import { componentForEndUser } from "./components.js";
 import type { EndUser } from "./end-users.js";
 import type { Project } from "./projects.js";
 
@@ -55,32 +53,6 @@ export interface TriggerWebhook {
   readonly url: string;
   /** Only right after the webhook was made. */
   readonly signingKey?: string;
-}
-
-/** A deployed trigger as Pipedream's API shows it (times in epoch milliseconds, as its reference says). */
-export function deployedTriggerView(
-  context: CoreContext,
-  source: DeployedSource,
-  extra: { readonly webhookSigningKey?: string; readonly emitOnDeploy?: boolean } = {},
-) {
-  const url = endpointUrl(context, source.endpointId);
-  return {
-    id: source.id,
-    owner_id: source.accountId,
-    component_id: source.componentId,
-    component_key: source.componentKey,
-    configurable_props: source.definition.props.map(configurableProp),
-    configured_props: viewProps(source.definition, source.storedProps, url),
-    active: source.active,
-    created_at: source.createdAt,
-    updated_at: source.updatedAt,
-    name: source.name,
-    name_slug: source.nameSlug,
-    type: "DeployedComponent" as const,
-    endpoint_url: url,
-    ...(extra.emitOnDeploy === undefined ? {} : { emit_on_deploy: extra.emitOnDeploy }),
-    ...(extra.webhookSigningKey === undefined ? {} : { webhook_signing_key: extra.webhookSigningKey }),
-  };
 }
 
 function optionalBoolean(value: unknown, field: string): boolean | undefined {

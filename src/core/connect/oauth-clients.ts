@@ -33,16 +33,6 @@ function toClient(row: OAuthClientsTable): OAuthClient {
   };
 }
 
-export function oauthClientView(client: OAuthClient) {
-  return {
-    id: client.id,
-    client_id: client.id,
-    name: client.name,
-    created_at: new Date(client.createdAt).toISOString(),
-    last_used_at: client.lastUsedAt === null ? null : new Date(client.lastUsedAt).toISOString(),
-  };
-}
-
 /** A new client and its secret, which is returned this once. */
 export async function createOAuthClient(
   db: Executor,

@@ -41,18 +41,6 @@ function toProject(row: ConnectProjectsTable): Project {
   };
 }
 
-/** As Pipedream's API shows a project (with Sluice's times besides). */
-export function projectView(project: Project) {
-  return {
-    id: project.id,
-    name: project.name,
-    app_name: project.appName,
-    support_email: project.supportEmail,
-    created_at: new Date(project.createdAt).toISOString(),
-    updated_at: new Date(project.updatedAt).toISOString(),
-  };
-}
-
 export async function createProject(db: Executor, accountId: string, input: ProjectInput): Promise<Project> {
   const name = requiredText(input.name, "name", MAX_NAME_LENGTH);
   const appName = optionalText(input.app_name, "app_name", MAX_NAME_LENGTH)?.trim() || null;

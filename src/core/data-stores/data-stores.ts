@@ -33,15 +33,6 @@ export interface DataStore {
   readonly createdAt: number;
 }
 
-export function dataStoreView(store: DataStore & { recordCount?: number }) {
-  return {
-    id: store.id,
-    name: store.name,
-    created_at: Math.floor(store.createdAt / 1000),
-    ...(store.recordCount === undefined ? {} : { record_count: store.recordCount }),
-  };
-}
-
 export async function createDataStore(
   context: CoreContext,
   accountId: string,

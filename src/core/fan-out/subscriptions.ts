@@ -25,16 +25,6 @@ export interface SubscriptionInput {
   readonly event_name?: unknown;
 }
 
-export function subscriptionView(subscription: Subscription) {
-  return {
-    id: subscription.id,
-    emitter_id: subscription.emitterId,
-    listener_id: subscription.listenerId,
-    event_name: subscription.eventName,
-    created_at: Math.floor(subscription.createdAt / 1000),
-  };
-}
-
 export async function subscribe(
   db: Executor,
   accountId: string,

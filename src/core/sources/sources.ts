@@ -19,15 +19,9 @@ import { removeSubscriptionsOf } from "../fan-out/subscriptions.js";
 import { newId } from "../ids.js";
 import { type Page, type PageRequest, readPage } from "../pagination.js";
 import { uniqueSlug } from "../slug.js";
-import {
-  endpointUrl,
-  type InvocationReport,
-  invokeSource,
-  loadRunnable,
-  type RunnableSource,
-} from "./invoker.js";
+import { type InvocationReport, invokeSource, loadRunnable, type RunnableSource } from "./invoker.js";
 import { forgetRunnables } from "./runnable-cache.js";
-import { mergeForUpdate, sealProps, unsealProps, viewProps } from "./source-props.js";
+import { mergeForUpdate, sealProps, unsealProps } from "./source-props.js";
 import { cancelTicks, scheduleOf, scheduleTicks } from "./timers/timers.js";
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -71,28 +65,6 @@ export interface DeployedSource {
   readonly updatedAt: number;
   /** Epoch ms of the newest event it emitted; null before the first. */
   readonly lastEventAt: number | null;
-}
-
-/** The source as the API shows it (Pipedream's fields first), secrets masked. */
-export function sourceView(context: CoreContext, source: DeployedSource) {
-  const url = endpointUrl(context, source.endpointId);
-  return {
-    id: source.id,
-    owner_id: source.accountId,
-    component_id: source.componentId,
-    component_key: source.componentKey,
-    configured_props: viewProps(source.definition, source.storedProps, url),
-    active: source.active,
-    created_at: Math.floor(source.createdAt / 1000),
-    updated_at: Math.floor(source.updatedAt / 1000),
-    name: source.name,
-    name_slug: source.nameSlug,
-    endpoint_url: url,
-    timeout_seconds: source.timeoutSeconds,
-    max_events: source.maxEvents,
-    component_version: source.definition.version ?? null,
-    last_event_at: source.lastEventAt === null ? null : Math.floor(source.lastEventAt / 1000),
-  };
 }
 
 export async function deploySource(

@@ -80,22 +80,3 @@ export function toRunRecord(row: Selectable<WorkflowRunsTable>): RunRecord {
     finishedAt: row.finished_at === null ? null : Number(row.finished_at),
   };
 }
-
-export function runView(run: RunRecord) {
-  return {
-    id: run.id,
-    workflow_id: run.workflowId,
-    status: run.status,
-    trigger: run.trigger,
-    steps: run.steps,
-    sends: run.sends,
-    error: run.error,
-    exit: run.exit,
-    attempts: run.attempts,
-    replay_of: run.replayOf,
-    created_at_ms: run.createdAt,
-    started_at_ms: run.startedAt,
-    finished_at_ms: run.finishedAt,
-    duration_ms: run.startedAt !== null && run.finishedAt !== null ? run.finishedAt - run.startedAt : null,
-  };
-}

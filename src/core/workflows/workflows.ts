@@ -12,7 +12,6 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
 import { removeSubscriptionsOf } from "../fan-out/subscriptions.js";
 import { newId } from "../ids.js";
 import { type Page, type PageRequest, readPage } from "../pagination.js";
-import { maskSealed } from "../sources/source-props.js";
 import { DEFAULT_MAX_EVENTS } from "../sources/sources.js";
 import { parseDocument, type WorkflowSpec } from "./document.js";
 import { WORKFLOW_RUN_QUEUE } from "./run-queue.js";
@@ -49,55 +48,6 @@ export interface Workflow {
   readonly expressionsHash: string | null;
   readonly createdAt: number;
   readonly updatedAt: number;
-}
-
-export function workflowView(context: CoreContext, workflow: Workflow) {
-  const { trigger } = workflow.document;
-  return {
-    id: workflow.id,
-    owner_id: workflow.accountId,
-    name: workflow.name,
-    active: workflow.active,
-    trigger: triggerView(trigger),
-    endpoint_url: workflow.endpointId === null ? null : `${context.baseUrl}/e/${workflow.endpointId}`,
-    concurrency: workflow.concurrency,
-    retries: workflow.retries,
-    timeout_seconds: workflow.timeoutSeconds,
-    steps: workflow.document.steps.map((step) => ({
-      name: step.name,
-      component_id: step.componentId,
-      component_key: step.componentKey,
-      component_version: step.componentVersion,
-      props: maskSealed(step.props),
-      ...(step.timeoutSeconds === null ? {} : { timeout_seconds: step.timeoutSeconds }),
-    })),
-    created_at: Math.floor(workflow.createdAt / 1000),
-    updated_at: Math.floor(workflow.updatedAt / 1000),
-  };
-}
-
-function triggerView(state: TriggerState) {
-  const { trigger } = state;
-  switch (trigger.type) {
-    case "none":
-      return { type: "none" };
-    case "http":
-      return { type: "http", custom_response: trigger.customResponse };
-    case "timer":
-      return {
-        type: "timer",
-        ...(trigger.schedule.intervalSeconds === undefined
-          ? {}
-          : { interval_seconds: trigger.schedule.intervalSeconds }),
-        ...(trigger.schedule.cron === undefined ? {} : { cron: trigger.schedule.cron }),
-        ...(trigger.schedule.timezone === undefined ? {} : { timezone: trigger.schedule.timezone }),
-        source_id: state.sourceId,
-      };
-    case "source":
-      return { type: "source", source_id: trigger.sourceId, event_name: trigger.eventName };
-    case "uses":
-      return { type: "uses", source_id: state.sourceId, component_id: trigger.componentId };
-  }
 }
 
 export async function createWorkflow(

@@ -4,8 +4,9 @@
  * `DELETE /v1/published/{key}` publish, list, read and unpublish components by key and version.
  * The sends of actions' `$.send.*` calls go through the context's sender.
  */
+
 import type { FastifyInstance } from "fastify";
-import { type ActionRunInput, actionRunView, runAction } from "../../core/actions/actions.js";
+import { type ActionRunInput, runAction } from "../../core/actions/actions.js";
 import {
   listPublished,
   listVersions,
@@ -19,6 +20,7 @@ import {
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
 import { commonErrors, epochSeconds, errorResponse, pageOf, pageQuery } from "../schemas.js";
+import { actionRunView } from "../views/actions.js";
 import { publishedDetailSchema, publishedSchema } from "./component-schemas.js";
 import { componentView } from "./components.js";
 import { actionRunSchema } from "./run-schemas.js";

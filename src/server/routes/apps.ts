@@ -3,8 +3,9 @@
  * itself. These paths keep clear of /v1/accounts, which are Sluice's tenants; an app's client
  * secret is never in a response.
  */
+
 import type { FastifyInstance } from "fastify";
-import { type AppDefinition, appView, checkSlug, parseAppInput } from "../../core/apps/app-definition.js";
+import { type AppDefinition, checkSlug, parseAppInput } from "../../core/apps/app-definition.js";
 import {
   getRegisteredApp,
   listApps,
@@ -17,6 +18,7 @@ import { clientSecretOf } from "../../core/apps/oauth-settings.js";
 import type { CoreContext } from "../../core/context.js";
 import { requireAdmin } from "../plugins/auth.js";
 import { commonErrors, documentedAs, errorResponse } from "../schemas.js";
+import { appView } from "../views/apps.js";
 import { appInput, appParamsDocument, appSchema } from "./app-schemas.js";
 
 const slugParams = {

@@ -2,11 +2,11 @@
  * /v1/connected_accounts (`apn_…`): an account's credentials for one app. Credentials are sealed
  * at rest and never in a response.
  */
+
 import type { FastifyInstance } from "fastify";
 import {
   type ConnectedAccountInput,
   type ConnectedAccountUpdate,
-  connectedAccountView,
   createConnectedAccount,
   deleteConnectedAccount,
   getConnectedAccount,
@@ -16,6 +16,7 @@ import {
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
 import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
+import { connectedAccountView } from "../views/apps.js";
 
 const connectedAccountSchema = {
   type: "object",

@@ -1,16 +1,17 @@
 /** /v1/data_stores: an account's data stores (`ds_…`) and their records (read, write, delete keys). */
+
 import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../core/context.js";
 import {
   createDataStore,
   dataStoreRecords,
-  dataStoreView,
   deleteDataStore,
   getDataStore,
   listDataStores,
 } from "../../core/data-stores/data-stores.js";
 import { NotFoundError } from "../../core/errors.js";
 import { commonErrors, deletedResponse, errorResponse, idParams } from "../schemas.js";
+import { dataStoreView } from "../views/data-stores.js";
 
 const storeSchema = {
   type: "object",

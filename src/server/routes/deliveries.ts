@@ -1,8 +1,7 @@
 /** Deliveries: a webhook's delivery log, one delivery with its attempts, resending. */
+
 import type { FastifyInstance } from "fastify";
 import {
-  attemptView,
-  deliveryView,
   getDelivery,
   listDeliveries,
   recoverWebhook,
@@ -12,6 +11,7 @@ import { InvalidInputError } from "../../core/errors.js";
 import type { PageRequest } from "../../core/pagination.js";
 import type { Store } from "../../store/store.js";
 import { commonErrors, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
+import { attemptView, deliveryView } from "../views/deliveries.js";
 
 const nullableNumber = { type: ["number", "null"] } as const;
 const nullableString = { type: ["string", "null"] } as const;

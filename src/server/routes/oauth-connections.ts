@@ -3,6 +3,7 @@
  * provider's callback (public: the browser arrives from the provider, and the single-use state is
  * what ties it to the account). The flow itself is core/apps/oauth-connections.ts.
  */
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
   completeOAuthConnection,
@@ -10,13 +11,13 @@ import {
   OAUTH_CALLBACK_PATH,
   type OAuthCallbackQuery,
   type OAuthStartInput,
-  oauthConnectionView,
   startOAuthConnection,
 } from "../../core/apps/oauth-connections.js";
 import type { CoreContext } from "../../core/context.js";
 import { callbackPage } from "../oauth-callback-page.js";
 import { sendError } from "../plugins/errors.js";
 import { commonErrors, errorResponse, idParams } from "../schemas.js";
+import { oauthConnectionView } from "../views/apps.js";
 
 const connectionSchema = {
   type: "object",

@@ -1,4 +1,5 @@
 /** /v1/sources: deploy, update, delete, list and read sources; run one now. */
+
 import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
@@ -9,10 +10,10 @@ import {
   listSources,
   runSourceNow,
   type SourceInput,
-  sourceView,
   updateSource,
 } from "../../core/sources/sources.js";
 import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
+import { sourceView } from "../views/sources.js";
 import { sourceRunSchema } from "./run-schemas.js";
 
 const sourceSchema = {

@@ -1,15 +1,16 @@
 /** /v1/subscriptions: join an emitter to a webhook, undo it, list them. */
+
 import type { FastifyInstance } from "fastify";
 import {
   listSubscriptions,
   type SubscriptionInput,
   subscribe,
-  subscriptionView,
   unsubscribe,
 } from "../../core/fan-out/subscriptions.js";
 import type { PageRequest } from "../../core/pagination.js";
 import type { Executor } from "../../store/schema.js";
 import { commonErrors, pageOf, pageQuery } from "../schemas.js";
+import { subscriptionView } from "../views/subscriptions.js";
 
 const subscriptionSchema = {
   type: "object",

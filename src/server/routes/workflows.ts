@@ -2,11 +2,11 @@
  * /v1/workflows and /v1/workflow_runs: deploy, update, pause, delete, read and list workflows;
  * start a run by hand; list a workflow's runs, read one, replay one; a workflow's events.
  */
+
 import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../core/context.js";
 import { type EventQuery, listEventSummaries } from "../../core/events/events.js";
 import type { PageRequest } from "../../core/pagination.js";
-import { runView } from "../../core/workflows/run-record.js";
 import { getRun, listRuns, replayRun, startRun } from "../../core/workflows/runs.js";
 import {
   createWorkflow,
@@ -14,7 +14,6 @@ import {
   getWorkflow,
   listWorkflows,
   updateWorkflow,
-  workflowView,
 } from "../../core/workflows/workflows.js";
 import {
   commonErrors,
@@ -25,6 +24,7 @@ import {
   pageOf,
   pageQuery,
 } from "../schemas.js";
+import { runView, workflowView } from "../views/workflows.js";
 import { eventSummariesQuery, eventSummariesResponse } from "./events.js";
 import {
   documentedWorkflow,

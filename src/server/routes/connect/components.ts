@@ -4,6 +4,7 @@
  * `…/props` (reloaded props, a `dyp_` id), run for the end user in the sandbox. Mounted under
  * `/v1/connect/{project_id}` and, for connect tokens, `/v1/connect`.
  */
+
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   type ConfigureInput,
@@ -15,13 +16,13 @@ import {
   type ConnectComponentType,
   componentForEndUser,
   configurableProp,
-  connectComponentView,
   findConnectComponent,
   listConnectComponents,
 } from "../../../core/connect/components.js";
 import type { CoreContext } from "../../../core/context.js";
 import { NotFoundError } from "../../../core/errors.js";
 import type { PropDefinition } from "../../../runtime/component-definition.js";
+import { connectComponentView } from "../../views/connect.js";
 import { endUserOf, scopeOf } from "./connect-auth.js";
 import { type ConnectMount, connectMount } from "./mount.js";
 import {

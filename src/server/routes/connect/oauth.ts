@@ -3,17 +3,18 @@
  * credential) and `/v1/oauth_clients`, where an account makes and revokes its OAuth clients with
  * its API key. A client's secret is in the create answer only.
  */
+
 import type { FastifyInstance } from "fastify";
 import {
   createOAuthClient,
   issueAccessToken,
   listOAuthClients,
-  oauthClientView,
   revokeOAuthClient,
   type TokenRequest,
 } from "../../../core/connect/oauth-clients.js";
 import type { Executor } from "../../../store/schema.js";
 import { commonErrors, deletedResponse, errorResponse, idParams } from "../../schemas.js";
+import { oauthClientView } from "../../views/connect.js";
 
 const clientSchema = {
   type: "object",

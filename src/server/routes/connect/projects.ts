@@ -2,6 +2,7 @@
  * `/v1/connect/projects`: an account's Connect projects, as the SDK's `projects` client calls
  * them. Server-side credentials only (an access token or an API key).
  */
+
 import type { FastifyInstance } from "fastify";
 import {
   createProject,
@@ -9,10 +10,10 @@ import {
   getProject,
   listProjects,
   type ProjectInput,
-  projectView,
 } from "../../../core/connect/projects.js";
 import type { CoreContext } from "../../../core/context.js";
 import type { PageRequest } from "../../../core/pagination.js";
+import { projectView } from "../../views/connect.js";
 import { requireServerSide } from "./connect-auth.js";
 import { connectErrors, connectPageQuery, pageOfItems, projectParams, projectSchema } from "./schemas.js";
 

@@ -3,12 +3,12 @@
  * `POST …/triggers/deploy`) and the end user's deployed triggers (`…/deployed-triggers`: list,
  * read, update, delete, events, webhooks). Another end user's trigger is not found.
  */
+
 import type { FastifyInstance } from "fastify";
 import { type RunActionInput, runConnectAction } from "../../../core/connect/actions.js";
 import {
   type DeployTriggerInput,
   deleteTrigger,
-  deployedTriggerView,
   deployTrigger,
   getTrigger,
   listTriggers,
@@ -21,6 +21,7 @@ import {
 import { checkExternalUserId } from "../../../core/connect/end-users.js";
 import type { CoreContext } from "../../../core/context.js";
 import type { PageRequest } from "../../../core/pagination.js";
+import { deployedTriggerView } from "../../views/connect.js";
 import { endUserOf, optionalEndUserOf, scopeOf } from "./connect-auth.js";
 import { type ConnectMount, connectMount } from "./mount.js";
 import {

@@ -1,0 +1,68 @@
+/** The REST API's shapes of connect (snake_case, as Pipedream's API shows them): core returns domain objects, the routes answer these. */
+import type { SavedComponent } from "../../core/components/saved-components.js";
+import { configurableProp } from "../../core/connect/components.js";
+import type { OAuthClient } from "../../core/connect/oauth-clients.js";
+import type { Project } from "../../core/connect/projects.js";
+import type { CoreContext } from "../../core/context.js";
+import { endpointUrl } from "../../core/sources/invoker.js";
+import { viewProps } from "../../core/sources/source-props.js";
+import type { DeployedSource } from "../../core/sources/sources.js";
+
+/** A deployed trigger as Pipedream's API shows it (times in epoch milliseconds, as its reference says). */
+export function deployedTriggerView(
+  context: CoreContext,
+  source: DeployedSource,
+  extra: { readonly webhookSigningKey?: string; readonly emitOnDeploy?: boolean } = {},
+) {
+  const url = endpointUrl(context, source.endpointId);
+  return {
+    id: source.id,
+    owner_id: source.accountId,
+    component_id: source.componentId,
+    component_key: source.componentKey,
+    configurable_props: source.definition.props.map(configurableProp),
+    configured_props: viewProps(source.definition, source.storedProps, url),
+    active: source.active,
+    created_at: source.createdAt,
+    updated_at: source.updatedAt,
+    name: source.name,
+    name_slug: source.nameSlug,
+    type: "DeployedComponent" as const,
+    endpoint_url: url,
+    ...(extra.emitOnDeploy === undefined ? {} : { emit_on_deploy: extra.emitOnDeploy }),
+    ...(extra.webhookSigningKey === undefined ? {} : { webhook_signing_key: extra.webhookSigningKey }),
+  };
+}
+
+/** As Pipedream's API shows a project (with Sluice's times besides). */
+export function projectView(project: Project) {
+  return {
+    id: project.id,
+    name: project.name,
+    app_name: project.appName,
+    support_email: project.supportEmail,
+    created_at: new Date(project.createdAt).toISOString(),
+    updated_at: new Date(project.updatedAt).toISOString(),
+  };
+}
+
+export function oauthClientView(client: OAuthClient) {
+  return {
+    id: client.id,
+    client_id: client.id,
+    name: client.name,
+    created_at: new Date(client.createdAt).toISOString(),
+    last_used_at: client.lastUsedAt === null ? null : new Date(client.lastUsedAt).toISOString(),
+  };
+}
+
+export function connectComponentView(component: SavedComponent) {
+  return {
+    key: component.key ?? component.id,
+    name: component.name,
+    version: component.version ?? "0.0.0",
+    description: component.description,
+    component_type: component.type === "action" ? "action" : "trigger",
+    configurable_props: component.definition.props.map(configurableProp),
+  };
+}
