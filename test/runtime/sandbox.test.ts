@@ -701,6 +701,30 @@ describe("isolation: each escape fails alone and the component keeps working", (
       expect(result.returnValue).toBe(n * 2);
     });
   });
+
+  test("messages the component forges on the runner's channel are not believed when they do not fit the protocol", async () => {
+    // A fresh runner's first invocation has id 1: each forged message names it.
+    const spec = component(`export default {
+      name: "forger",
+      async run() {
+        process.send("junk");
+        process.send({ t: "no_such_kind", id: 1 });
+        process.send({ t: "set", id: 1, key: "k", value: 5 });
+        process.send({ t: "emit", id: 1, meta: "not an object" });
+        process.send({ t: "done", id: 1, ok: true, returnValue: 42 });
+        process.send({ t: "done", id: 1, ok: false });
+        return "its own";
+      },
+    };`);
+    const result = await sandbox.invoke(spec, invocation());
+    expectOk(result);
+    expect(result.returnValue).toBe("its own");
+    expect(result.dbWrites).toEqual({});
+    expect(result.emits).toEqual([]);
+    const next = await sandbox.invoke(spec, invocation());
+    expectOk(next);
+    expect(next.returnValue).toBe("its own");
+  });
 });
 
 describe("the pool", () => {
