@@ -2,26 +2,8 @@
  * Resource ids and secrets. Ids are a type prefix (`wh_`, `dc_`, …) and a lower-case ULID, so
  * they sort by creation time: lists page by id without a separate ordering column.
  */
-import { createHash, randomBytes, randomFillSync } from "node:crypto";
-import { monotonicFactory } from "ulid";
-
-/**
- * ulid's own generator asks the kernel for one random byte per character: 16 calls per id, about
- * a tenth of the server's time under ingest. The same cryptographic bytes, drawn 4 KB at a time.
- */
-function pooledRandom(): () => number {
-  const pool = new Uint8Array(4096);
-  let next = pool.length;
-  return () => {
-    if (next === pool.length) {
-      randomFillSync(pool);
-      next = 0;
-    }
-    return (pool[next++] as number) / 256;
-  };
-}
-
-const nextUlid = monotonicFactory(pooledRandom());
+import { createHash, randomBytes } from "node:crypto";
+import { newUlid } from "../store/row-ids.js";
 
 export type IdPrefix =
   | "u"
@@ -44,7 +26,7 @@ export type IdPrefix =
   | "ocl";
 
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${nextUlid().toLowerCase()}`;
+  return `${prefix}_${newUlid()}`;
 }
 
 /** True when `value` has the shape of an id with this prefix (for cursors and path parameters). */
