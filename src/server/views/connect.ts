@@ -4,9 +4,8 @@ import { configurableProp } from "../../core/connect/components.js";
 import type { OAuthClient } from "../../core/connect/oauth-clients.js";
 import type { Project } from "../../core/connect/projects.js";
 import type { CoreContext } from "../../core/context.js";
-import { endpointUrl } from "../../core/sources/invoker.js";
-import { viewProps } from "../../core/sources/source-props.js";
 import type { DeployedSource } from "../../core/sources/sources.js";
+import { sourceFields } from "./sources.js";
 
 /** A deployed trigger as Pipedream's API shows it (times in epoch milliseconds, as its reference says). */
 export function deployedTriggerView(
@@ -14,21 +13,12 @@ export function deployedTriggerView(
   source: DeployedSource,
   extra: { readonly webhookSigningKey?: string; readonly emitOnDeploy?: boolean } = {},
 ) {
-  const url = endpointUrl(context, source.endpointId);
   return {
-    id: source.id,
-    owner_id: source.accountId,
-    component_id: source.componentId,
-    component_key: source.componentKey,
+    ...sourceFields(context, source),
     configurable_props: source.definition.props.map(configurableProp),
-    configured_props: viewProps(source.definition, source.storedProps, url),
-    active: source.active,
     created_at: source.createdAt,
     updated_at: source.updatedAt,
-    name: source.name,
-    name_slug: source.nameSlug,
     type: "DeployedComponent" as const,
-    endpoint_url: url,
     ...(extra.emitOnDeploy === undefined ? {} : { emit_on_deploy: extra.emitOnDeploy }),
     ...(extra.webhookSigningKey === undefined ? {} : { webhook_signing_key: extra.webhookSigningKey }),
   };

@@ -4,8 +4,8 @@ import { endpointUrl } from "../../core/sources/invoker.js";
 import { viewProps } from "../../core/sources/source-props.js";
 import type { DeployedSource } from "../../core/sources/sources.js";
 
-/** The source as the API shows it (Pipedream's fields first), secrets masked. */
-export function sourceView(context: CoreContext, source: DeployedSource) {
+/** What every view of a deployed source shows alike (its own API's and Connect's triggers'). */
+export function sourceFields(context: CoreContext, source: DeployedSource) {
   const url = endpointUrl(context, source.endpointId);
   return {
     id: source.id,
@@ -14,11 +14,18 @@ export function sourceView(context: CoreContext, source: DeployedSource) {
     component_key: source.componentKey,
     configured_props: viewProps(source.definition, source.storedProps, url),
     active: source.active,
-    created_at: Math.floor(source.createdAt / 1000),
-    updated_at: Math.floor(source.updatedAt / 1000),
     name: source.name,
     name_slug: source.nameSlug,
     endpoint_url: url,
+  };
+}
+
+/** The source as the API shows it (Pipedream's fields first), secrets masked. */
+export function sourceView(context: CoreContext, source: DeployedSource) {
+  return {
+    ...sourceFields(context, source),
+    created_at: Math.floor(source.createdAt / 1000),
+    updated_at: Math.floor(source.updatedAt / 1000),
     timeout_seconds: source.timeoutSeconds,
     max_events: source.maxEvents,
     component_version: source.definition.version ?? null,
