@@ -50,31 +50,38 @@ export function nextDue(schedule: Schedule, after: number): number {
 
 /**
  * The next tick after a run that was due at `due` and finished at `now`: the first slot of the
- * schedule after `now`, and how many slots in between were skipped (downtime, or a run that
- * outlasted its interval). Interval ticks stay on their original grid.
+ * schedule after `now`, how many slots in between were skipped (downtime, or a run that outlasted
+ * its interval), and the last slot at or before `now` (`due` itself when none was skipped): the
+ * slot a run starting at `now` fires for. Interval ticks stay on their original grid.
  */
 export function nextAfterRun(
   schedule: Schedule,
   due: number,
   now: number,
-): { next: number; skipped: number } {
+): { next: number; skipped: number; latest: number } {
   if ("intervalSeconds" in schedule) {
     const period = schedule.intervalSeconds * 1000;
     const slots = Math.max(1, Math.floor((now - due) / period) + 1);
-    return { next: due + slots * period, skipped: slots - 1 };
+    return { next: due + slots * period, skipped: slots - 1, latest: due + (slots - 1) * period };
   }
+  let latest = due;
   let next = nextDue(schedule, due);
   let skipped = 0;
   while (next <= now && skipped < 100_000) {
     skipped++;
+    latest = next;
     next = nextDue(schedule, next);
   }
-  return { next, skipped };
+  return { next, skipped, latest };
 }
 
-/** The event a tick passes to run: `{timestamp, interval_seconds}`, plus `cron` for cron schedules. */
-export function tickEvent(schedule: Schedule, firedAt: number): Record<string, unknown> {
-  const timestamp = Math.floor(firedAt / 1000);
+/**
+ * The event a tick passes to run: `{timestamp, interval_seconds}`, plus `cron` for cron schedules.
+ * `timestamp` is the slot's due time in seconds, as Pipedream's: unique per tick, however late the
+ * run starts.
+ */
+export function tickEvent(schedule: Schedule, slot: number): Record<string, unknown> {
+  const timestamp = Math.floor(slot / 1000);
   if ("intervalSeconds" in schedule) return { timestamp, interval_seconds: schedule.intervalSeconds };
   return { timestamp, interval_seconds: null, cron: schedule.cron };
 }

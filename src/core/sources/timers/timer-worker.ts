@@ -44,7 +44,7 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
     }
     const firedAt = Date.now();
     const notes: LogLine[] = [];
-    const downtime = nextAfterRun(schedule, job.runAt, firedAt).skipped;
+    const { skipped: downtime, latest: slot } = nextAfterRun(schedule, job.runAt, firedAt);
     if (downtime > 0) {
       notes.push({
         ts: firedAt,
@@ -72,7 +72,7 @@ export function createTimerWorker(context: CoreContext, options: TimerWorkerOpti
     };
     await invokeSource(context, source, {
       method: "run",
-      event: tickEvent(schedule, firedAt),
+      event: tickEvent(schedule, slot),
       notes,
       alsoWrites: scheduleNext,
     });
