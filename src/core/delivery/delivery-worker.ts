@@ -7,12 +7,13 @@
 import type { Dispatcher } from "undici";
 import type { ClaimedJob } from "../../store/jobs/contract.js";
 import type { Store } from "../../store/store.js";
-import { preparedWrite, type Write, writeTogether } from "../../store/write-together.js";
+import { preparedWrite, writeTogether } from "../../store/write-together.js";
 import type { Metrics } from "../metrics.js";
 import type { AddressPolicy } from "../outbound/ssrf-guard.js";
 import type { SecretBox } from "../secret-box.js";
-import { createClaimLoop, LEASE_MS } from "../workers/claim-loop.js";
+import { type ClaimLoop, type ClaimLoopHooks, createClaimLoop, LEASE_MS } from "../workers/claim-loop.js";
 import { retryWhileDatabaseRecovers } from "../workers/database-retry.js";
+import { type AttemptedDelivery, attemptLabel, attemptWrites, judgeAttempt } from "./attempt-record.js";
 import { DELIVERIES_TOPIC, DELIVERY_QUEUE, type DeliveryJob } from "./enqueue.js";
 import {
   claimedDeliveriesRead,
@@ -21,14 +22,19 @@ import {
   type TakenNext,
   writeAndTakeNext,
 } from "./hand-off.js";
-import { createHandOffGroups } from "./hand-off-groups.js";
-import { awaitTurn, createRateSlots } from "./rate-slots.js";
-import { nextRetryDelayMs, parseRetryAfter } from "./retry-policy.js";
-import { createSigners, type DeliveryOutcome, sendDelivery } from "./send.js";
-import { deleteOrphan, insertAttempt, readDelivery, updateDelivery } from "./statements.js";
+import { createHandOffGroups, type HandOffGroups } from "./hand-off-groups.js";
+import { awaitTurn, createRateSlots, type RateSlots } from "./rate-slots.js";
+import {
+  createSigners,
+  type DeliveryOutcome,
+  type DeliveryRequest,
+  type Signer,
+  sendDelivery,
+} from "./send.js";
+import { deleteOrphan, readDelivery } from "./statements.js";
 
-/** A webhook that has failed for this long without a success is disabled. */
-export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
+export { DISABLE_AFTER_FAILING_MS } from "./attempt-record.js";
+
 /** A rate-limited delivery waits in memory for its turn this long at most, then goes back to the queue. */
 const RATE_WAIT_MS = 10_000;
 /** Recording an attempt stops being retried this long before the claim expires (and another may take it). */
@@ -57,22 +63,112 @@ export interface DeliveryWorker {
 }
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
-  const { store } = options;
-  const concurrency = options.concurrency ?? 64;
-  const perWebhook = options.perWebhookInFlight ?? 8;
-  const pollMs = options.pollMs ?? 1000;
-  const onError = options.onError ?? (() => {});
-  const gate = createRateSlots(store);
-  const busy = new Map<string, number>();
-  const signerOf = createSigners((sealed) => options.secrets.decrypt(sealed));
-  const groups = store.batch ? createHandOffGroups(store) : undefined;
+  return new NodeDeliveryWorker(options);
+}
+
+/**
+ * A delivery's end: the webhook's next job if it took it, null if it looked for one and the
+ * webhook had none due, undefined if it did not look.
+ */
+type DeliveryEnd = TakenNext | null | undefined;
+
+/** The deliveries of this node: how many of each webhook are in flight, and the loop claiming more. */
+class NodeDeliveryWorker implements DeliveryWorker {
+  private readonly store: Store;
+  private readonly perWebhook: number;
+  private readonly onError: (error: unknown) => void;
+  private readonly gate: RateSlots;
+  /** Deliveries in flight on this node, per webhook. */
+  private readonly busy = new Map<string, number>();
+  private readonly signerOf: (sealed: string) => Signer;
+  private readonly groups: HandOffGroups | undefined;
+  private readonly loop: ClaimLoop;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    const { store } = options;
+    this.store = store;
+    this.perWebhook = options.perWebhookInFlight ?? 8;
+    this.onError = options.onError ?? (() => {});
+    this.gate = createRateSlots(store);
+    this.signerOf = createSigners((sealed) => options.secrets.decrypt(sealed));
+    this.groups = store.batch ? createHandOffGroups(store) : undefined;
+    this.loop = createClaimLoop(
+      {
+        store,
+        queue: DELIVERY_QUEUE,
+        topic: DELIVERIES_TOPIC,
+        concurrency: options.concurrency ?? 64,
+        groupLimit: this.perWebhook,
+        // PostgreSQL: each job's delivery and webhook come with the claim (one round trip, not one a job).
+        ...(store.capabilities.roundTrips ? { readAlong: claimedDeliveriesRead(store.db) } : {}),
+        pollMs: options.pollMs ?? 1000,
+        onError: this.onError,
+      },
+      this.claimHooks(),
+    );
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  private claimHooks(): ClaimLoopHooks {
+    const { gate, perWebhook } = this;
+    const busy = this.busy;
+    return {
+      // Webhooks at their cap on this node (the claim itself counts every node's), and those
+      // their rate limit holds back.
+      excludeGroups: (now) => [
+        ...[...busy].filter(([, count]) => count >= perWebhook).map(([webhookId]) => webhookId),
+        ...gate.heldBack(now),
+      ],
+      claimed: (jobs) => {
+        for (const job of jobs) this.launch(job, undefined, claimedDeliveryRow(job));
+      },
+      // A rate-limited webhook may send again.
+      nextChange: (claimedAt) => claimedAt + gate.nextChange(claimedAt),
+      // New deliveries only to webhooks at their cap here need no claim: none could take them, and
+      // each delivery in flight there ends by taking the next job or waking a claim (the hand-off).
+      claimable: (webhooks) => webhooks.some((webhookId) => (busy.get(webhookId) ?? 0) < perWebhook),
+    };
+  }
 
   /**
-   * Sends the job's delivery and records it; resolves to the webhook's next job if it took it,
-   * null if it looked for one and the webhook had none due, undefined if it did not look.
-   * `known` is the delivery's row when it was read with the job (a claim or a hand-off on PostgreSQL).
+   * Runs the job's delivery. `from` is the job whose place it takes when it was handed on, and
+   * `row` its delivery's row when that was read with it.
    */
-  const deliver = async (job: ClaimedJob, known?: DeliveryRow): Promise<TakenNext | null | undefined> => {
+  private launch(job: ClaimedJob, from?: ClaimedJob, row?: DeliveryRow): void {
+    const { loop } = this;
+    const busy = this.busy;
+    const group = job.groupKey ?? "";
+    busy.set(group, (busy.get(group) ?? 0) + 1);
+    const work = async () => {
+      let underCap = false;
+      const next = await this.deliver(job, row).finally(() => {
+        const count = busy.get(group) ?? 1;
+        underCap = count < this.perWebhook;
+        if (count > 1) busy.set(group, count - 1);
+        else busy.delete(group);
+      });
+      if (next) this.launch(next.job, job, next.row);
+      // The webhook had no due job left (its last statement looked) and was under its cap even
+      // with this one, so no claim left a job of it out: this end wakes no claim (`noneWaiting`,
+      // which holds on a cluster too: ARCHITECTURE.md).
+      else if (next === null && underCap) loop.noneWaiting(job);
+    };
+    void (from ? loop.pass(from, job, work) : loop.run(job, work));
+  }
+
+  /**
+   * Sends the job's delivery and records it (`DeliveryEnd`). `known` is the delivery's row when
+   * it was read with the job (a claim or a hand-off on PostgreSQL).
+   */
+  private async deliver(job: ClaimedJob, known?: DeliveryRow): Promise<DeliveryEnd> {
+    const { store } = this;
     const { deliveryId, manual } = job.payload as DeliveryJob;
     const row =
       known ?? (await readDelivery.execute(store.db, store.capabilities.name, { id: deliveryId }))[0];
@@ -91,7 +187,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       return undefined;
     }
     if (row.active !== 1) {
-      await finish(job, row.id, {
+      await this.finish(job, row.id, {
         status: "failed",
         error: "the webhook is disabled; re-enable it and recover its deliveries",
       });
@@ -100,7 +196,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (row.rate_limit !== null) {
       // Books its turn (across every node on PostgreSQL) and waits for it in memory, so a burst
       // costs no job writes; one whose turn is too far off goes back to the queue instead.
-      const later = await awaitTurn(gate, row.webhook_id, row.rate_limit, RATE_WAIT_MS);
+      const later = await awaitTurn(this.gate, row.webhook_id, row.rate_limit, RATE_WAIT_MS);
       if (later) {
         // Not this one's turn yet: back in the queue, not an attempt.
         await store.jobs.fail(job, { error: "rate limited", retryAt: later.retryAt });
@@ -108,27 +204,32 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       }
     }
 
-    const now = Date.now();
-    const signers = [signerOf(row.signing_secret)];
-    if (row.previous_secret && Number(row.previous_secret_expires_at) > now) {
-      signers.push(signerOf(row.previous_secret));
-    }
     const attempt = row.attempts + 1;
     const outcome = await sendDelivery(
-      {
-        url: row.url,
-        messageId: `${row.emitter_id}-${row.event_id}`,
-        payload: row.payload,
-        signers,
-        emitterId: row.emitter_id,
-        channel: row.channel,
-        attempt,
-      },
-      options.dispatcher,
-      options.policy,
+      this.request(row, attempt),
+      this.options.dispatcher,
+      this.options.policy,
     );
-    return record(job, row, attempt, outcome, manual === true);
-  };
+    return this.record(job, row, attempt, outcome, manual === true);
+  }
+
+  /** The delivery's request, signed with the webhook's secret and, until it expires, the previous one. */
+  private request(row: DeliveryRow, attempt: number): DeliveryRequest {
+    const now = Date.now();
+    const signers = [this.signerOf(row.signing_secret)];
+    if (row.previous_secret && Number(row.previous_secret_expires_at) > now) {
+      signers.push(this.signerOf(row.previous_secret));
+    }
+    return {
+      url: row.url,
+      messageId: `${row.emitter_id}-${row.event_id}`,
+      payload: row.payload,
+      signers,
+      emitterId: row.emitter_id,
+      channel: row.channel,
+      attempt,
+    };
+  }
 
   /**
    * Records the attempt and ends the job. While this node has room for more deliveries, the
@@ -137,126 +238,44 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
    * without a claim. A full node takes none, so that the claim, oldest first across webhooks,
    * decides what runs next.
    */
-  const record = async (
+  private async record(
     job: ClaimedJob,
-    row: { id: string; webhook_id: string; failing_since: number | null; rate_limit: number | null },
+    row: AttemptedDelivery,
     attempt: number,
     outcome: DeliveryOutcome,
     manual: boolean,
-  ): Promise<TakenNext | null | undefined> => {
+  ): Promise<DeliveryEnd> {
+    const { store, loop } = this;
     const now = Date.now();
-    const gone = outcome.statusCode === 410;
-    const failingSince = outcome.ok ? null : row.failing_since === null ? now : Number(row.failing_since);
-    const disable = gone
-      ? "the endpoint answered 410 Gone"
-      : !outcome.ok && now - (failingSince ?? now) >= DISABLE_AFTER_FAILING_MS
-        ? "every delivery failed for 5 days"
-        : null;
-    const delay =
-      outcome.ok || gone || disable || manual
-        ? null
-        : nextRetryDelayMs(
-            options.retryScheduleSeconds,
-            attempt,
-            outcome.statusCode === 429 || outcome.statusCode === 503
-              ? parseRetryAfter(outcome.retryAfter, now)
-              : null,
-          );
-    const status = outcome.ok ? "delivered" : delay === null ? "failed" : "pending";
-    options.metrics?.deliveryAttempt(
-      outcome.ok
-        ? "delivered"
-        : disable
-          ? "disabled"
-          : outcome.error?.startsWith("refused:")
-            ? "blocked"
-            : delay === null
-              ? "exhausted"
-              : "failed_attempt",
-      outcome.latencyMs,
-    );
-
-    // The webhook's row is written only when its failure state (read with the delivery) changes:
-    // every delivery writing it would serialize them on its row lock. If another delivery marked
-    // it failing meanwhile, the next success clears it.
-    const webhookChange = ((): Write | undefined => {
-      if (disable)
-        return (db) =>
-          db
-            .updateTable("webhooks")
-            .set({ failing_since: failingSince, active: 0, disabled_reason: disable, updated_at: now })
-            .where("id", "=", row.webhook_id);
-      if (outcome.ok && row.failing_since !== null)
-        return (db) =>
-          db
-            .updateTable("webhooks")
-            .set({ failing_since: null })
-            .where("id", "=", row.webhook_id)
-            .where("failing_since", "is not", null);
-      if (!outcome.ok && row.failing_since === null)
-        return (db) =>
-          db
-            .updateTable("webhooks")
-            .set({ failing_since: now })
-            .where("id", "=", row.webhook_id)
-            .where("failing_since", "is", null);
-      return undefined;
-    })();
-    // The delivery's new state, the attempt, the webhook's and the job's end: one statement on
-    // PostgreSQL (store/write-together.ts). The update is listed before the attempt, so that the
-    // attempt's check locks the delivery's row before the update changes it (`insertAttempt`).
-    const writes: Write[] = [
-      preparedWrite(updateDelivery, {
-        id: row.id,
-        status,
-        attempts: attempt,
-        last_status_code: outcome.statusCode,
-        last_error: outcome.error,
-        last_latency_ms: outcome.latencyMs,
-        next_attempt_at: delay === null ? null : now + delay,
-        updated_at: now,
-      }),
-      preparedWrite(store.capabilities.skipLocked ? insertAttempt.locking : insertAttempt.plain, {
-        delivery_id: row.id,
-        attempt,
-        at: now,
-        status_code: outcome.statusCode,
-        latency_ms: outcome.latencyMs,
-        error: outcome.error,
-        response_body: outcome.responseBody,
-      }),
-      ...(webhookChange ? [webhookChange] : []),
-      store.jobs.endWrite(
-        job,
-        delay === null ? undefined : { error: outcome.error ?? "failed", retryAt: now + delay },
-      ),
-    ];
+    const verdict = judgeAttempt(row, attempt, outcome, manual, this.options.retryScheduleSeconds, now);
+    this.options.metrics?.deliveryAttempt(attemptLabel(outcome, verdict), outcome.latencyMs);
+    const writes = attemptWrites(store, job, row, attempt, outcome, verdict, now);
     // A rate-limited webhook's next job waits for its turn in a claim instead (its group is
     // left out of claims while held back).
     let takeNext =
-      job.groupKey !== null && row.rate_limit === null && !disable && loop.running && loop.hasRoom;
+      job.groupKey !== null && row.rate_limit === null && !verdict.disable && loop.running && loop.hasRoom;
     // The attempt happened: its record is kept trying while the database recovers. A retry takes
     // no next job: the failed try may have committed, and taken one already (its lease expires).
-    const written = async (): Promise<TakenNext | null | undefined> => {
+    const written = async (): Promise<DeliveryEnd> => {
       if (!takeNext) {
         await writeTogether(store, writes);
         return undefined;
       }
       takeNext = false;
-      const taken = await writeAndTakeNext(store, writes, job, LEASE_MS, now, groups);
+      const taken = await writeAndTakeNext(store, writes, job, LEASE_MS, now, this.groups);
       // A job retried later stays in the queue, due then: its end wakes a claim (undefined), so
       // that the loop sleeps until the retry is due rather than until its next poll.
-      return taken ?? (delay === null ? null : undefined);
+      return taken ?? (verdict.delay === null ? null : undefined);
     };
     return retryWhileDatabaseRecovers(written, {
       until: (loop.heldUntil(job) ?? job.lockedUntil) - RECORD_MARGIN_MS,
       keepTrying: () => loop.running,
-      onFirstFailure: (error) => onError(error),
+      onFirstFailure: (error) => this.onError(error),
     });
-  };
+  }
 
-  const finish = async (job: ClaimedJob, deliveryId: string, result: { status: "failed"; error: string }) => {
-    await writeTogether(store, [
+  private async finish(job: ClaimedJob, deliveryId: string, result: { status: "failed"; error: string }) {
+    await writeTogether(this.store, [
       (db) =>
         db
           .updateTable("deliveries")
@@ -267,66 +286,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
             updated_at: Date.now(),
           })
           .where("id", "=", deliveryId),
-      store.jobs.endWrite(job, undefined),
+      this.store.jobs.endWrite(job, undefined),
     ]);
-  };
-
-  /**
-   * Runs the job's delivery. `from` is the job whose place it takes when it was handed on, and
-   * `row` its delivery's row when that was read with it.
-   */
-  const launch = (job: ClaimedJob, from?: ClaimedJob, row?: DeliveryRow): void => {
-    const group = job.groupKey ?? "";
-    busy.set(group, (busy.get(group) ?? 0) + 1);
-    const work = async () => {
-      let underCap = false;
-      const next = await deliver(job, row).finally(() => {
-        const count = busy.get(group) ?? 1;
-        underCap = count < perWebhook;
-        if (count > 1) busy.set(group, count - 1);
-        else busy.delete(group);
-      });
-      if (next) launch(next.job, job, next.row);
-      // The webhook had no due job left (its last statement looked) and was under its cap even
-      // with this one, so no claim left a job of it out: this end wakes no claim (`noneWaiting`,
-      // which holds on a cluster too: ARCHITECTURE.md).
-      else if (next === null && underCap) loop.noneWaiting(job);
-    };
-    void (from ? loop.pass(from, job, work) : loop.run(job, work));
-  };
-
-  const loop = createClaimLoop(
-    {
-      store,
-      queue: DELIVERY_QUEUE,
-      topic: DELIVERIES_TOPIC,
-      concurrency,
-      groupLimit: perWebhook,
-      // PostgreSQL: each job's delivery and webhook come with the claim (one round trip, not one a job).
-      ...(store.capabilities.roundTrips ? { readAlong: claimedDeliveriesRead(store.db) } : {}),
-      pollMs,
-      onError,
-    },
-    {
-      // Webhooks at their cap on this node (the claim itself counts every node's), and those
-      // their rate limit holds back.
-      excludeGroups: (now) => [
-        ...[...busy].filter(([, count]) => count >= perWebhook).map(([webhookId]) => webhookId),
-        ...gate.heldBack(now),
-      ],
-      claimed(jobs) {
-        for (const job of jobs) launch(job, undefined, claimedDeliveryRow(job));
-      },
-      // A rate-limited webhook may send again.
-      nextChange: (claimedAt) => claimedAt + gate.nextChange(claimedAt),
-      // New deliveries only to webhooks at their cap here need no claim: none could take them, and
-      // each delivery in flight there ends by taking the next job or waking a claim (the hand-off).
-      claimable: (webhooks) => webhooks.some((webhookId) => (busy.get(webhookId) ?? 0) < perWebhook),
-    },
-  );
-
-  return {
-    start: () => loop.start(),
-    stop: () => loop.stop(),
-  };
+  }
 }
