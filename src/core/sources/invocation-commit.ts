@@ -10,7 +10,9 @@ import { inSharedTransaction } from "../../store/shared-transaction.js";
 import type { Store } from "../../store/store.js";
 import { insertWrites, preparedWrite, type Write, writeIn } from "../../store/write-together.js";
 import {
+  type Emitter,
   type NewEvent,
+  type PlannedAppend,
   planAppend,
   retention,
   type StoredEvent,
@@ -18,7 +20,7 @@ import {
 } from "../events/emitter-events.js";
 import { nextSequenceId, type SequenceId } from "../events/event-ids.js";
 import { commitWakeUps } from "../events/topics.js";
-import { listenersOf, planFanOut } from "../fan-out/fan-out.js";
+import { type FanOut, type ListenerRow, listenersOf, planFanOut } from "../fan-out/fan-out.js";
 import { storableText } from "../storable-text.js";
 import { readSource, readSourceLocked, updateSource, upsertKv } from "./commit-statements.js";
 import { applyDedupe, type DedupeState, orderByTs } from "./dedupe.js";
@@ -114,6 +116,32 @@ interface Planned {
   readonly logLines: LogLine[];
 }
 
+/** The source's row as its commit reads it, locked. */
+interface SourceState {
+  readonly dedupe_state: string | null;
+  readonly last_event_ms: number;
+  readonly last_event_seq: number;
+  readonly last_log_ms: number;
+  readonly last_log_seq: number;
+  readonly max_events: number;
+  readonly event_count: number;
+  readonly log_count: number;
+}
+
+type Retention = ReturnType<typeof retention>;
+
+/** A batch worked out before anything is written: its writes, and what each invocation gets back. */
+interface PlannedBatch {
+  readonly plans: readonly Planned[];
+  readonly appended: PlannedAppend;
+  readonly fannedOut: FanOut;
+  /** Every write but the retention trims, in the order they go (one statement on PostgreSQL). */
+  readonly writes: Write[];
+  readonly notice: ReturnType<Store["notifier"]["noticeToOthers"]>;
+  readonly eventRetention: Retention;
+  readonly logRetention: Retention;
+}
+
 async function commitBatch(
   tx: Executor,
   store: Store,
@@ -144,9 +172,86 @@ async function commitBatch(
     }));
   }
 
+  const source = { id: emitterId, accountId: first.accountId };
+  const batch = planBatch(store, requests, source, emitter, rows);
+  const { writes, notice, eventRetention, logRetention } = batch;
+  // Most commits trim nothing: then the writes are the transaction's last statement, and its
+  // COMMIT goes right behind them (store/dialect/postgres/driver.ts).
+  const trims = eventRetention.excess > 0 || logRetention.excess > 0;
+  await writeIn(tx, store.capabilities, writes, { notice, last: !trims });
+  await trimOldest(tx, store.capabilities.name, "events", emitterId, eventRetention.excess);
+  await trimOldest(tx, store.capabilities.name, "emitter_logs", emitterId, logRetention.excess);
+  return outcomesOf(batch);
+}
+
+/**
+ * Works out the batch's writes, in the order they go: its events and what they cause, the
+ * caller's writes, the key-value writes, the log lines, the source's row; and the notice to
+ * the other nodes. `emitter` is the source's row, read under its lock.
+ */
+function planBatch(
+  store: Store,
+  requests: readonly CommitRequest[],
+  source: Emitter,
+  emitter: SourceState,
+  listeners: readonly ListenerRow[],
+): PlannedBatch {
   const now = Date.now();
-  // Each invocation's dedupe sees the state the one before it left, as if committed one by one.
-  let dedupeState = emitter.dedupe_state === null ? null : (JSON.parse(emitter.dedupe_state) as DedupeState);
+  const { plans, dedupeState } = planInvocations(requests, emitter.dedupe_state, now);
+  const appended = planAppend(
+    source,
+    { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
+    plans.flatMap((plan) => plan.accepted),
+    now,
+  );
+  const fannedOut = planFanOut(store.jobs, source, appended.events, listenersOf(listeners));
+  const writes: Write[] = [...appended.writes, ...fannedOut.writes, ...alsoWritten(requests)];
+  pushKvWrites(writes, source.id, requests);
+  const storedLog: SequenceId = { ms: Number(emitter.last_log_ms), seq: emitter.last_log_seq };
+  const logRows = logLineRows(source.id, requests, plans, storedLog, now);
+  writes.push(...insertWrites("emitter_logs", logRows, INSERT_CHUNK));
+  // The last log id handed out: the last line's, or the stored one when the batch logs nothing.
+  const lastLog: SequenceId = logRows[logRows.length - 1] ?? storedLog;
+
+  // Retention: trim only once a batch over the limit, so most commits pay nothing for it.
+  const eventRetention = retention(emitter.event_count + appended.events.length, emitter.max_events);
+  const logRetention = retention(emitter.log_count + logRows.length, MAX_LOG_LINES);
+  writes.push(
+    preparedWrite(updateSource, {
+      id: source.id,
+      event_count: eventRetention.kept,
+      log_count: logRetention.kept,
+      dedupe_state: dedupeState === null ? null : JSON.stringify(dedupeState),
+      last_event_ms: appended.last.ms,
+      last_event_seq: appended.last.seq,
+      last_log_ms: lastLog.ms,
+      last_log_seq: lastLog.seq,
+    }),
+  );
+  // Everything above in one statement on PostgreSQL: the events, their deliveries and runs, the
+  // key-value writes, the log lines, the source's row and the caller's writes, and the NOTIFY
+  // that tells the other nodes of them when the transaction commits.
+  const notice = store.notifier.noticeToOthers(
+    commitWakeUps(source.id, {
+      events: appended.events.length,
+      logLines: logRows.length,
+      deliveries: fannedOut.deliveries,
+      runs: fannedOut.runs,
+    }).map((wakeUp) => wakeUp.topic),
+  );
+  return { plans, appended, fannedOut, writes, notice, eventRetention, logRetention };
+}
+
+/**
+ * Each invocation's accepted events and log lines, in order. Each invocation's dedupe sees the
+ * state the one before it left, as if committed one by one; `dedupeState` is the last one's.
+ */
+function planInvocations(
+  requests: readonly CommitRequest[],
+  storedState: string | null,
+  now: number,
+): { plans: Planned[]; dedupeState: DedupeState | null } {
+  let dedupeState = storedState === null ? null : (JSON.parse(storedState) as DedupeState);
   const plans: Planned[] = requests.map((request) => {
     const { result } = request;
     const dedupe = applyDedupe(request.dedupe, dedupeState, orderByTs(result.emits, now));
@@ -177,18 +282,11 @@ async function commitBatch(
     }));
     return { accepted, logLines };
   });
+  return { plans, dedupeState };
+}
 
-  const source = { id: emitterId, accountId: first.accountId };
-  const appended = planAppend(
-    source,
-    { ms: Number(emitter.last_event_ms), seq: emitter.last_event_seq },
-    plans.flatMap((plan) => plan.accepted),
-    now,
-  );
-  const fannedOut = planFanOut(store.jobs, source, appended.events, listenersOf(rows));
-  const writes: Write[] = [...appended.writes, ...fannedOut.writes, ...alsoWritten(requests)];
-
-  // Key-value writes in invocation order: a later write of a key replaces an earlier one.
+/** Adds the key-value writes, in invocation order: a later write of a key replaces an earlier one. */
+function pushKvWrites(writes: Write[], emitterId: string, requests: readonly CommitRequest[]): void {
   const kv = new Map<string, string>();
   for (const request of requests) {
     for (const [key, value] of Object.entries(request.result.dbWrites)) {
@@ -202,14 +300,23 @@ async function commitBatch(
     const chunk = kvRows.slice(start, start + INSERT_CHUNK);
     writes.push(preparedWrite(upsertKv, { rows: chunk }));
   }
+}
 
-  let lastLog: SequenceId = { ms: Number(emitter.last_log_ms), seq: emitter.last_log_seq };
-  const logRows = requests.flatMap((request, index) =>
+/** The batch's log lines as rows, in order, each given the next log id after `lastLog`. */
+function logLineRows(
+  emitterId: string,
+  requests: readonly CommitRequest[],
+  plans: readonly Planned[],
+  lastLog: SequenceId,
+  now: number,
+) {
+  let last = lastLog;
+  return requests.flatMap((request, index) =>
     (plans[index]?.logLines ?? []).map((line) => {
-      lastLog = nextSequenceId(lastLog, now);
+      last = nextSequenceId(last, now);
       return {
         emitter_id: emitterId,
-        ...lastLog,
+        ...last,
         invocation_id: request.invocationId,
         level: line.level,
         message: storableText(line.message.slice(0, 64 * 1024)),
@@ -217,42 +324,10 @@ async function commitBatch(
       };
     }),
   );
-  writes.push(...insertWrites("emitter_logs", logRows, INSERT_CHUNK));
+}
 
-  // Retention: trim only once a batch over the limit, so most commits pay nothing for it.
-  const eventRetention = retention(emitter.event_count + appended.events.length, emitter.max_events);
-  const logRetention = retention(emitter.log_count + logRows.length, MAX_LOG_LINES);
-  writes.push(
-    preparedWrite(updateSource, {
-      id: emitterId,
-      event_count: eventRetention.kept,
-      log_count: logRetention.kept,
-      dedupe_state: dedupeState === null ? null : JSON.stringify(dedupeState),
-      last_event_ms: appended.last.ms,
-      last_event_seq: appended.last.seq,
-      last_log_ms: lastLog.ms,
-      last_log_seq: lastLog.seq,
-    }),
-  );
-  // Everything above in one statement on PostgreSQL: the events, their deliveries and runs, the
-  // key-value writes, the log lines, the source's row and the caller's writes, and the NOTIFY
-  // that tells the other nodes of them when the transaction commits.
-  const notice = store.notifier.noticeToOthers(
-    commitWakeUps(emitterId, {
-      events: appended.events.length,
-      logLines: logRows.length,
-      deliveries: fannedOut.deliveries,
-      runs: fannedOut.runs,
-    }).map((wakeUp) => wakeUp.topic),
-  );
-  // Most commits trim nothing: then the writes are the transaction's last statement, and its
-  // COMMIT goes right behind them (store/dialect/postgres/driver.ts).
-  const trims = eventRetention.excess > 0 || logRetention.excess > 0;
-  await writeIn(tx, store.capabilities, writes, { notice, last: !trims });
-  await trimOldest(tx, store.capabilities.name, "events", emitterId, eventRetention.excess);
-  await trimOldest(tx, store.capabilities.name, "emitter_logs", emitterId, logRetention.excess);
-
-  // The stored events, handed back to the invocation that emitted them.
+/** The stored events, handed back to the invocation that emitted them; what they caused, to the last. */
+function outcomesOf({ plans, appended, fannedOut, notice }: PlannedBatch): CommitOutcome[] {
   let taken = 0;
   return plans.map((plan, index) => {
     const events = appended.events.slice(taken, taken + plan.accepted.length);
