@@ -1,5 +1,7 @@
 /** Accounts, API keys, webhooks, the jobs table and installation metadata. */
 import type { Kysely } from "kysely";
+import { createdAndUpdated, idAndAccount } from "./columns.js";
+import { createIndex } from "./indexes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -13,8 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("api_keys")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .$call(idAndAccount)
     .addColumn("key_hash", "text", (col) => col.notNull().unique())
     .addColumn("key_prefix", "text", (col) => col.notNull())
     .addColumn("name", "text")
@@ -22,21 +23,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("last_used_at", "bigint")
     .addColumn("revoked_at", "bigint")
     .execute();
-  await db.schema.createIndex("api_keys_account").on("api_keys").column("account_id").execute();
+  await createIndex(db, "api_keys_account", "api_keys", ["account_id"]);
 
   await db.schema
     .createTable("webhooks")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .$call(idAndAccount)
     .addColumn("url", "text", (col) => col.notNull())
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("description", "text", (col) => col.notNull().defaultTo(""))
     .addColumn("active", "integer", (col) => col.notNull().defaultTo(1))
     .addColumn("signing_secret", "text", (col) => col.notNull())
-    .addColumn("created_at", "bigint", (col) => col.notNull())
-    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .$call(createdAndUpdated)
     .execute();
-  await db.schema.createIndex("webhooks_account_id").on("webhooks").columns(["account_id", "id"]).execute();
+  await createIndex(db, "webhooks_account_id", "webhooks", ["account_id", "id"]);
 
   await db.schema
     .createTable("jobs")
@@ -52,7 +51,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("last_error", "text")
     .addColumn("created_at", "bigint", (col) => col.notNull())
     .execute();
-  await db.schema.createIndex("jobs_due").on("jobs").columns(["queue", "state", "run_at"]).execute();
+  await createIndex(db, "jobs_due", "jobs", ["queue", "state", "run_at"]);
 
   await db.schema
     .createTable("meta")

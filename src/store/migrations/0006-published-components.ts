@@ -1,5 +1,6 @@
 /** Published components: a saved component listed under its key and version in its account. */
 import type { Kysely } from "kysely";
+import { createIndex } from "./indexes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -13,11 +14,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     // One component per key and version: publishing other code under a taken version is a conflict.
     .addPrimaryKeyConstraint("published_components_pk", ["account_id", "key", "version"])
     .execute();
-  await db.schema
-    .createIndex("published_components_component")
-    .on("published_components")
-    .columns(["account_id", "component_id"])
-    .execute();
+  await createIndex(db, "published_components_component", "published_components", [
+    "account_id",
+    "component_id",
+  ]);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().

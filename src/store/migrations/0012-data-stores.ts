@@ -1,12 +1,12 @@
 /** Data stores (`ds_…`): account-level key-value stores that `data_store` props share. */
 import type { Kysely } from "kysely";
+import { idAndAccount } from "./columns.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("data_stores")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .$call(idAndAccount)
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("created_at", "bigint", (col) => col.notNull())
     .addUniqueConstraint("data_stores_account_name", ["account_id", "name"])

@@ -4,6 +4,7 @@
  * component for good; versions only go up; a deprecated version stays for the sources using it.
  */
 import type { Kysely } from "kysely";
+import { createIndex } from "./indexes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -21,7 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("deprecated_at", "bigint")
     .addPrimaryKeyConstraint("public_components_pk", ["key", "version"])
     .execute();
-  await db.schema.createIndex("public_components_app").on("public_components").columns(["app"]).execute();
+  await createIndex(db, "public_components_app", "public_components", ["app"]);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().

@@ -1,0 +1,41 @@
+/**
+ * Groups of columns that many tables share, each added in the order those tables have always had it.
+ * Shipped migrations call these, so what a helper adds never changes: another group is another helper.
+ */
+import type { CreateTableBuilder } from "kysely";
+
+/** `id`, the primary key, and `account_id`, the owning account: deleting the account deletes the row. */
+export function idAndAccount<TB extends string, C extends string>(table: CreateTableBuilder<TB, C>) {
+  return table
+    .addColumn("id", "text", (col) => col.primaryKey())
+    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"));
+}
+
+/** `created_at` and `updated_at`, epoch milliseconds. */
+export function createdAndUpdated<TB extends string, C extends string>(table: CreateTableBuilder<TB, C>) {
+  return table
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("updated_at", "bigint", (col) => col.notNull());
+}
+
+/** `created_at` and `expires_at`, epoch milliseconds: a session or token that ends at a set time. */
+export function createdAndExpires<TB extends string, C extends string>(table: CreateTableBuilder<TB, C>) {
+  return table
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("expires_at", "bigint", (col) => col.notNull());
+}
+
+/** An emitter's last event id, `last_event_ms` and `last_event_seq` (from 0), the next one follows it. */
+export function lastEventCursor<TB extends string, C extends string>(table: CreateTableBuilder<TB, C>) {
+  return table
+    .addColumn("last_event_ms", "bigint", (col) => col.notNull().defaultTo(0))
+    .addColumn("last_event_seq", "integer", (col) => col.notNull().defaultTo(0));
+}
+
+/** The id of a row an emitter appended (an event, a log line): `emitter_id`, `ms` and `seq`. */
+export function emitterSequenceKey<TB extends string, C extends string>(table: CreateTableBuilder<TB, C>) {
+  return table
+    .addColumn("emitter_id", "text", (col) => col.notNull())
+    .addColumn("ms", "bigint", (col) => col.notNull())
+    .addColumn("seq", "integer", (col) => col.notNull());
+}
