@@ -1,7 +1,8 @@
 /** Accounts, API keys, webhooks, the jobs table and installation metadata. */
 import type { Kysely } from "kysely";
-import { createdAndUpdated, idAndAccount } from "./columns.js";
+import { createdAndUpdated, createdUsedRevoked } from "./columns.js";
 import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -13,21 +14,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "bigint", (col) => col.notNull())
     .execute();
 
-  await db.schema
-    .createTable("api_keys")
-    .$call(idAndAccount)
+  await createAccountOwnedTable(db, "api_keys")
     .addColumn("key_hash", "text", (col) => col.notNull().unique())
     .addColumn("key_prefix", "text", (col) => col.notNull())
     .addColumn("name", "text")
-    .addColumn("created_at", "bigint", (col) => col.notNull())
-    .addColumn("last_used_at", "bigint")
-    .addColumn("revoked_at", "bigint")
+    .$call(createdUsedRevoked)
     .execute();
   await createIndex(db, "api_keys_account", "api_keys", ["account_id"]);
 
-  await db.schema
-    .createTable("webhooks")
-    .$call(idAndAccount)
+  await createAccountOwnedTable(db, "webhooks")
     .addColumn("url", "text", (col) => col.notNull())
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("description", "text", (col) => col.notNull().defaultTo(""))
@@ -62,7 +57,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ["meta", "jobs", "webhooks", "api_keys", "accounts"]) {
-    await db.schema.dropTable(table).execute();
-  }
+  await dropTables(db, ["meta", "jobs", "webhooks", "api_keys", "accounts"]);
 }

@@ -1,13 +1,12 @@
 /** Saved components, deployed sources, their events, logs and key-value state. */
 import type { Kysely } from "kysely";
-import { createdAndUpdated, emitterSequenceKey, idAndAccount, lastEventCursor } from "./columns.js";
+import { createdAndUpdated, emitterSequenceKey, lastEventCursor } from "./columns.js";
 import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("components")
-    .$call(idAndAccount)
+  await createAccountOwnedTable(db, "components")
     .addColumn("key", "text")
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("version", "text")
@@ -24,9 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await createIndex(db, "components_account_key", "components", ["account_id", "key"]);
   await createIndex(db, "components_account_hash", "components", ["account_id", "code_hash"]);
 
-  await db.schema
-    .createTable("sources")
-    .$call(idAndAccount)
+  await createAccountOwnedTable(db, "sources")
     .addColumn("component_id", "text", (col) => col.notNull().references("components.id"))
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("name_slug", "text", (col) => col.notNull())
@@ -75,7 +72,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ["kv", "emitter_logs", "events", "sources", "components"]) {
-    await db.schema.dropTable(table).execute();
-  }
+  await dropTables(db, ["kv", "emitter_logs", "events", "sources", "components"]);
 }

@@ -1,13 +1,12 @@
 /** Subscriptions (emitter → webhook), deliveries with their attempts, webhook delivery state, job groups. */
 import type { Kysely } from "kysely";
-import { createdAndUpdated, idAndAccount } from "./columns.js";
+import { createdAndUpdated } from "./columns.js";
 import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("subscriptions")
-    .$call(idAndAccount)
+  await createAccountOwnedTable(db, "subscriptions")
     .addColumn("emitter_id", "text", (col) => col.notNull())
     .addColumn("listener_id", "text", (col) => col.notNull())
     .addColumn("event_name", "text", (col) => col.notNull().defaultTo(""))
@@ -62,8 +61,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("jobs").dropColumn("group_key").execute();
-  await db.schema.dropTable("delivery_attempts").execute();
-  await db.schema.dropTable("deliveries").execute();
+  await dropTables(db, ["delivery_attempts", "deliveries"]);
   for (const column of [
     "failing_since",
     "disabled_reason",

@@ -3,14 +3,13 @@
  * the events table under its id, sequenced by the counters on its row, as a source's are.
  */
 import type { Kysely } from "kysely";
-import { createdAndUpdated, idAndAccount, lastEventCursor } from "./columns.js";
+import { createdAndUpdated, lastEventCursor } from "./columns.js";
 import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("workflows")
-    .$call(idAndAccount)
+  await createAccountOwnedTable(db, "workflows")
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("active", "integer", (col) => col.notNull())
     // JSON: the normalized document (steps pinned to saved components, secret values sealed).
@@ -56,6 +55,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable("workflow_runs").execute();
-  await db.schema.dropTable("workflows").execute();
+  await dropTables(db, ["workflow_runs", "workflows"]);
 }

@@ -4,8 +4,9 @@
  * component's additionalProps produced for one configuration).
  */
 import type { Kysely } from "kysely";
-import { createdAndUpdated, idAndAccount } from "./columns.js";
+import { createdAndUpdated } from "./columns.js";
 import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -24,9 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint("apps_pk", ["owner", "slug"])
     .execute();
 
-  await db.schema
-    .createTable("connected_accounts")
-    .$call(idAndAccount)
+  await createAccountOwnedTable(db, "connected_accounts")
     .addColumn("app", "text", (col) => col.notNull())
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("auth_type", "text", (col) => col.notNull())
@@ -40,9 +39,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await createIndex(db, "connected_accounts_account_app", "connected_accounts", ["account_id", "app"]);
 
-  await db.schema
-    .createTable("dynamic_props")
-    .$call(idAndAccount)
+  await createAccountOwnedTable(db, "dynamic_props")
     .addColumn("component_id", "text", (col) => col.notNull())
     // JSON: the props additionalProps returned (PropDefinition[]).
     .addColumn("props", "text", (col) => col.notNull())
@@ -55,7 +52,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("sources").dropColumn("dynamic_props").execute();
-  await db.schema.dropTable("dynamic_props").execute();
-  await db.schema.dropTable("connected_accounts").execute();
+  await dropTables(db, ["dynamic_props", "connected_accounts"]);
   await db.schema.dropTable("apps").execute();
 }

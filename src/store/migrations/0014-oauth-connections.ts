@@ -4,13 +4,12 @@
  * is used once and expires.
  */
 import type { Kysely } from "kysely";
-import { createdAndUpdated, idAndAccount } from "./columns.js";
+import { createdAndUpdated } from "./columns.js";
+import { createAccountOwnedTable } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("oauth_connections")
-    .$call(idAndAccount)
+  await createAccountOwnedTable(db, "oauth_connections")
     .addColumn("app", "text", (col) => col.notNull())
     .addColumn("name", "text")
     // Sealed JSON of the app's custom fields given at the start.

@@ -4,14 +4,12 @@
  * node can answer for it and a client can follow a long import without holding a request open.
  */
 import type { Kysely } from "kysely";
-import { idAndAccount } from "./columns.js";
 import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("registry_imports")
-    .$call(idAndAccount)
+  await createAccountOwnedTable(db, "registry_imports")
     .addColumn("registry", "text", (col) => col.notNull())
     .addColumn("source", "text", (col) => col.notNull())
     .addColumn("status", "text", (col) => col.notNull())

@@ -6,14 +6,13 @@
  * only as SHA-256 hashes. (After 0015, written in parallel.)
  */
 import type { Kysely } from "kysely";
-import { createdAndExpires, createdAndUpdated, idAndAccount } from "./columns.js";
+import { createdAndExpires, createdAndUpdated, createdUsedRevoked } from "./columns.js";
 import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("connect_projects")
-    .$call(idAndAccount)
+  await createAccountOwnedTable(db, "connect_projects")
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("app_name", "text")
     .addColumn("support_email", "text")
@@ -34,14 +33,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint("connect_end_users_external", ["project_id", "environment", "external_user_id"])
     .execute();
 
-  await db.schema
-    .createTable("oauth_clients")
-    .$call(idAndAccount)
+  await createAccountOwnedTable(db, "oauth_clients")
     .addColumn("name", "text")
     .addColumn("secret_hash", "text", (col) => col.notNull())
-    .addColumn("created_at", "bigint", (col) => col.notNull())
-    .addColumn("last_used_at", "bigint")
-    .addColumn("revoked_at", "bigint")
+    .$call(createdUsedRevoked)
     .execute();
   await createIndex(db, "oauth_clients_account", "oauth_clients", ["account_id", "id"]);
 
@@ -72,13 +67,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of [
+  await dropTables(db, [
     "connect_tokens",
     "oauth_access_tokens",
     "oauth_clients",
     "connect_end_users",
     "connect_projects",
-  ]) {
-    await db.schema.dropTable(table).execute();
-  }
+  ]);
 }

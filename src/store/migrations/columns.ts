@@ -39,3 +39,11 @@ export function emitterSequenceKey<TB extends string, C extends string>(table: C
     .addColumn("ms", "bigint", (col) => col.notNull())
     .addColumn("seq", "integer", (col) => col.notNull());
 }
+
+/** A credential's `created_at`, then `last_used_at` and `revoked_at`, null until it is used or revoked. */
+export function createdUsedRevoked<TB extends string, C extends string>(table: CreateTableBuilder<TB, C>) {
+  return table
+    .addColumn("created_at", "bigint", (col) => col.notNull())
+    .addColumn("last_used_at", "bigint")
+    .addColumn("revoked_at", "bigint");
+}
