@@ -2,13 +2,11 @@
 import type { Kysely } from "kysely";
 import { createdAndUpdated, createdUsedRevoked } from "./columns.js";
 import { createIndex } from "./indexes.js";
-import { createAccountOwnedTable, dropTables } from "./tables.js";
+import { createAccountOwnedTable, createIdKeyedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("accounts")
-    .addColumn("id", "text", (col) => col.primaryKey())
+  await createIdKeyedTable(db, "accounts")
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("is_admin", "integer", (col) => col.notNull().defaultTo(0))
     .addColumn("created_at", "bigint", (col) => col.notNull())
@@ -32,9 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await createIndex(db, "webhooks_account_id", "webhooks", ["account_id", "id"]);
 
-  await db.schema
-    .createTable("jobs")
-    .addColumn("id", "text", (col) => col.primaryKey())
+  await createIdKeyedTable(db, "jobs")
     .addColumn("queue", "text", (col) => col.notNull())
     .addColumn("unique_key", "text", (col) => col.unique())
     .addColumn("payload", "text", (col) => col.notNull())

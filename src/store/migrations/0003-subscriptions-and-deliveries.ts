@@ -2,7 +2,7 @@
 import type { Kysely } from "kysely";
 import { createdAndUpdated } from "./columns.js";
 import { createIndex } from "./indexes.js";
-import { createAccountOwnedTable, dropTables } from "./tables.js";
+import { createAccountOwnedTable, createIdKeyedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -22,9 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("webhooks").addColumn("disabled_reason", "text").execute();
   await db.schema.alterTable("webhooks").addColumn("failing_since", "bigint").execute();
 
-  await db.schema
-    .createTable("deliveries")
-    .addColumn("id", "text", (col) => col.primaryKey())
+  await createIdKeyedTable(db, "deliveries")
     .addColumn("account_id", "text", (col) => col.notNull())
     .addColumn("webhook_id", "text", (col) => col.notNull())
     .addColumn("emitter_id", "text", (col) => col.notNull())

@@ -5,7 +5,7 @@
 import type { Kysely } from "kysely";
 import { createdAndUpdated, lastEventCursor } from "./columns.js";
 import { createIndex } from "./indexes.js";
-import { createAccountOwnedTable, dropTables } from "./tables.js";
+import { createAccountOwnedTable, createIdKeyedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -32,9 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addUniqueConstraint("workflows_account_name", ["account_id", "name"])
     .execute();
 
-  await db.schema
-    .createTable("workflow_runs")
-    .addColumn("id", "text", (col) => col.primaryKey())
+  await createIdKeyedTable(db, "workflow_runs")
     .addColumn("workflow_id", "text", (col) => col.notNull())
     .addColumn("account_id", "text", (col) => col.notNull())
     .addColumn("status", "text", (col) => col.notNull())

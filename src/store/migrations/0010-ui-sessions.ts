@@ -4,7 +4,7 @@
  * Numbered 0010 to leave 0008/0009 to migrations being written in parallel.
  */
 import type { Kysely } from "kysely";
-import { createdAndExpires } from "./columns.js";
+import { createdAndExpires, ownedBy } from "./columns.js";
 import { createIndex } from "./indexes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
@@ -13,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("ui_sessions")
     // SHA-256 of the cookie's token: a leaked database does not leak live sessions.
     .addColumn("token_hash", "text", (col) => col.primaryKey())
-    .addColumn("api_key_id", "text", (col) => col.notNull().references("api_keys.id").onDelete("cascade"))
+    .addColumn("api_key_id", "text", ownedBy("api_keys.id"))
     .$call(createdAndExpires)
     .execute();
   await createIndex(db, "ui_sessions_api_key", "ui_sessions", ["api_key_id"]);

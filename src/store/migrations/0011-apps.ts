@@ -52,6 +52,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("sources").dropColumn("dynamic_props").execute();
-  await dropTables(db, ["dynamic_props", "connected_accounts"]);
-  await db.schema.dropTable("apps").execute();
+  await dropTables(db, ["dynamic_props", "connected_accounts", "apps"]);
 }

@@ -1,5 +1,6 @@
 /** Data stores (`ds_…`): account-level key-value stores that `data_store` props share. */
 import type { Kysely } from "kysely";
+import { ownedBy } from "./columns.js";
 import { createAccountOwnedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
@@ -11,7 +12,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema
     .createTable("data_store_records")
-    .addColumn("store_id", "text", (col) => col.notNull().references("data_stores.id").onDelete("cascade"))
+    .addColumn("store_id", "text", ownedBy("data_stores.id"))
     .addColumn("key", "text", (col) => col.notNull())
     // JSON of the value.
     .addColumn("value", "text", (col) => col.notNull())

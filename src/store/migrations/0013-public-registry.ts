@@ -4,6 +4,7 @@
  * component for good; versions only go up; a deprecated version stays for the sources using it.
  */
 import type { Kysely } from "kysely";
+import { ownedBy } from "./columns.js";
 import { createIndex } from "./indexes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
@@ -12,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("public_components")
     .addColumn("key", "text", (col) => col.notNull())
     .addColumn("version", "text", (col) => col.notNull())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .addColumn("account_id", "text", ownedBy("accounts.id"))
     .addColumn("component_id", "text", (col) => col.notNull().references("components.id"))
     .addColumn("app", "text", (col) => col.notNull())
     .addColumn("type", "text", (col) => col.notNull())

@@ -6,7 +6,7 @@
  * only as SHA-256 hashes. (After 0015, written in parallel.)
  */
 import type { Kysely } from "kysely";
-import { createdAndExpires, createdAndUpdated, createdUsedRevoked } from "./columns.js";
+import { createdAndExpires, createdAndUpdated, createdUsedRevoked, ownedBy } from "./columns.js";
 import { createIndex } from "./indexes.js";
 import { createAccountOwnedTable, dropTables } from "./tables.js";
 
@@ -24,9 +24,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("connect_end_users")
     // The end user's own internal account: its connected accounts, triggers and webhooks live there.
     .addColumn("account_id", "text", (col) => col.primaryKey().references("accounts.id").onDelete("cascade"))
-    .addColumn("project_id", "text", (col) =>
-      col.notNull().references("connect_projects.id").onDelete("cascade"),
-    )
+    .addColumn("project_id", "text", ownedBy("connect_projects.id"))
     .addColumn("environment", "text", (col) => col.notNull())
     .addColumn("external_user_id", "text", (col) => col.notNull())
     .addColumn("created_at", "bigint", (col) => col.notNull())
@@ -43,7 +41,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("oauth_access_tokens")
     .addColumn("token_hash", "text", (col) => col.primaryKey())
-    .addColumn("client_id", "text", (col) => col.notNull().references("oauth_clients.id").onDelete("cascade"))
+    .addColumn("client_id", "text", ownedBy("oauth_clients.id"))
     .$call(createdAndExpires)
     .execute();
   await createIndex(db, "oauth_access_tokens_client", "oauth_access_tokens", ["client_id"]);
@@ -51,9 +49,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("connect_tokens")
     .addColumn("token_hash", "text", (col) => col.primaryKey())
-    .addColumn("end_user_account_id", "text", (col) =>
-      col.notNull().references("connect_end_users.account_id").onDelete("cascade"),
-    )
+    .addColumn("end_user_account_id", "text", ownedBy("connect_end_users.account_id"))
     // JSON: the origins a browser may use it from; null for any.
     .addColumn("allowed_origins", "text")
     .addColumn("success_redirect_uri", "text")

@@ -1,14 +1,13 @@
 /**
- * Groups of columns that many tables share, each added in the order those tables have always had it.
- * Shipped migrations call these, so what a helper adds never changes: another group is another helper.
+ * Columns that many tables share: groups added in the order those tables have always had them, and
+ * the owning foreign key. Shipped migrations call these, so what one emits never changes: another
+ * shape is another helper.
  */
-import type { CreateTableBuilder } from "kysely";
+import type { ColumnBuilderCallback, CreateTableBuilder } from "kysely";
 
-/** `id`, the primary key, and `account_id`, the owning account: deleting the account deletes the row. */
-export function idAndAccount<TB extends string, C extends string>(table: CreateTableBuilder<TB, C>) {
-  return table
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"));
+/** A column naming a row of another table (`"table.column"`): deleting that row deletes this one. */
+export function ownedBy(reference: string): ColumnBuilderCallback {
+  return (col) => col.notNull().references(reference).onDelete("cascade");
 }
 
 /** `created_at` and `updated_at`, epoch milliseconds. */
@@ -25,7 +24,7 @@ export function createdAndExpires<TB extends string, C extends string>(table: Cr
     .addColumn("expires_at", "bigint", (col) => col.notNull());
 }
 
-/** An emitter's last event id, `last_event_ms` and `last_event_seq` (from 0), the next one follows it. */
+/** `last_event_ms` and `last_event_seq`, 0 at first: the id of the emitter's last event, which the next follows. */
 export function lastEventCursor<TB extends string, C extends string>(table: CreateTableBuilder<TB, C>) {
   return table
     .addColumn("last_event_ms", "bigint", (col) => col.notNull().defaultTo(0))
