@@ -1,46 +1,36 @@
 /** Accounts, API keys, webhooks, the jobs table and installation metadata. */
 import type { Kysely } from "kysely";
+import { createdAndUpdated, createdUsedRevoked } from "./columns.js";
+import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable, createIdKeyedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("accounts")
-    .addColumn("id", "text", (col) => col.primaryKey())
+  await createIdKeyedTable(db, "accounts")
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("is_admin", "integer", (col) => col.notNull().defaultTo(0))
     .addColumn("created_at", "bigint", (col) => col.notNull())
     .execute();
 
-  await db.schema
-    .createTable("api_keys")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+  await createAccountOwnedTable(db, "api_keys")
     .addColumn("key_hash", "text", (col) => col.notNull().unique())
     .addColumn("key_prefix", "text", (col) => col.notNull())
     .addColumn("name", "text")
-    .addColumn("created_at", "bigint", (col) => col.notNull())
-    .addColumn("last_used_at", "bigint")
-    .addColumn("revoked_at", "bigint")
+    .$call(createdUsedRevoked)
     .execute();
-  await db.schema.createIndex("api_keys_account").on("api_keys").column("account_id").execute();
+  await createIndex(db, "api_keys_account", "api_keys", ["account_id"]);
 
-  await db.schema
-    .createTable("webhooks")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+  await createAccountOwnedTable(db, "webhooks")
     .addColumn("url", "text", (col) => col.notNull())
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("description", "text", (col) => col.notNull().defaultTo(""))
     .addColumn("active", "integer", (col) => col.notNull().defaultTo(1))
     .addColumn("signing_secret", "text", (col) => col.notNull())
-    .addColumn("created_at", "bigint", (col) => col.notNull())
-    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .$call(createdAndUpdated)
     .execute();
-  await db.schema.createIndex("webhooks_account_id").on("webhooks").columns(["account_id", "id"]).execute();
+  await createIndex(db, "webhooks_account_id", "webhooks", ["account_id", "id"]);
 
-  await db.schema
-    .createTable("jobs")
-    .addColumn("id", "text", (col) => col.primaryKey())
+  await createIdKeyedTable(db, "jobs")
     .addColumn("queue", "text", (col) => col.notNull())
     .addColumn("unique_key", "text", (col) => col.unique())
     .addColumn("payload", "text", (col) => col.notNull())
@@ -52,7 +42,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("last_error", "text")
     .addColumn("created_at", "bigint", (col) => col.notNull())
     .execute();
-  await db.schema.createIndex("jobs_due").on("jobs").columns(["queue", "state", "run_at"]).execute();
+  await createIndex(db, "jobs_due", "jobs", ["queue", "state", "run_at"]);
 
   await db.schema
     .createTable("meta")
@@ -63,7 +53,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ["meta", "jobs", "webhooks", "api_keys", "accounts"]) {
-    await db.schema.dropTable(table).execute();
-  }
+  await dropTables(db, ["meta", "jobs", "webhooks", "api_keys", "accounts"]);
 }

@@ -1,12 +1,12 @@
 /** Saved components, deployed sources, their events, logs and key-value state. */
 import type { Kysely } from "kysely";
+import { createdAndUpdated, emitterSequenceKey, lastEventCursor } from "./columns.js";
+import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("components")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+  await createAccountOwnedTable(db, "components")
     .addColumn("key", "text")
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("version", "text")
@@ -20,21 +20,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("definition", "text", (col) => col.notNull())
     .addColumn("created_at", "bigint", (col) => col.notNull())
     .execute();
-  await db.schema
-    .createIndex("components_account_key")
-    .on("components")
-    .columns(["account_id", "key"])
-    .execute();
-  await db.schema
-    .createIndex("components_account_hash")
-    .on("components")
-    .columns(["account_id", "code_hash"])
-    .execute();
+  await createIndex(db, "components_account_key", "components", ["account_id", "key"]);
+  await createIndex(db, "components_account_hash", "components", ["account_id", "code_hash"]);
 
-  await db.schema
-    .createTable("sources")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+  await createAccountOwnedTable(db, "sources")
     .addColumn("component_id", "text", (col) => col.notNull().references("components.id"))
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("name_slug", "text", (col) => col.notNull())
@@ -44,20 +33,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("timeout_seconds", "integer", (col) => col.notNull())
     .addColumn("max_events", "integer", (col) => col.notNull())
     .addColumn("dedupe_state", "text")
-    .addColumn("last_event_ms", "bigint", (col) => col.notNull().defaultTo(0))
-    .addColumn("last_event_seq", "integer", (col) => col.notNull().defaultTo(0))
+    .$call(lastEventCursor)
     .addColumn("last_log_ms", "bigint", (col) => col.notNull().defaultTo(0))
     .addColumn("last_log_seq", "integer", (col) => col.notNull().defaultTo(0))
-    .addColumn("created_at", "bigint", (col) => col.notNull())
-    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .$call(createdAndUpdated)
     .addUniqueConstraint("sources_account_slug", ["account_id", "name_slug"])
     .execute();
 
   await db.schema
     .createTable("events")
-    .addColumn("emitter_id", "text", (col) => col.notNull())
-    .addColumn("ms", "bigint", (col) => col.notNull())
-    .addColumn("seq", "integer", (col) => col.notNull())
+    .$call(emitterSequenceKey)
     .addColumn("account_id", "text", (col) => col.notNull())
     .addColumn("channel", "text")
     .addColumn("event_key", "text")
@@ -68,9 +53,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("emitter_logs")
-    .addColumn("emitter_id", "text", (col) => col.notNull())
-    .addColumn("ms", "bigint", (col) => col.notNull())
-    .addColumn("seq", "integer", (col) => col.notNull())
+    .$call(emitterSequenceKey)
     .addColumn("invocation_id", "text", (col) => col.notNull())
     .addColumn("level", "text", (col) => col.notNull())
     .addColumn("message", "text", (col) => col.notNull())
@@ -89,7 +72,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ["kv", "emitter_logs", "events", "sources", "components"]) {
-    await db.schema.dropTable(table).execute();
-  }
+  await dropTables(db, ["kv", "emitter_logs", "events", "sources", "components"]);
 }

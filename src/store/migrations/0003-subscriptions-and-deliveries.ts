@@ -1,24 +1,20 @@
 /** Subscriptions (emitter → webhook), deliveries with their attempts, webhook delivery state, job groups. */
 import type { Kysely } from "kysely";
+import { createdAndUpdated } from "./columns.js";
+import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable, createIdKeyedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("subscriptions")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+  await createAccountOwnedTable(db, "subscriptions")
     .addColumn("emitter_id", "text", (col) => col.notNull())
     .addColumn("listener_id", "text", (col) => col.notNull())
     .addColumn("event_name", "text", (col) => col.notNull().defaultTo(""))
     .addColumn("created_at", "bigint", (col) => col.notNull())
     .addUniqueConstraint("subscriptions_unique", ["emitter_id", "listener_id", "event_name"])
     .execute();
-  await db.schema.createIndex("subscriptions_listener").on("subscriptions").column("listener_id").execute();
-  await db.schema
-    .createIndex("subscriptions_account")
-    .on("subscriptions")
-    .columns(["account_id", "id"])
-    .execute();
+  await createIndex(db, "subscriptions_listener", "subscriptions", ["listener_id"]);
+  await createIndex(db, "subscriptions_account", "subscriptions", ["account_id", "id"]);
 
   await db.schema.alterTable("webhooks").addColumn("rate_limit", "integer").execute();
   await db.schema.alterTable("webhooks").addColumn("previous_secret", "text").execute();
@@ -26,9 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("webhooks").addColumn("disabled_reason", "text").execute();
   await db.schema.alterTable("webhooks").addColumn("failing_since", "bigint").execute();
 
-  await db.schema
-    .createTable("deliveries")
-    .addColumn("id", "text", (col) => col.primaryKey())
+  await createIdKeyedTable(db, "deliveries")
     .addColumn("account_id", "text", (col) => col.notNull())
     .addColumn("webhook_id", "text", (col) => col.notNull())
     .addColumn("emitter_id", "text", (col) => col.notNull())
@@ -41,15 +35,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("last_error", "text")
     .addColumn("last_latency_ms", "integer")
     .addColumn("next_attempt_at", "bigint")
-    .addColumn("created_at", "bigint", (col) => col.notNull())
-    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .$call(createdAndUpdated)
     .execute();
-  await db.schema.createIndex("deliveries_webhook").on("deliveries").columns(["webhook_id", "id"]).execute();
-  await db.schema
-    .createIndex("deliveries_status")
-    .on("deliveries")
-    .columns(["status", "created_at"])
-    .execute();
+  await createIndex(db, "deliveries_webhook", "deliveries", ["webhook_id", "id"]);
+  await createIndex(db, "deliveries_status", "deliveries", ["status", "created_at"]);
 
   await db.schema
     .createTable("delivery_attempts")
@@ -70,8 +59,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("jobs").dropColumn("group_key").execute();
-  await db.schema.dropTable("delivery_attempts").execute();
-  await db.schema.dropTable("deliveries").execute();
+  await dropTables(db, ["delivery_attempts", "deliveries"]);
   for (const column of [
     "failing_since",
     "disabled_reason",

@@ -3,13 +3,13 @@
  * the events table under its id, sequenced by the counters on its row, as a source's are.
  */
 import type { Kysely } from "kysely";
+import { createdAndUpdated, lastEventCursor } from "./columns.js";
+import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable, createIdKeyedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("workflows")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+  await createAccountOwnedTable(db, "workflows")
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("active", "integer", (col) => col.notNull())
     // JSON: the normalized document (steps pinned to saved components, secret values sealed).
@@ -26,17 +26,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("expressions_bundle", "text")
     .addColumn("expressions_hash", "text")
     .addColumn("max_events", "integer", (col) => col.notNull())
-    .addColumn("last_event_ms", "bigint", (col) => col.notNull().defaultTo(0))
-    .addColumn("last_event_seq", "integer", (col) => col.notNull().defaultTo(0))
+    .$call(lastEventCursor)
     .addColumn("event_count", "integer", (col) => col.notNull().defaultTo(0))
-    .addColumn("created_at", "bigint", (col) => col.notNull())
-    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .$call(createdAndUpdated)
     .addUniqueConstraint("workflows_account_name", ["account_id", "name"])
     .execute();
 
-  await db.schema
-    .createTable("workflow_runs")
-    .addColumn("id", "text", (col) => col.primaryKey())
+  await createIdKeyedTable(db, "workflow_runs")
     .addColumn("workflow_id", "text", (col) => col.notNull())
     .addColumn("account_id", "text", (col) => col.notNull())
     .addColumn("status", "text", (col) => col.notNull())
@@ -52,15 +48,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("started_at", "bigint")
     .addColumn("finished_at", "bigint")
     .execute();
-  await db.schema
-    .createIndex("workflow_runs_workflow")
-    .on("workflow_runs")
-    .columns(["workflow_id", "id"])
-    .execute();
+  await createIndex(db, "workflow_runs_workflow", "workflow_runs", ["workflow_id", "id"]);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable("workflow_runs").execute();
-  await db.schema.dropTable("workflows").execute();
+  await dropTables(db, ["workflow_runs", "workflows"]);
 }

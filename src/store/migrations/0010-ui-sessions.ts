@@ -4,6 +4,8 @@
  * Numbered 0010 to leave 0008/0009 to migrations being written in parallel.
  */
 import type { Kysely } from "kysely";
+import { createdAndExpires, ownedBy } from "./columns.js";
+import { createIndex } from "./indexes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -11,11 +13,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("ui_sessions")
     // SHA-256 of the cookie's token: a leaked database does not leak live sessions.
     .addColumn("token_hash", "text", (col) => col.primaryKey())
-    .addColumn("api_key_id", "text", (col) => col.notNull().references("api_keys.id").onDelete("cascade"))
-    .addColumn("created_at", "bigint", (col) => col.notNull())
-    .addColumn("expires_at", "bigint", (col) => col.notNull())
+    .addColumn("api_key_id", "text", ownedBy("api_keys.id"))
+    .$call(createdAndExpires)
     .execute();
-  await db.schema.createIndex("ui_sessions_api_key").on("ui_sessions").column("api_key_id").execute();
+  await createIndex(db, "ui_sessions_api_key", "ui_sessions", ["api_key_id"]);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().

@@ -4,6 +4,9 @@
  * component's additionalProps produced for one configuration).
  */
 import type { Kysely } from "kysely";
+import { createdAndUpdated } from "./columns.js";
+import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -18,15 +21,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("definition", "text", (col) => col.notNull())
     // The OAuth client secret, sealed; null for other apps.
     .addColumn("client_secret", "text")
-    .addColumn("created_at", "bigint", (col) => col.notNull())
-    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .$call(createdAndUpdated)
     .addPrimaryKeyConstraint("apps_pk", ["owner", "slug"])
     .execute();
 
-  await db.schema
-    .createTable("connected_accounts")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+  await createAccountOwnedTable(db, "connected_accounts")
     .addColumn("app", "text", (col) => col.notNull())
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("auth_type", "text", (col) => col.notNull())
@@ -36,19 +35,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("error", "text")
     .addColumn("expires_at", "bigint")
     .addColumn("last_refreshed_at", "bigint")
-    .addColumn("created_at", "bigint", (col) => col.notNull())
-    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .$call(createdAndUpdated)
     .execute();
-  await db.schema
-    .createIndex("connected_accounts_account_app")
-    .on("connected_accounts")
-    .columns(["account_id", "app"])
-    .execute();
+  await createIndex(db, "connected_accounts_account_app", "connected_accounts", ["account_id", "app"]);
 
-  await db.schema
-    .createTable("dynamic_props")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+  await createAccountOwnedTable(db, "dynamic_props")
     .addColumn("component_id", "text", (col) => col.notNull())
     // JSON: the props additionalProps returned (PropDefinition[]).
     .addColumn("props", "text", (col) => col.notNull())
@@ -61,7 +52,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable("sources").dropColumn("dynamic_props").execute();
-  await db.schema.dropTable("dynamic_props").execute();
-  await db.schema.dropTable("connected_accounts").execute();
-  await db.schema.dropTable("apps").execute();
+  await dropTables(db, ["dynamic_props", "connected_accounts", "apps"]);
 }

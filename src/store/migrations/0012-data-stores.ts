@@ -1,19 +1,18 @@
 /** Data stores (`ds_…`): account-level key-value stores that `data_store` props share. */
 import type { Kysely } from "kysely";
+import { ownedBy } from "./columns.js";
+import { createAccountOwnedTable, dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("data_stores")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+  await createAccountOwnedTable(db, "data_stores")
     .addColumn("name", "text", (col) => col.notNull())
     .addColumn("created_at", "bigint", (col) => col.notNull())
     .addUniqueConstraint("data_stores_account_name", ["account_id", "name"])
     .execute();
   await db.schema
     .createTable("data_store_records")
-    .addColumn("store_id", "text", (col) => col.notNull().references("data_stores.id").onDelete("cascade"))
+    .addColumn("store_id", "text", ownedBy("data_stores.id"))
     .addColumn("key", "text", (col) => col.notNull())
     // JSON of the value.
     .addColumn("value", "text", (col) => col.notNull())
@@ -26,6 +25,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.schema.dropTable("data_store_records").execute();
-  await db.schema.dropTable("data_stores").execute();
+  await dropTables(db, ["data_store_records", "data_stores"]);
 }

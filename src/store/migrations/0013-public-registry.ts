@@ -4,6 +4,8 @@
  * component for good; versions only go up; a deprecated version stays for the sources using it.
  */
 import type { Kysely } from "kysely";
+import { ownedBy } from "./columns.js";
+import { createIndex } from "./indexes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -11,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("public_components")
     .addColumn("key", "text", (col) => col.notNull())
     .addColumn("version", "text", (col) => col.notNull())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+    .addColumn("account_id", "text", ownedBy("accounts.id"))
     .addColumn("component_id", "text", (col) => col.notNull().references("components.id"))
     .addColumn("app", "text", (col) => col.notNull())
     .addColumn("type", "text", (col) => col.notNull())
@@ -21,7 +23,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("deprecated_at", "bigint")
     .addPrimaryKeyConstraint("public_components_pk", ["key", "version"])
     .execute();
-  await db.schema.createIndex("public_components_app").on("public_components").columns(["app"]).execute();
+  await createIndex(db, "public_components_app", "public_components", ["app"]);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().

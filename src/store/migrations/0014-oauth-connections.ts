@@ -4,13 +4,12 @@
  * is used once and expires.
  */
 import type { Kysely } from "kysely";
+import { createdAndUpdated } from "./columns.js";
+import { createAccountOwnedTable } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("oauth_connections")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+  await createAccountOwnedTable(db, "oauth_connections")
     .addColumn("app", "text", (col) => col.notNull())
     .addColumn("name", "text")
     // Sealed JSON of the app's custom fields given at the start.
@@ -27,8 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("status", "text", (col) => col.notNull())
     .addColumn("error", "text")
     .addColumn("expires_at", "bigint", (col) => col.notNull())
-    .addColumn("created_at", "bigint", (col) => col.notNull())
-    .addColumn("updated_at", "bigint", (col) => col.notNull())
+    .$call(createdAndUpdated)
     .execute();
 }
 

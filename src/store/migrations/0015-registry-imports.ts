@@ -4,13 +4,12 @@
  * node can answer for it and a client can follow a long import without holding a request open.
  */
 import type { Kysely } from "kysely";
+import { createIndex } from "./indexes.js";
+import { createAccountOwnedTable } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("registry_imports")
-    .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("account_id", "text", (col) => col.notNull().references("accounts.id").onDelete("cascade"))
+  await createAccountOwnedTable(db, "registry_imports")
     .addColumn("registry", "text", (col) => col.notNull())
     .addColumn("source", "text", (col) => col.notNull())
     .addColumn("status", "text", (col) => col.notNull())
@@ -21,11 +20,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("heartbeat_at", "bigint", (col) => col.notNull())
     .addColumn("finished_at", "bigint")
     .execute();
-  await db.schema
-    .createIndex("registry_imports_account")
-    .on("registry_imports")
-    .columns(["account_id", "id"])
-    .execute();
+  await createIndex(db, "registry_imports_account", "registry_imports", ["account_id", "id"]);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().

@@ -4,10 +4,11 @@
  * rate-limited key (a webhook) holding the time of its next free send.
  */
 import type { Kysely } from "kysely";
+import { createIndex } from "./indexes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex("jobs_leased").on("jobs").columns(["queue", "locked_until"]).execute();
+  await createIndex(db, "jobs_leased", "jobs", ["queue", "locked_until"]);
   await db.schema
     .createTable("rate_slots")
     .addColumn("key", "text", (column) => column.primaryKey())

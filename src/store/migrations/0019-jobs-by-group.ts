@@ -8,25 +8,18 @@
  * its group to the group's next job (`takeNextWrite`) without reading other groups' backlogs.
  */
 import type { Kysely } from "kysely";
+import { createIndex } from "./indexes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createIndex("jobs_due_in_order")
-    .on("jobs")
-    .columns(["queue", "state", "run_at", "id"])
-    .execute();
+  await createIndex(db, "jobs_due_in_order", "jobs", ["queue", "state", "run_at", "id"]);
   await db.schema.dropIndex("jobs_due").execute();
-  await db.schema
-    .createIndex("jobs_group_due")
-    .on("jobs")
-    .columns(["queue", "group_key", "state", "run_at", "id"])
-    .execute();
+  await createIndex(db, "jobs_group_due", "jobs", ["queue", "group_key", "state", "run_at", "id"]);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex("jobs_group_due").execute();
-  await db.schema.createIndex("jobs_due").on("jobs").columns(["queue", "state", "run_at"]).execute();
+  await createIndex(db, "jobs_due", "jobs", ["queue", "state", "run_at"]);
   await db.schema.dropIndex("jobs_due_in_order").execute();
 }

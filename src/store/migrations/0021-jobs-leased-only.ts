@@ -14,21 +14,17 @@
  * (bench/RESULTS.md). A free job is not in the index now, so no plan can read free jobs from it.
  * It is also smaller, and a job enqueued no longer writes to it.
  */
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
+import { createIndex } from "./indexes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex("jobs_leased").execute();
-  await db.schema
-    .createIndex("jobs_leased")
-    .on("jobs")
-    .columns(["queue", "locked_until"])
-    .where(sql.ref("locked_until"), "is not", null)
-    .execute();
+  await createIndex(db, "jobs_leased", "jobs", ["queue", "locked_until"], { whereNotNull: "locked_until" });
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex("jobs_leased").execute();
-  await db.schema.createIndex("jobs_leased").on("jobs").columns(["queue", "locked_until"]).execute();
+  await createIndex(db, "jobs_leased", "jobs", ["queue", "locked_until"]);
 }

@@ -6,16 +6,14 @@
  * counts finished runs only, and reads them from this index alone, as it read all runs from
  * `workflow_runs_workflow` before: a run still queued or running is not in it.
  */
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
+import { createIndex } from "./indexes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createIndex("workflow_runs_finished")
-    .on("workflow_runs")
-    .columns(["workflow_id", "id"])
-    .where(sql.ref("finished_at"), "is not", null)
-    .execute();
+  await createIndex(db, "workflow_runs_finished", "workflow_runs", ["workflow_id", "id"], {
+    whereNotNull: "finished_at",
+  });
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
