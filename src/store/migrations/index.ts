@@ -1,4 +1,4 @@
-/** The migrations, in order. Each file is one step; never edit a step that has shipped. (There is no 0004.) */
+/** The migrations, in order. Each file is one step; a step that has shipped never changes the DDL it emits. (There is no 0004.) */
 import type { Migration } from "kysely";
 import * as initial from "./0001-initial.js";
 import * as componentsAndSources from "./0002-components-and-sources.js";
