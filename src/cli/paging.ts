@@ -1,7 +1,7 @@
 /** The paging of list commands: the `-n` and `--after` flags, and the hint naming the next page. */
 import type { Command } from "commander";
 import type { PageOf } from "../client/types.js";
-import type { ApiCommandOptions } from "./context.js";
+import { type ApiCommandOptions, apiOptions } from "./context.js";
 import { type Column, printList } from "./output.js";
 
 export interface PageFlags extends ApiCommandOptions {
@@ -14,6 +14,38 @@ export function pageOptions(command: Command, defaultLimit: string): Command {
   return command
     .option("-n, --limit <count>", "how many (1-100)", defaultLimit)
     .option("--after <cursor>", "page after this id");
+}
+
+/** The page the flags ask for, `-n` as given: the server answers a count out of range. */
+export function pageParams(options: PageFlags): { limit: number; after?: string } {
+  return { limit: Number(options.limit), after: options.after };
+}
+
+/** What a list command shows of the page it fetched. */
+export interface ListedPage<T> {
+  readonly page: PageOf<T>;
+  readonly columns: readonly Column<T>[];
+  /** Said instead of an empty table. */
+  readonly empty: string;
+  /** The command again, for the hint naming the next page (`NEXT --after CURSOR`); none, no hint. */
+  readonly next?: string;
+}
+
+/**
+ * Makes `command` a list command: the paging and API flags, and an action printing the page that
+ * `list` fetches (given the options, then the command's arguments).
+ */
+export function listCommand<T, O extends PageFlags = PageFlags, A extends string[] = []>(
+  command: Command,
+  defaultLimit: string,
+  list: (options: O, ...args: A) => Promise<ListedPage<T>>,
+): void {
+  apiOptions(pageOptions(command, defaultLimit)).action(async () => {
+    const options = command.opts<O>();
+    const listed = await list(options, ...(command.processedArgs as A));
+    if (listed.next === undefined) printList(options, listed.page.data, listed.columns, listed.empty);
+    else printPage(options, listed.page, listed.columns, listed.empty, listed.next);
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor, parseCount } from "../context.js";
 import { type Column, formatTime, printJson, printOutcome, printRecord, UsageError } from "../output.js";
-import { type PageFlags, pageOptions, printPage } from "../paging.js";
+import { listCommand, type PageFlags } from "../paging.js";
 
 const STATUSES: readonly DeliveryStatus[] = ["pending", "delivered", "failed"];
 
@@ -37,34 +37,31 @@ const attemptColumns: readonly Column<DeliveryAttempt>[] = [
 
 /** `webhooks deliveries` and `webhooks recover`, added to the `webhooks` group. */
 export function addWebhookDeliveryCommands(webhooks: Command): void {
-  apiOptions(
-    pageOptions(
-      webhooks
-        .command("deliveries <id>")
-        .description("a webhook's delivery log, newest first")
-        .option("--status <status>", "only pending, delivered or failed deliveries"),
-      "20",
-    ),
-  ).action(async (id: string, options: PageFlags & { status?: string }) => {
-    const limit = parseCount(options.limit);
-    const status = options.status;
-    if (status !== undefined && !STATUSES.includes(status as DeliveryStatus)) {
-      throw new UsageError(`--status takes pending, delivered or failed, got '${status}'`);
-    }
-    const { client } = clientFor(options);
-    const page = await client.listDeliveries(id, {
-      limit,
-      after: options.after,
-      status: status as DeliveryStatus | undefined,
-    });
-    printPage(
-      options,
-      page,
-      deliveryColumns,
-      status ? `No ${status} deliveries for ${id}.` : `No deliveries for ${id} yet.`,
-      `sluice webhooks deliveries ${id}${status ? ` --status ${status}` : ""}`,
-    );
-  });
+  listCommand(
+    webhooks
+      .command("deliveries <id>")
+      .description("a webhook's delivery log, newest first")
+      .option("--status <status>", "only pending, delivered or failed deliveries"),
+    "20",
+    async (options: PageFlags & { status?: string }, id: string) => {
+      const limit = parseCount(options.limit);
+      const status = options.status;
+      if (status !== undefined && !STATUSES.includes(status as DeliveryStatus)) {
+        throw new UsageError(`--status takes pending, delivered or failed, got '${status}'`);
+      }
+      const { client } = clientFor(options);
+      return {
+        page: await client.listDeliveries(id, {
+          limit,
+          after: options.after,
+          status: status as DeliveryStatus | undefined,
+        }),
+        columns: deliveryColumns,
+        empty: status ? `No ${status} deliveries for ${id}.` : `No deliveries for ${id} yet.`,
+        next: `sluice webhooks deliveries ${id}${status ? ` --status ${status}` : ""}`,
+      };
+    },
+  );
 
   apiOptions(
     webhooks

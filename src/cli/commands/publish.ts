@@ -10,7 +10,7 @@ import type { PublishedComponent } from "../../client/types.js";
 import { bundleComponentFile } from "../bundle-file.js";
 import { type ApiCommandOptions, apiOptions, clientFor, commandGroup, parseCount } from "../context.js";
 import { type Column, fieldColumns, formatTime, printRecord, UsageError } from "../output.js";
-import { type PageFlags, pageOptions, printPage } from "../paging.js";
+import { listCommand, type PageFlags } from "../paging.js";
 import { withSpinner } from "../terminal.js";
 
 const URL_TARGET = /^https?:\/\//i;
@@ -84,26 +84,26 @@ export function registerPublish(program: Command): void {
   });
 
   const list = commandGroup(program, "list", "list resources of your account");
-  apiOptions(
-    pageOptions(
-      list
-        .command("published")
-        .description("list published components, every version, newest first")
-        .option("--key <key>", "only the versions of this key"),
-      "100",
-    ),
-  ).action(async (options: PageFlags & { key?: string }) => {
-    const limit = parseCount(options.limit);
-    const { client } = clientFor(options);
-    const page = await client.listPublished({ limit, after: options.after, key: options.key });
-    printPage(
-      options,
-      page,
-      columns,
-      "Nothing published yet. Publish a component with: sluice publish FILE",
-      "sluice list published",
-    );
-  });
+  listCommand(
+    list
+      .command("published")
+      .description("list published components, every version, newest first")
+      .option("--key <key>", "only the versions of this key"),
+    "100",
+    async (options: PageFlags & { key?: string }) => {
+      const limit = parseCount(options.limit);
+      return {
+        page: await clientFor(options).client.listPublished({
+          limit,
+          after: options.after,
+          key: options.key,
+        }),
+        columns,
+        empty: "Nothing published yet. Publish a component with: sluice publish FILE",
+        next: "sluice list published",
+      };
+    },
+  );
 }
 
 async function bundled(file: string): Promise<{ component_code: string; filename: string }> {

@@ -2,8 +2,8 @@
 import type { Command } from "commander";
 import type { ComponentSummary } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor, commandGroup } from "../context.js";
-import { type Column, fieldColumns, formatTime, printJson, printList, printOutcome } from "../output.js";
-import { type PageFlags, pageOptions, printPage } from "../paging.js";
+import { type Column, fieldColumns, formatTime, printJson, printOutcome } from "../output.js";
+import { listCommand, pageParams } from "../paging.js";
 import { componentPropsTable, logLine, sourceColumns, sourceTable } from "../source-output.js";
 
 const componentColumns: readonly Column<ComponentSummary>[] = [
@@ -13,31 +13,25 @@ const componentColumns: readonly Column<ComponentSummary>[] = [
 
 export function registerSources(program: Command): void {
   const list = commandGroup(program, "list", "list resources of your account");
-  apiOptions(
-    pageOptions(list.command("sources").description("list deployed sources, newest first"), "100"),
-  ).action(async (options: PageFlags) => {
-    const { client } = clientFor(options);
-    const page = await client.listSources({ limit: Number(options.limit), after: options.after });
-    printPage(
-      options,
-      page,
-      sourceColumns,
-      "No sources yet. Deploy one with: sluice deploy FILE",
-      "sluice list sources",
-    );
-  });
-  apiOptions(
-    pageOptions(list.command("components").description("list saved components, newest first"), "100"),
-  ).action(async (options: PageFlags) => {
-    const { client } = clientFor(options);
-    const page = await client.listComponents({ limit: Number(options.limit), after: options.after });
-    printList(
-      options,
-      page.data,
-      componentColumns,
-      "No components yet. Deploy or publish one with: sluice deploy FILE",
-    );
-  });
+  listCommand(
+    list.command("sources").description("list deployed sources, newest first"),
+    "100",
+    async (options) => ({
+      page: await clientFor(options).client.listSources(pageParams(options)),
+      columns: sourceColumns,
+      empty: "No sources yet. Deploy one with: sluice deploy FILE",
+      next: "sluice list sources",
+    }),
+  );
+  listCommand(
+    list.command("components").description("list saved components, newest first"),
+    "100",
+    async (options) => ({
+      page: await clientFor(options).client.listComponents(pageParams(options)),
+      columns: componentColumns,
+      empty: "No components yet. Deploy or publish one with: sluice deploy FILE",
+    }),
+  );
 
   apiOptions(
     program

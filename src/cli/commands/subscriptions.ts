@@ -7,7 +7,7 @@ import type { SluiceClient } from "../../client/client.js";
 import type { Subscription, SubscriptionParams } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor, commandGroup, parseCount } from "../context.js";
 import { type Column, formatTime, printRecord, UsageError } from "../output.js";
-import { type PageFlags, pageOptions, printPage } from "../paging.js";
+import { listCommand } from "../paging.js";
 
 interface SubscriptionFlags extends ApiCommandOptions {
   emitter: string;
@@ -51,23 +51,20 @@ export function registerSubscriptions(program: Command): void {
   });
 
   const list = commandGroup(program, "list", "list resources of your account");
-  apiOptions(
-    pageOptions(
-      list.command("subscriptions").description("list which webhooks get which emitters' events"),
-      "100",
-    ),
-  ).action(async (options: PageFlags) => {
-    const limit = parseCount(options.limit);
-    const { client } = clientFor(options);
-    const page = await client.listSubscriptions({ limit, after: options.after });
-    printPage(
-      options,
-      page,
-      columns,
-      "No subscriptions yet. Subscribe a webhook with: sluice subscribe --emitter SOURCE --listener WEBHOOK_ID",
-      "sluice list subscriptions",
-    );
-  });
+  listCommand(
+    list.command("subscriptions").description("list which webhooks get which emitters' events"),
+    "100",
+    async (options) => {
+      const limit = parseCount(options.limit);
+      return {
+        page: await clientFor(options).client.listSubscriptions({ limit, after: options.after }),
+        columns,
+        empty:
+          "No subscriptions yet. Subscribe a webhook with: sluice subscribe --emitter SOURCE --listener WEBHOOK_ID",
+        next: "sluice list subscriptions",
+      };
+    },
+  );
 }
 
 function subscriptionCommand(program: Command, name: string, description: string): Command {

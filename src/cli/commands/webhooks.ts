@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import type { Webhook, WebhookUpdate } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
 import { type Column, fieldColumns, formatTime, printOutcome, printRecord, UsageError } from "../output.js";
-import { type PageFlags, pageOptions, printPage } from "../paging.js";
+import { listCommand, pageParams } from "../paging.js";
 import { addWebhookDeliveryCommands } from "./deliveries.js";
 
 interface UpdateFlags extends ApiCommandOptions {
@@ -49,18 +49,15 @@ export function registerWebhooks(program: Command): void {
     );
   });
 
-  apiOptions(pageOptions(webhooks.command("list").description("list webhooks, newest first"), "100")).action(
-    async (options: PageFlags) => {
-      const { client } = clientFor(options);
-      const page = await client.listWebhooks({ limit: Number(options.limit), after: options.after });
-      printPage(
-        options,
-        page,
-        columns,
-        "No webhooks yet. Create one with: sluice webhooks create --url URL --name NAME",
-        "sluice webhooks list",
-      );
-    },
+  listCommand(
+    webhooks.command("list").description("list webhooks, newest first"),
+    "100",
+    async (options) => ({
+      page: await clientFor(options).client.listWebhooks(pageParams(options)),
+      columns,
+      empty: "No webhooks yet. Create one with: sluice webhooks create --url URL --name NAME",
+      next: "sluice webhooks list",
+    }),
   );
 
   apiOptions(webhooks.command("get <id>").description("show one webhook")).action(

@@ -8,7 +8,7 @@ import { ApiError, type SluiceClient } from "../../client/client.js";
 import type { Workflow, WorkflowParams, WorkflowRun } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor, parseCount } from "../context.js";
 import { printJson, printOutcome, printRecord, UsageError } from "../output.js";
-import { type PageFlags, pageOptions, printPage } from "../paging.js";
+import { listCommand } from "../paging.js";
 import { withSpinner } from "../terminal.js";
 import { workflowChanges } from "../workflow-changes.js";
 import { readWorkflowFile } from "../workflow-document.js";
@@ -43,19 +43,19 @@ export function registerWorkflows(program: Command): void {
     }
   });
 
-  apiOptions(
-    pageOptions(workflows.command("list").description("list the account's workflows, newest first"), "100"),
-  ).action(async (options: PageFlags) => {
-    const { client } = clientFor(options);
-    const page = await client.listWorkflows({ limit: parseCount(options.limit), after: options.after });
-    printPage(
-      options,
-      page,
-      workflowColumns,
-      "No workflows yet. Deploy one with: sluice workflows deploy FILE",
-      "sluice workflows list",
-    );
-  });
+  listCommand(
+    workflows.command("list").description("list the account's workflows, newest first"),
+    "100",
+    async (options) => {
+      const { client } = clientFor(options);
+      return {
+        page: await client.listWorkflows({ limit: parseCount(options.limit), after: options.after }),
+        columns: workflowColumns,
+        empty: "No workflows yet. Deploy one with: sluice workflows deploy FILE",
+        next: "sluice workflows list",
+      };
+    },
+  );
 
   apiOptions(workflows.command("get <workflow>").description("show a workflow (by p_ id or name)")).action(
     async (ref: string, options: ApiCommandOptions) => {
@@ -79,26 +79,20 @@ export function registerWorkflows(program: Command): void {
 
 /** `workflows runs`, `run` and `replay`. */
 function addRunCommands(workflows: Command): void {
-  apiOptions(
-    pageOptions(
-      workflows.command("runs <workflow>").description("list a workflow's runs, newest first"),
-      "20",
-    ),
-  ).action(async (ref: string, options: PageFlags) => {
-    const { client } = clientFor(options);
-    const id = await workflowIdOf(client, ref);
-    const page = await client.listWorkflowRuns(id, {
-      limit: parseCount(options.limit),
-      after: options.after,
-    });
-    printPage(
-      options,
-      page,
-      runColumns,
-      `No runs of ${ref} yet. Run it with: sluice workflows run ${ref}`,
-      `sluice workflows runs ${ref}`,
-    );
-  });
+  listCommand(
+    workflows.command("runs <workflow>").description("list a workflow's runs, newest first"),
+    "20",
+    async (options, ref: string) => {
+      const { client } = clientFor(options);
+      const id = await workflowIdOf(client, ref);
+      return {
+        page: await client.listWorkflowRuns(id, { limit: parseCount(options.limit), after: options.after }),
+        columns: runColumns,
+        empty: `No runs of ${ref} yet. Run it with: sluice workflows run ${ref}`,
+        next: `sluice workflows runs ${ref}`,
+      };
+    },
+  );
 
   apiOptions(
     waitOptions(
