@@ -1,8 +1,9 @@
 /** Accounts (admins only): create an account; its first API key is shown once. */
 import { useMutation } from "@tanstack/react-query";
 import type { CreatedAccount } from "../../client/types.js";
-import { api, errorMessage } from "../api.js";
-import { CopyButton } from "../components/copy-button.js";
+import { api } from "../api.js";
+import { SecretNotice } from "../components/secret-notice.js";
+import { ActionError } from "../components/status.js";
 
 export function AccountsPage() {
   const create = useMutation({
@@ -28,22 +29,11 @@ export function AccountsPage() {
           Create account
         </button>
       </form>
-      {create.error && (
-        <p className="field-error" role="alert">
-          {errorMessage(create.error)}
-        </p>
-      )}
+      <ActionError error={create.error} />
       {create.data && (
-        <div className="notice ok" role="status">
-          <p>
-            Account <strong>{create.data.name}</strong> ({create.data.id}) created. Its API key, shown only
-            now:
-          </p>
-          <p className="row">
-            <code className="secret">{create.data.api_key}</code>
-            <CopyButton text={create.data.api_key} label="Copy key" />
-          </p>
-        </div>
+        <SecretNotice secret={create.data.api_key} copyLabel="Copy key">
+          Account <strong>{create.data.name}</strong> ({create.data.id}) created. Its API key, shown only now:
+        </SecretNotice>
       )}
     </section>
   );

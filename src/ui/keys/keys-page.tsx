@@ -2,10 +2,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ApiKeyInfo, CreatedApiKey } from "../../client/types.js";
-import { api, errorMessage } from "../api.js";
+import { api } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
-import { CopyButton } from "../components/copy-button.js";
 import { type Column, DataTable } from "../components/data-table.js";
+import { SecretNotice } from "../components/secret-notice.js";
+import { ActionError } from "../components/status.js";
 import { formatSeconds } from "../components/time.js";
 
 export function KeysPage() {
@@ -60,19 +61,11 @@ export function KeysPage() {
         </button>
       </form>
       {created && (
-        <div className="notice ok" role="status">
-          <p>The new key, shown only now:</p>
-          <p className="row">
-            <code className="secret">{created.api_key}</code>
-            <CopyButton text={created.api_key} label="Copy key" />
-          </p>
-        </div>
+        <SecretNotice secret={created.api_key} copyLabel="Copy key">
+          The new key, shown only now:
+        </SecretNotice>
       )}
-      {(create.error ?? revoke.error) && (
-        <p className="field-error" role="alert">
-          {errorMessage(create.error ?? revoke.error)}
-        </p>
-      )}
+      <ActionError error={create.error ?? revoke.error} />
       <DataTable
         query={keys}
         rows={keys.data}

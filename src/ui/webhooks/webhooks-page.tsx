@@ -3,10 +3,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "wouter";
 import type { CreatedWebhook } from "../../client/types.js";
-import { api, errorMessage } from "../api.js";
-import { CopyButton } from "../components/copy-button.js";
+import { api } from "../api.js";
 import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
-import { Empty, ErrorBox, Loading } from "../components/status.js";
+import { SecretNotice } from "../components/secret-notice.js";
+import { ActionError, Empty, ErrorBox, Loading } from "../components/status.js";
 
 export function WebhooksPage() {
   const queryClient = useQueryClient();
@@ -47,21 +47,11 @@ export function WebhooksPage() {
           Create webhook
         </button>
       </form>
-      {create.error && (
-        <p className="field-error" role="alert">
-          {errorMessage(create.error)}
-        </p>
-      )}
+      <ActionError error={create.error} />
       {created && (
-        <div className="notice ok" role="status">
-          <p>
-            Webhook <strong>{created.name}</strong> created. Its signing secret is shown only now:
-          </p>
-          <p className="row">
-            <code className="secret">{created.signing_secret}</code>
-            <CopyButton text={created.signing_secret} label="Copy secret" />
-          </p>
-        </div>
+        <SecretNotice secret={created.signing_secret} copyLabel="Copy secret">
+          Webhook <strong>{created.name}</strong> created. Its signing secret is shown only now:
+        </SecretNotice>
       )}
       {webhooks.isPending && <Loading what="webhooks" />}
       {webhooks.error && <ErrorBox error={webhooks.error} />}
