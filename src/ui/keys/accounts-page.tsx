@@ -2,6 +2,7 @@
 import { useMutation } from "@tanstack/react-query";
 import type { CreatedAccount } from "../../client/types.js";
 import { api } from "../api.js";
+import { InlineForm } from "../components/inline-form.js";
 import { SecretNotice } from "../components/secret-notice.js";
 import { ActionError } from "../components/status.js";
 
@@ -13,22 +14,17 @@ export function AccountsPage() {
     <section>
       <h1>Accounts</h1>
       <p className="muted">Each account has its own sources, webhooks and workflows; none sees another's.</p>
-      <form
-        className="inline-form"
-        aria-label="New account"
-        onSubmit={(event) => {
-          event.preventDefault();
-          create.mutate(String(new FormData(event.currentTarget).get("name") ?? "").trim());
-        }}
+      <InlineForm
+        label="New account"
+        submit="Create account"
+        busy={create.isPending}
+        onSubmit={(data) => create.mutate(String(data.get("name") ?? "").trim())}
       >
         <div className="field grow">
           <label htmlFor="account-name">Account name</label>
           <input id="account-name" name="name" required />
         </div>
-        <button type="submit" disabled={create.isPending}>
-          Create account
-        </button>
-      </form>
+      </InlineForm>
       <ActionError error={create.error} />
       {create.data && (
         <SecretNotice secret={create.data.api_key} copyLabel="Copy key">

@@ -5,6 +5,7 @@ import type { ApiKeyInfo, CreatedApiKey } from "../../client/types.js";
 import { api } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
 import { type Column, DataTable } from "../components/data-table.js";
+import { InlineForm } from "../components/inline-form.js";
 import { SecretNotice } from "../components/secret-notice.js";
 import { ActionError } from "../components/status.js";
 import { formatSeconds } from "../components/time.js";
@@ -44,22 +45,17 @@ export function KeysPage() {
   return (
     <section>
       <h1>API keys</h1>
-      <form
-        className="inline-form"
-        aria-label="New API key"
-        onSubmit={(event) => {
-          event.preventDefault();
-          create.mutate(String(new FormData(event.currentTarget).get("name") ?? "").trim());
-        }}
+      <InlineForm
+        label="New API key"
+        submit="Create key"
+        busy={create.isPending}
+        onSubmit={(data) => create.mutate(String(data.get("name") ?? "").trim())}
       >
         <div className="field grow">
           <label htmlFor="key-name">Name</label>
           <input id="key-name" name="name" placeholder="ci, laptop…" />
         </div>
-        <button type="submit" disabled={create.isPending}>
-          Create key
-        </button>
-      </form>
+      </InlineForm>
       {created && (
         <SecretNotice secret={created.api_key} copyLabel="Copy key">
           The new key, shown only now:

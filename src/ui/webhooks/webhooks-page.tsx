@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import type { CreatedWebhook } from "../../client/types.js";
 import { api } from "../api.js";
+import { InlineForm } from "../components/inline-form.js";
 import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
 import { SecretNotice } from "../components/secret-notice.js";
 import { ActionError, Empty, ErrorBox, Loading } from "../components/status.js";
@@ -26,14 +27,13 @@ export function WebhooksPage() {
   return (
     <section>
       <h1>Webhooks</h1>
-      <form
-        className="inline-form"
-        aria-label="New webhook"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const data = new FormData(event.currentTarget);
-          create.mutate({ name: String(data.get("name")).trim(), url: String(data.get("url")).trim() });
-        }}
+      <InlineForm
+        label="New webhook"
+        submit="Create webhook"
+        busy={create.isPending}
+        onSubmit={(data) =>
+          create.mutate({ name: String(data.get("name")).trim(), url: String(data.get("url")).trim() })
+        }
       >
         <div className="field">
           <label htmlFor="webhook-name">Name</label>
@@ -43,10 +43,7 @@ export function WebhooksPage() {
           <label htmlFor="webhook-url">URL</label>
           <input id="webhook-url" name="url" type="url" required placeholder="https://example.com/hooks" />
         </div>
-        <button type="submit" disabled={create.isPending}>
-          Create webhook
-        </button>
-      </form>
+      </InlineForm>
       <ActionError error={create.error} />
       {created && (
         <SecretNotice secret={created.signing_secret} copyLabel="Copy secret">

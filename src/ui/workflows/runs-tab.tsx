@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { WorkflowRun } from "../../client/types.js";
 import { api } from "../api.js";
 import { JsonTree } from "../components/json-tree.js";
+import { PickList } from "../components/pick-list.js";
 import { ActionError, Empty, ErrorBox, Loading } from "../components/status.js";
 import { formatMs } from "../components/time.js";
 import { useUrlParam } from "../components/url-state.js";
@@ -44,25 +45,19 @@ export function RunsTab({ workflowId }: { workflowId: string }) {
         </>
       ) : (
         <div className="split">
-          <ul className="event-list" aria-label="Runs">
-            {list.map((run) => (
-              <li key={run.id}>
-                <button
-                  type="button"
-                  aria-current={run.id === current?.id}
-                  onClick={() => setSelected(run.id)}
+          <PickList label="Runs" items={list} current={current?.id} onPick={setSelected}>
+            {(run) => (
+              <>
+                <span className="small mono">{formatMs(run.created_at_ms)}</span>
+                <span
+                  className={`badge ${run.status === "success" ? "ok" : run.status === "error" ? "bad" : ""}`}
                 >
-                  <span className="small mono">{formatMs(run.created_at_ms)}</span>
-                  <span
-                    className={`badge ${run.status === "success" ? "ok" : run.status === "error" ? "bad" : ""}`}
-                  >
-                    {run.status}
-                  </span>
-                  {run.replay_of && <span className="muted small">replay</span>}
-                </button>
-              </li>
-            ))}
-          </ul>
+                  {run.status}
+                </span>
+                {run.replay_of && <span className="muted small">replay</span>}
+              </>
+            )}
+          </PickList>
           {current && (
             <RunInspector
               key={current.id}

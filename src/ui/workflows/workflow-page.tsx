@@ -6,6 +6,7 @@ import { api, errorMessage } from "../api.js";
 import { EndpointLine, PageHead } from "../components/page-head.js";
 import { ErrorBox, Loading } from "../components/status.js";
 import { TabList, TabPanel, useTab } from "../components/tabs.js";
+import { DocumentField } from "./document-field.js";
 import { RunsTab } from "./runs-tab.js";
 import { documentOf, parseDocument } from "./yaml-document.js";
 
@@ -51,29 +52,18 @@ function DocumentTab({ workflow }: { workflow: Workflow }) {
         update.mutate(String(new FormData(event.currentTarget).get("document") ?? ""));
       }}
     >
-      <label htmlFor="document">Document (YAML)</label>
-      <textarea
+      <DocumentField
         key={workflow.updated_at}
-        id="document"
-        name="document"
-        className="code"
+        label="Document (YAML)"
         rows={18}
-        spellCheck={false}
         defaultValue={documentOf(workflow)}
-        aria-invalid={error !== null}
-        aria-describedby="document-msg"
-      />
-      {error ? (
-        <p className="field-error" id="document-msg" role="alert">
-          {error}
-        </p>
-      ) : (
-        <p className="help" id="document-msg">
-          {update.isSuccess
+        error={error}
+        help={
+          update.isSuccess
             ? "Updated; the workflow keeps its id and endpoint."
-            : "Edit and update; the id and endpoint stay."}
-        </p>
-      )}
+            : "Edit and update; the id and endpoint stay."
+        }
+      />
       <button type="submit" disabled={update.isPending}>
         Update workflow
       </button>
