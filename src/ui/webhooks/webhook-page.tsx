@@ -75,7 +75,7 @@ export function WebhookPage({ id }: { id: string }) {
       )}
       <Notice text={notice} />
       <ActionError error={failure} />
-      <div className="row wrap">
+      <div className="row wrap webhook-settings">
         <RateLimitForm
           rateLimit={data.rate_limit}
           onSave={(rateLimit) => update.mutate({ rate_limit: rateLimit })}
