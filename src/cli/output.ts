@@ -12,6 +12,11 @@ export interface OutputOptions {
 
 export type Column<T> = readonly [header: string, value: (row: T) => unknown];
 
+/** Columns that show a field of the row as it is, headed by the field's name. */
+export function fieldColumns<T>(...fields: (keyof T & string)[]): Column<T>[] {
+  return fields.map((field) => [field, (row: T) => row[field]] as const);
+}
+
 export function printList<T>(
   options: OutputOptions,
   rows: T[],
@@ -40,6 +45,12 @@ export function printRecord(options: OutputOptions, record: object, note?: strin
   for (const [key, value] of Object.entries(record)) table.push({ [key]: formatCell(value) });
   process.stdout.write(`${table.toString()}\n`);
   if (note) process.stdout.write(`${note}\n`);
+}
+
+/** The API's answer with --json; otherwise one line saying what was done. */
+export function printOutcome(options: OutputOptions, value: unknown, line: string): void {
+  if (options.json) printJson(value);
+  else process.stdout.write(`${line}\n`);
 }
 
 export function printJson(value: unknown): void {

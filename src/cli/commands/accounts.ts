@@ -2,11 +2,10 @@
 import type { Command } from "commander";
 import type { ApiKeyInfo } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
-import { type Column, formatTime, printJson, printList, printRecord } from "../output.js";
+import { type Column, fieldColumns, formatTime, printList, printOutcome, printRecord } from "../output.js";
 
 const keyColumns: readonly Column<ApiKeyInfo>[] = [
-  ["id", (key) => key.id],
-  ["name", (key) => key.name],
+  ...fieldColumns<ApiKeyInfo>("id", "name"),
   ["prefix", (key) => `${key.prefix}…`],
   ["created", (key) => formatTime(key.created_at)],
   ["last used", (key) => formatTime(key.last_used_at)],
@@ -44,9 +43,7 @@ export function registerAccounts(program: Command): void {
   apiOptions(keys.command("revoke <id>").description("revoke an API key; it is refused from then on")).action(
     async (id: string, options: ApiCommandOptions) => {
       const { client } = clientFor(options);
-      const revoked = await client.revokeApiKey(id);
-      if (options.json) printJson(revoked);
-      else process.stdout.write(`Revoked API key ${id}\n`);
+      printOutcome(options, await client.revokeApiKey(id), `Revoked API key ${id}`);
     },
   );
 }

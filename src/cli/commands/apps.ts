@@ -10,12 +10,10 @@ import { type AppParams, appsApi, type ConnectedAccount } from "../../client/app
 import { processEnvironment } from "../../config/env.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
 import { registerOAuthConnect } from "../oauth-connect.js";
-import { type Column, printList, printRecord, UsageError } from "../output.js";
+import { type Column, fieldColumns, printList, printRecord, UsageError } from "../output.js";
 
 const connectionColumns: readonly Column<ConnectedAccount>[] = [
-  ["id", (account) => account.id],
-  ["app", (account) => account.app],
-  ["name", (account) => account.name],
+  ...fieldColumns<ConnectedAccount>("id", "app", "name"),
   ["healthy", (account) => (account.healthy ? "yes" : `no: ${account.error ?? ""}`)],
   ["created", (account) => account.created_at],
 ];

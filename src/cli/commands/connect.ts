@@ -6,18 +6,16 @@
 import type { Command } from "commander";
 import { type ConnectProject, connectApi, type OAuthClientInfo } from "../../client/connect-client.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
-import { type Column, printJson, printList, printRecord } from "../output.js";
+import { type Column, fieldColumns, printJson, printList, printOutcome, printRecord } from "../output.js";
 
 const projectColumns: readonly Column<ConnectProject>[] = [
-  ["id", (project) => project.id],
-  ["name", (project) => project.name],
+  ...fieldColumns<ConnectProject>("id", "name"),
   ["app name", (project) => project.app_name],
   ["created", (project) => project.created_at],
 ];
 
 const clientColumns: readonly Column<OAuthClientInfo>[] = [
-  ["client_id", (client) => client.client_id],
-  ["name", (client) => client.name],
+  ...fieldColumns<OAuthClientInfo>("client_id", "name"),
   ["created", (client) => client.created_at],
   ["last used", (client) => client.last_used_at],
 ];
@@ -60,9 +58,11 @@ export function registerConnect(program: Command): void {
       .command("delete <id>")
       .description("delete a project with its end users, their connected accounts and deployed triggers"),
   ).action(async (id: string, options: ApiCommandOptions) => {
-    const deleted = await connectApi(clientFor(options).client).deleteProject(id);
-    if (options.json) printJson(deleted);
-    else process.stdout.write(`Deleted project ${id}\n`);
+    printOutcome(
+      options,
+      await connectApi(clientFor(options).client).deleteProject(id),
+      `Deleted project ${id}`,
+    );
   });
 
   const clients = program
@@ -99,7 +99,6 @@ export function registerConnect(program: Command): void {
     clients.command("revoke <client_id>").description("revoke a client: its secret and tokens stop working"),
   ).action(async (id: string, options: ApiCommandOptions) => {
     const revoked = await connectApi(clientFor(options).client).revokeOAuthClient(id);
-    if (options.json) printJson(revoked);
-    else process.stdout.write(`Revoked OAuth client ${id}\n`);
+    printOutcome(options, revoked, `Revoked OAuth client ${id}`);
   });
 }

@@ -7,7 +7,8 @@ import Table from "cli-table3";
 import type { Command } from "commander";
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor, parseCount } from "../context.js";
-import { type Column, formatTime, printJson, printList, printRecord, UsageError } from "../output.js";
+import { type Column, formatTime, printJson, printOutcome, printRecord, UsageError } from "../output.js";
+import { listCommand, type PageFlags } from "../paging.js";
 
 const STATUSES: readonly DeliveryStatus[] = ["pending", "delivered", "failed"];
 
@@ -36,39 +37,29 @@ const attemptColumns: readonly Column<DeliveryAttempt>[] = [
 
 /** `webhooks deliveries` and `webhooks recover`, added to the `webhooks` group. */
 export function addWebhookDeliveryCommands(webhooks: Command): void {
-  apiOptions(
+  listCommand(
     webhooks
       .command("deliveries <id>")
       .description("a webhook's delivery log, newest first")
-      .option("--status <status>", "only pending, delivered or failed deliveries")
-      .option("-n, --limit <count>", "how many (1-100)", "20")
-      .option("--after <cursor>", "page after this id"),
-  ).action(
-    async (id: string, options: ApiCommandOptions & { status?: string; limit: string; after?: string }) => {
+      .option("--status <status>", "only pending, delivered or failed deliveries"),
+    "20",
+    async (options: PageFlags & { status?: string }, id: string) => {
       const limit = parseCount(options.limit);
       const status = options.status;
       if (status !== undefined && !STATUSES.includes(status as DeliveryStatus)) {
         throw new UsageError(`--status takes pending, delivered or failed, got '${status}'`);
       }
       const { client } = clientFor(options);
-      const page = await client.listDeliveries(id, {
-        limit,
-        after: options.after,
-        status: status as DeliveryStatus | undefined,
-      });
-      printList(
-        options,
-        page.data,
-        deliveryColumns,
-        status ? `No ${status} deliveries for ${id}.` : `No deliveries for ${id} yet.`,
-      );
-      const { total_count: total, count, end_cursor: cursor } = page.page_info;
-      if (!options.json && total > count && count === limit && cursor) {
-        const filter = status ? ` --status ${status}` : "";
-        process.stderr.write(
-          `Showing ${count} of ${total}; the next page: sluice webhooks deliveries ${id}${filter} --after ${cursor}\n`,
-        );
-      }
+      return {
+        page: await client.listDeliveries(id, {
+          limit,
+          after: options.after,
+          status: status as DeliveryStatus | undefined,
+        }),
+        columns: deliveryColumns,
+        empty: status ? `No ${status} deliveries for ${id}.` : `No deliveries for ${id} yet.`,
+        next: `sluice webhooks deliveries ${id}${status ? ` --status ${status}` : ""}`,
+      };
     },
   );
 
@@ -81,13 +72,11 @@ export function addWebhookDeliveryCommands(webhooks: Command): void {
     const since = parseSince(options.since);
     const { client } = clientFor(options);
     const recovered = await client.recoverWebhook(id, since);
-    if (options.json) {
-      printJson(recovered);
-      return;
-    }
     const plural = recovered.resent === 1 ? "delivery" : "deliveries";
-    process.stdout.write(
-      `Resent ${recovered.resent} failed ${plural} of ${id} created since ${formatTime(since)}.\n`,
+    printOutcome(
+      options,
+      recovered,
+      `Resent ${recovered.resent} failed ${plural} of ${id} created since ${formatTime(since)}.`,
     );
   });
 }
@@ -128,13 +117,11 @@ export function registerDeliveries(program: Command): void {
   ).action(async (id: string, options: ApiCommandOptions) => {
     const { client } = clientFor(options);
     const delivery = await client.retryDelivery(id);
-    if (options.json) {
-      printJson(delivery);
-      return;
-    }
-    process.stdout.write(
+    printOutcome(
+      options,
+      delivery,
       `Resending delivery ${delivery.id} to ${delivery.webhook_id} (one attempt); ` +
-        `see the outcome with: sluice deliveries get ${delivery.id}\n`,
+        `see the outcome with: sluice deliveries get ${delivery.id}`,
     );
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { Command } from "commander";
 import type { SluiceClient } from "../../client/client.js";
-import type { EventSummary, LogEntry } from "../../client/types.js";
+import type { EventSummary, LogEntry, PageOf } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor, parseCount } from "../context.js";
 import { printJson } from "../output.js";
 import { eventLine, logLine } from "../source-output.js";
@@ -19,44 +19,55 @@ interface StreamFlags extends ApiCommandOptions {
 const BEFORE_EVERYTHING = "0-0";
 
 export function registerEvents(program: Command): void {
-  apiOptions(
-    program
-      .command("events <source>")
-      .description("show a source's latest events (by dc_ id or name), oldest first; -f follows new ones")
-      .option("-n, --limit <count>", "how many of the latest events (1-100)", "10")
-      .option("-f, --follow", "then print each new event as it is emitted, until Ctrl-C"),
-  ).action(async (ref: string, options: StreamFlags) => {
-    const limit = parseCount(options.limit);
-    const { client } = clientFor(options);
-    const page = await client.listEvents(ref, { limit, expand: "event" });
-    await show(client, options, {
-      ref,
-      newestFirst: page.data,
-      stream: "emits",
-      line: eventLine,
-      none: "No events yet.",
-      what: "events",
-    });
+  addStreamCommand<EventSummary>(program, {
+    usage: "events <source>",
+    description: "show a source's latest events (by dc_ id or name), oldest first; -f follows new ones",
+    limitHelp: "how many of the latest events (1-100)",
+    defaultLimit: "10",
+    followHelp: "then print each new event as it is emitted, until Ctrl-C",
+    latest: (client, ref, limit) => client.listEvents(ref, { limit, expand: "event" }),
+    stream: "emits",
+    line: eventLine,
+    none: "No events yet.",
+    what: "events",
   });
+  addStreamCommand<LogEntry>(program, {
+    usage: "logs <source>",
+    description: "show a source's latest log lines (by dc_ id or name), oldest first; -f follows new ones",
+    limitHelp: "how many of the latest lines (1-100)",
+    defaultLimit: "50",
+    followHelp: "then print each new line as it is logged, until Ctrl-C",
+    latest: (client, ref, limit) => client.listLogs(ref, { limit }),
+    stream: "observations",
+    line: logLine,
+    none: "No logs yet.",
+    what: "logs",
+  });
+}
 
+/** `events` and `logs`: the same command over another stream of the source. */
+interface StreamCommand<T> extends Omit<Shown<T>, "ref" | "newestFirst"> {
+  readonly usage: string;
+  readonly description: string;
+  readonly limitHelp: string;
+  readonly defaultLimit: string;
+  readonly followHelp: string;
+  /** The latest items, newest first, as the API lists them. */
+  readonly latest: (client: SluiceClient, ref: string, limit: number) => Promise<PageOf<T>>;
+}
+
+function addStreamCommand<T extends EventSummary | LogEntry>(program: Command, spec: StreamCommand<T>): void {
   apiOptions(
     program
-      .command("logs <source>")
-      .description("show a source's latest log lines (by dc_ id or name), oldest first; -f follows new ones")
-      .option("-n, --limit <count>", "how many of the latest lines (1-100)", "50")
-      .option("-f, --follow", "then print each new line as it is logged, until Ctrl-C"),
+      .command(spec.usage)
+      .description(spec.description)
+      .option("-n, --limit <count>", spec.limitHelp, spec.defaultLimit)
+      .option("-f, --follow", spec.followHelp),
   ).action(async (ref: string, options: StreamFlags) => {
     const limit = parseCount(options.limit);
     const { client } = clientFor(options);
-    const page = await client.listLogs(ref, { limit });
-    await show(client, options, {
-      ref,
-      newestFirst: page.data,
-      stream: "observations",
-      line: logLine,
-      none: "No logs yet.",
-      what: "logs",
-    });
+    const page = await spec.latest(client, ref, limit);
+    await show(client, options, { ...spec, ref, newestFirst: page.data });
   });
 }
 

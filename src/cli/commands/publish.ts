@@ -9,17 +9,14 @@ import type { Command } from "commander";
 import type { PublishedComponent } from "../../client/types.js";
 import { bundleComponentFile } from "../bundle-file.js";
 import { type ApiCommandOptions, apiOptions, clientFor, commandGroup, parseCount } from "../context.js";
-import { type Column, formatTime, printList, printRecord, UsageError } from "../output.js";
+import { type Column, fieldColumns, formatTime, printRecord, UsageError } from "../output.js";
+import { listCommand, type PageFlags } from "../paging.js";
 import { withSpinner } from "../terminal.js";
 
 const URL_TARGET = /^https?:\/\//i;
 
 const columns: readonly Column<PublishedComponent>[] = [
-  ["key", (published) => published.key],
-  ["version", (published) => published.version],
-  ["type", (published) => published.type],
-  ["name", (published) => published.name],
-  ["id", (published) => published.id],
+  ...fieldColumns<PublishedComponent>("key", "version", "type", "name", "id"),
   ["published", (published) => formatTime(published.published_at)],
 ];
 
@@ -87,30 +84,26 @@ export function registerPublish(program: Command): void {
   });
 
   const list = commandGroup(program, "list", "list resources of your account");
-  apiOptions(
+  listCommand(
     list
       .command("published")
       .description("list published components, every version, newest first")
-      .option("--key <key>", "only the versions of this key")
-      .option("-n, --limit <count>", "how many (1-100)", "100")
-      .option("--after <cursor>", "page after this id"),
-  ).action(async (options: ApiCommandOptions & { key?: string; limit: string; after?: string }) => {
-    const limit = parseCount(options.limit);
-    const { client } = clientFor(options);
-    const page = await client.listPublished({ limit, after: options.after, key: options.key });
-    printList(
-      options,
-      page.data,
-      columns,
-      "Nothing published yet. Publish a component with: sluice publish FILE",
-    );
-    const { total_count: total, count, end_cursor: cursor } = page.page_info;
-    if (!options.json && total > count && count === limit && cursor) {
-      process.stderr.write(
-        `Showing ${count} of ${total}; the next page: sluice list published --after ${cursor}\n`,
-      );
-    }
-  });
+      .option("--key <key>", "only the versions of this key"),
+    "100",
+    async (options: PageFlags & { key?: string }) => {
+      const limit = parseCount(options.limit);
+      return {
+        page: await clientFor(options).client.listPublished({
+          limit,
+          after: options.after,
+          key: options.key,
+        }),
+        columns,
+        empty: "Nothing published yet. Publish a component with: sluice publish FILE",
+        next: "sluice list published",
+      };
+    },
+  );
 }
 
 async function bundled(file: string): Promise<{ component_code: string; filename: string }> {

@@ -9,38 +9,34 @@ import path from "node:path";
 import type { Command } from "commander";
 import type { ComponentSearchParams, ImportedComponent, ListedComponent } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor, commandGroup, parseCount } from "../context.js";
-import { type Column, formatTime, printList, printRecord, UsageError } from "../output.js";
+import { type Column, fieldColumns, formatTime, printList, printRecord, UsageError } from "../output.js";
+import { type PageFlags, pageOptions } from "../paging.js";
 import { withSpinner } from "../terminal.js";
 
 const columns: readonly Column<ListedComponent>[] = [
-  ["key", (listed) => listed.key],
-  ["version", (listed) => listed.version],
-  ["type", (listed) => listed.type],
-  ["registry", (listed) => listed.registry],
-  ["name", (listed) => listed.name],
+  ...fieldColumns<ListedComponent>("key", "version", "type", "registry", "name"),
   ["published", (listed) => formatTime(listed.published_at)],
 ];
 
-interface SearchFlags extends ApiCommandOptions {
+interface SearchFlags extends PageFlags {
   app?: string;
   type?: string;
   registry?: string;
-  limit: string;
-  after?: string;
 }
 
 export function registerRegistry(program: Command): void {
   apiOptions(
-    program
-      .command("search [words...]")
-      .description(
-        "search components by words of their key, name or description, in your account and the public registry",
-      )
-      .option("--app <slug>", "only components of this app")
-      .option("--type <type>", "source or action")
-      .option("--registry <registry>", "public, private or all", "all")
-      .option("-n, --limit <count>", "how many (1-100)", "20")
-      .option("--after <cursor>", "page after this id"),
+    pageOptions(
+      program
+        .command("search [words...]")
+        .description(
+          "search components by words of their key, name or description, in your account and the public registry",
+        )
+        .option("--app <slug>", "only components of this app")
+        .option("--type <type>", "source or action")
+        .option("--registry <registry>", "public, private or all", "all"),
+      "20",
+    ),
   ).action(async (words: string[], options: SearchFlags) => {
     const query: ComponentSearchParams = { limit: parseCount(options.limit) };
     if (words.length > 0) query.q = words.join(" ");

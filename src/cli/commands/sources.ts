@@ -2,53 +2,36 @@
 import type { Command } from "commander";
 import type { ComponentSummary } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor, commandGroup } from "../context.js";
-import { type Column, formatTime, printJson, printList } from "../output.js";
+import { type Column, fieldColumns, formatTime, printJson, printOutcome } from "../output.js";
+import { listCommand, pageParams } from "../paging.js";
 import { componentPropsTable, logLine, sourceColumns, sourceTable } from "../source-output.js";
 
 const componentColumns: readonly Column<ComponentSummary>[] = [
-  ["id", (component) => component.id],
-  ["key", (component) => component.key],
-  ["name", (component) => component.name],
-  ["version", (component) => component.version],
-  ["type", (component) => component.type],
+  ...fieldColumns<ComponentSummary>("id", "key", "name", "version", "type"),
   ["saved", (component) => formatTime(component.created_at)],
 ];
 
 export function registerSources(program: Command): void {
   const list = commandGroup(program, "list", "list resources of your account");
-  apiOptions(
-    list
-      .command("sources")
-      .description("list deployed sources, newest first")
-      .option("-n, --limit <count>", "how many (1-100)", "100")
-      .option("--after <cursor>", "page after this id"),
-  ).action(async (options: ApiCommandOptions & { limit: string; after?: string }) => {
-    const { client } = clientFor(options);
-    const page = await client.listSources({ limit: Number(options.limit), after: options.after });
-    printList(options, page.data, sourceColumns, "No sources yet. Deploy one with: sluice deploy FILE");
-    const { total_count: total, count, end_cursor: cursor } = page.page_info;
-    if (!options.json && total > count && count === Number(options.limit) && cursor) {
-      process.stderr.write(
-        `Showing ${count} of ${total}; the next page: sluice list sources --after ${cursor}\n`,
-      );
-    }
-  });
-  apiOptions(
-    list
-      .command("components")
-      .description("list saved components, newest first")
-      .option("-n, --limit <count>", "how many (1-100)", "100")
-      .option("--after <cursor>", "page after this id"),
-  ).action(async (options: ApiCommandOptions & { limit: string; after?: string }) => {
-    const { client } = clientFor(options);
-    const page = await client.listComponents({ limit: Number(options.limit), after: options.after });
-    printList(
-      options,
-      page.data,
-      componentColumns,
-      "No components yet. Deploy or publish one with: sluice deploy FILE",
-    );
-  });
+  listCommand(
+    list.command("sources").description("list deployed sources, newest first"),
+    "100",
+    async (options) => ({
+      page: await clientFor(options).client.listSources(pageParams(options)),
+      columns: sourceColumns,
+      empty: "No sources yet. Deploy one with: sluice deploy FILE",
+      next: "sluice list sources",
+    }),
+  );
+  listCommand(
+    list.command("components").description("list saved components, newest first"),
+    "100",
+    async (options) => ({
+      page: await clientFor(options).client.listComponents(pageParams(options)),
+      columns: componentColumns,
+      empty: "No components yet. Deploy or publish one with: sluice deploy FILE",
+    }),
+  );
 
   apiOptions(
     program
@@ -75,10 +58,6 @@ export function registerSources(program: Command): void {
       const result = await client.runSource(ref);
       // A failed run is a failed command, also with --json, so that scripts notice.
       if (!result.ok) process.exitCode = 1;
-      if (options.json) {
-        printJson(result);
-        return;
-      }
       const outcome = result.ok
         ? `Run ok in ${Math.round(result.duration_ms)} ms`
         : `Run failed (${result.failure?.reason ?? "error"}): ${result.failure?.message ?? "unknown error"}`;
@@ -87,7 +66,7 @@ export function registerSources(program: Command): void {
           ? "No events emitted."
           : `Emitted ${result.events.length} event${result.events.length === 1 ? "" : "s"}: ${result.events.join(", ")}`;
       const logs = result.logs.length === 0 ? "No logs." : `Logs:\n${result.logs.map(logLine).join("\n")}`;
-      process.stdout.write(`${outcome} (invocation ${result.invocation_id})\n${events}\n${logs}\n`);
+      printOutcome(options, result, `${outcome} (invocation ${result.invocation_id})\n${events}\n${logs}`);
     },
   );
 
@@ -96,7 +75,6 @@ export function registerSources(program: Command): void {
   ).action(async (ref: string, options: ApiCommandOptions) => {
     const { client } = clientFor(options);
     const deleted = await client.deleteSource(ref);
-    if (options.json) printJson(deleted);
-    else process.stdout.write(`Deleted source ${deleted.id}\n`);
+    printOutcome(options, deleted, `Deleted source ${deleted.id}`);
   });
 }

@@ -6,7 +6,8 @@ import type { Command } from "commander";
 import type { SluiceClient } from "../../client/client.js";
 import type { Subscription, SubscriptionParams } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor, commandGroup, parseCount } from "../context.js";
-import { type Column, formatTime, printList, printRecord, UsageError } from "../output.js";
+import { type Column, formatTime, printRecord, UsageError } from "../output.js";
+import { listCommand } from "../paging.js";
 
 interface SubscriptionFlags extends ApiCommandOptions {
   emitter: string;
@@ -50,29 +51,20 @@ export function registerSubscriptions(program: Command): void {
   });
 
   const list = commandGroup(program, "list", "list resources of your account");
-  apiOptions(
-    list
-      .command("subscriptions")
-      .description("list which webhooks get which emitters' events")
-      .option("-n, --limit <count>", "how many (1-100)", "100")
-      .option("--after <cursor>", "page after this id"),
-  ).action(async (options: ApiCommandOptions & { limit: string; after?: string }) => {
-    const limit = parseCount(options.limit);
-    const { client } = clientFor(options);
-    const page = await client.listSubscriptions({ limit, after: options.after });
-    printList(
-      options,
-      page.data,
-      columns,
-      "No subscriptions yet. Subscribe a webhook with: sluice subscribe --emitter SOURCE --listener WEBHOOK_ID",
-    );
-    const { total_count: total, count, end_cursor: cursor } = page.page_info;
-    if (!options.json && total > count && count === limit && cursor) {
-      process.stderr.write(
-        `Showing ${count} of ${total}; the next page: sluice list subscriptions --after ${cursor}\n`,
-      );
-    }
-  });
+  listCommand(
+    list.command("subscriptions").description("list which webhooks get which emitters' events"),
+    "100",
+    async (options) => {
+      const limit = parseCount(options.limit);
+      return {
+        page: await clientFor(options).client.listSubscriptions({ limit, after: options.after }),
+        columns,
+        empty:
+          "No subscriptions yet. Subscribe a webhook with: sluice subscribe --emitter SOURCE --listener WEBHOOK_ID",
+        next: "sluice list subscriptions",
+      };
+    },
+  );
 }
 
 function subscriptionCommand(program: Command, name: string, description: string): Command {

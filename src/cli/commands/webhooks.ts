@@ -5,7 +5,8 @@
 import type { Command } from "commander";
 import type { Webhook, WebhookUpdate } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor } from "../context.js";
-import { type Column, formatTime, printJson, printList, printRecord, UsageError } from "../output.js";
+import { type Column, fieldColumns, formatTime, printOutcome, printRecord, UsageError } from "../output.js";
+import { listCommand, pageParams } from "../paging.js";
 import { addWebhookDeliveryCommands } from "./deliveries.js";
 
 interface UpdateFlags extends ApiCommandOptions {
@@ -18,9 +19,7 @@ interface UpdateFlags extends ApiCommandOptions {
 }
 
 const columns: readonly Column<Webhook>[] = [
-  ["id", (webhook) => webhook.id],
-  ["name", (webhook) => webhook.name],
-  ["url", (webhook) => webhook.url],
+  ...fieldColumns<Webhook>("id", "name", "url"),
   // A webhook Sluice disabled says why (the column stays "active" for scripts reading the table).
   ["active", (webhook) => (webhook.disabled_reason ? `false: ${webhook.disabled_reason}` : webhook.active)],
   ["created", (webhook) => formatTime(webhook.created_at)],
@@ -50,28 +49,16 @@ export function registerWebhooks(program: Command): void {
     );
   });
 
-  apiOptions(
-    webhooks
-      .command("list")
-      .description("list webhooks, newest first")
-      .option("-n, --limit <count>", "how many (1-100)", "100")
-      .option("--after <cursor>", "page after this id"),
-  ).action(async (options: ApiCommandOptions & { limit: string; after?: string }) => {
-    const { client } = clientFor(options);
-    const page = await client.listWebhooks({ limit: Number(options.limit), after: options.after });
-    printList(
-      options,
-      page.data,
+  listCommand(
+    webhooks.command("list").description("list webhooks, newest first"),
+    "100",
+    async (options) => ({
+      page: await clientFor(options).client.listWebhooks(pageParams(options)),
       columns,
-      "No webhooks yet. Create one with: sluice webhooks create --url URL --name NAME",
-    );
-    const { total_count: total, count, end_cursor: cursor } = page.page_info;
-    if (!options.json && total > count && count === Number(options.limit) && cursor) {
-      process.stderr.write(
-        `Showing ${count} of ${total}; the next page: sluice webhooks list --after ${cursor}\n`,
-      );
-    }
-  });
+      empty: "No webhooks yet. Create one with: sluice webhooks create --url URL --name NAME",
+      next: "sluice webhooks list",
+    }),
+  );
 
   apiOptions(webhooks.command("get <id>").description("show one webhook")).action(
     async (id: string, options: ApiCommandOptions) => {
@@ -103,14 +90,12 @@ export function registerWebhooks(program: Command): void {
   ).action(async (id: string, options: ApiCommandOptions) => {
     const { client } = clientFor(options);
     const rotated = await client.rotateWebhookSecret(id);
-    if (options.json) {
-      printJson(rotated);
-      return;
-    }
-    process.stdout.write(
+    printOutcome(
+      options,
+      rotated,
       `New signing secret of ${rotated.id}, shown only now:\n\n    ${rotated.signing_secret}\n\n` +
         "For the next 24 hours every delivery carries two v1 signatures, one under the previous secret " +
-        "and one under this one: switch your receivers to it within that time.\n",
+        "and one under this one: switch your receivers to it within that time.",
     );
   });
 
@@ -119,9 +104,7 @@ export function registerWebhooks(program: Command): void {
   apiOptions(webhooks.command("delete <id>").description("delete a webhook")).action(
     async (id: string, options: ApiCommandOptions) => {
       const { client } = clientFor(options);
-      const deleted = await client.deleteWebhook(id);
-      if (options.json) printJson(deleted);
-      else process.stdout.write(`Deleted webhook ${id}\n`);
+      printOutcome(options, await client.deleteWebhook(id), `Deleted webhook ${id}`);
     },
   );
 }

@@ -7,7 +7,8 @@ import type { Command } from "commander";
 import { ApiError, type SluiceClient } from "../../client/client.js";
 import type { Workflow, WorkflowParams, WorkflowRun } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor, parseCount } from "../context.js";
-import { printJson, printList, printRecord, UsageError } from "../output.js";
+import { printJson, printOutcome, printRecord, UsageError } from "../output.js";
+import { listCommand } from "../paging.js";
 import { withSpinner } from "../terminal.js";
 import { workflowChanges } from "../workflow-changes.js";
 import { readWorkflowFile } from "../workflow-document.js";
@@ -15,11 +16,6 @@ import { runColumns, runText, workflowColumns, workflowRecord } from "../workflo
 import { workflowRequest } from "../workflow-request.js";
 import { isFinished, waitForRun } from "../workflow-run-wait.js";
 import { findWorkflowByName, workflowIdOf } from "../workflow-target.js";
-
-interface PageFlags extends ApiCommandOptions {
-  limit: string;
-  after?: string;
-}
 
 interface RunFlags extends ApiCommandOptions {
   event?: string;
@@ -47,19 +43,19 @@ export function registerWorkflows(program: Command): void {
     }
   });
 
-  apiOptions(
-    pageOptions(workflows.command("list").description("list the account's workflows, newest first"), "100"),
-  ).action(async (options: PageFlags) => {
-    const { client } = clientFor(options);
-    const page = await client.listWorkflows({ limit: parseCount(options.limit), after: options.after });
-    printList(
-      options,
-      page.data,
-      workflowColumns,
-      "No workflows yet. Deploy one with: sluice workflows deploy FILE",
-    );
-    nextPageHint(options, page.page_info, "sluice workflows list");
-  });
+  listCommand(
+    workflows.command("list").description("list the account's workflows, newest first"),
+    "100",
+    async (options) => {
+      const { client } = clientFor(options);
+      return {
+        page: await client.listWorkflows({ limit: parseCount(options.limit), after: options.after }),
+        columns: workflowColumns,
+        empty: "No workflows yet. Deploy one with: sluice workflows deploy FILE",
+        next: "sluice workflows list",
+      };
+    },
+  );
 
   apiOptions(workflows.command("get <workflow>").description("show a workflow (by p_ id or name)")).action(
     async (ref: string, options: ApiCommandOptions) => {
@@ -77,33 +73,26 @@ export function registerWorkflows(program: Command): void {
   ).action(async (ref: string, options: ApiCommandOptions) => {
     const { client } = clientFor(options);
     const deleted = await client.deleteWorkflow(await workflowIdOf(client, ref));
-    if (options.json) printJson(deleted);
-    else process.stdout.write(`Deleted workflow ${deleted.id}\n`);
+    printOutcome(options, deleted, `Deleted workflow ${deleted.id}`);
   });
 }
 
 /** `workflows runs`, `run` and `replay`. */
 function addRunCommands(workflows: Command): void {
-  apiOptions(
-    pageOptions(
-      workflows.command("runs <workflow>").description("list a workflow's runs, newest first"),
-      "20",
-    ),
-  ).action(async (ref: string, options: PageFlags) => {
-    const { client } = clientFor(options);
-    const id = await workflowIdOf(client, ref);
-    const page = await client.listWorkflowRuns(id, {
-      limit: parseCount(options.limit),
-      after: options.after,
-    });
-    printList(
-      options,
-      page.data,
-      runColumns,
-      `No runs of ${ref} yet. Run it with: sluice workflows run ${ref}`,
-    );
-    nextPageHint(options, page.page_info, `sluice workflows runs ${ref}`);
-  });
+  listCommand(
+    workflows.command("runs <workflow>").description("list a workflow's runs, newest first"),
+    "20",
+    async (options, ref: string) => {
+      const { client } = clientFor(options);
+      const id = await workflowIdOf(client, ref);
+      return {
+        page: await client.listWorkflowRuns(id, { limit: parseCount(options.limit), after: options.after }),
+        columns: runColumns,
+        empty: `No runs of ${ref} yet. Run it with: sluice workflows run ${ref}`,
+        next: `sluice workflows runs ${ref}`,
+      };
+    },
+  );
 
   apiOptions(
     waitOptions(
@@ -141,11 +130,11 @@ function addActivationCommands(workflows: Command): void {
       async (ref: string, options: ApiCommandOptions) => {
         const { client } = clientFor(options);
         const workflow = await client.updateWorkflow(await workflowIdOf(client, ref), { active });
-        if (options.json) printJson(workflow);
-        else
-          process.stdout.write(
-            `Workflow ${workflow.name} (${workflow.id}) is ${active ? "active" : "paused"}\n`,
-          );
+        printOutcome(
+          options,
+          workflow,
+          `Workflow ${workflow.name} (${workflow.id}) is ${active ? "active" : "paused"}`,
+        );
       },
     );
   }
@@ -209,33 +198,10 @@ async function finish(
   }
 }
 
-function pageOptions(command: Command, defaultLimit: string): Command {
-  return command
-    .option("-n, --limit <count>", "how many (1-100)", defaultLimit)
-    .option("--after <cursor>", "page after this id");
-}
-
 function waitOptions(command: Command): Command {
   return command
     .option("--no-wait", "print the queued run and return at once")
     .option("--wait-timeout <seconds>", "how long to wait for the run to end", "60");
-}
-
-function nextPageHint(
-  options: PageFlags,
-  info: { total_count: number; count: number; end_cursor: string | null },
-  command: string,
-): void {
-  if (
-    !options.json &&
-    info.total_count > info.count &&
-    info.count === Number(options.limit) &&
-    info.end_cursor
-  ) {
-    process.stderr.write(
-      `Showing ${info.count} of ${info.total_count}; the next page: ${command} --after ${info.end_cursor}\n`,
-    );
-  }
 }
 
 function parseEvent(text: string | undefined): unknown {

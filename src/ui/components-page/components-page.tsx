@@ -9,6 +9,7 @@ import type { PageInfo } from "../../client/types.js";
 import { api } from "../api.js";
 import { type Column, DataTable } from "../components/data-table.js";
 import { PAGE_SIZE, useCursor } from "../components/pager.js";
+import { RadioChoice } from "../components/radio-choice.js";
 import { SearchBox } from "../components/search-box.js";
 import { useSearchQuery } from "../components/search-query.js";
 import { formatSeconds } from "../components/time.js";
@@ -180,23 +181,18 @@ export function ComponentsPage() {
       ) : (
         <div className="row">
           <SearchBox label="Search components" />
-          <fieldset className="registry-filter">
-            <legend className="visually-hidden">Registry</legend>
-            {REGISTRIES.map((option) => (
-              <label key={option.value}>
-                <input
-                  type="radio"
-                  name="registry"
-                  checked={registry === option.value}
-                  onChange={() => {
-                    setAfter("");
-                    setRegistry(option.value);
-                  }}
-                />{" "}
-                {option.label}
-              </label>
-            ))}
-          </fieldset>
+          <RadioChoice
+            name="registry"
+            legend="Registry"
+            hideLegend
+            className="registry-filter"
+            options={REGISTRIES}
+            value={registry}
+            onChange={(value) => {
+              setAfter("");
+              setRegistry(value);
+            }}
+          />
         </div>
       )}
       <DataTable

@@ -1,4 +1,4 @@
-/** Loading, empty and error states: a page is never blank. */
+/** Loading, empty and error states, and what an action did or why it failed: a page is never blank. */
 import type { ReactNode } from "react";
 import { errorMessage } from "../api.js";
 
@@ -20,4 +20,24 @@ export function ErrorBox({ error, title = "Something went wrong" }: { error: unk
 
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
+}
+
+/** Why an action on the page failed; nothing while none has. */
+export function ActionError({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p className="field-error" role="alert">
+      {errorMessage(error)}
+    </p>
+  );
+}
+
+/** What an action on the page just did; nothing before it has. */
+export function Notice({ text }: { text: string | null }) {
+  if (!text) return null;
+  return (
+    <p className="notice" role="status">
+      {text}
+    </p>
+  );
 }

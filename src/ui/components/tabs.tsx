@@ -1,4 +1,5 @@
 /** Tabs whose selection is a URL parameter (`?tab=`), so each tab has its own permalink. */
+import type { ReactNode } from "react";
 import { useUrlParam } from "./url-state.js";
 
 export function useTab(tabs: readonly string[]): [string, (tab: string) => void] {
@@ -34,6 +35,15 @@ export function TabList({
           {tab.slice(1)}
         </button>
       ))}
+    </div>
+  );
+}
+
+/** The panel of the current tab, labelled by its tab in `TabList`. */
+export function TabPanel({ tab, children }: { tab: string; children: ReactNode }) {
+  return (
+    <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+      {children}
     </div>
   );
 }

@@ -1,8 +1,10 @@
 /** Accounts (admins only): create an account; its first API key is shown once. */
 import { useMutation } from "@tanstack/react-query";
 import type { CreatedAccount } from "../../client/types.js";
-import { api, errorMessage } from "../api.js";
-import { CopyButton } from "../components/copy-button.js";
+import { api } from "../api.js";
+import { InlineForm } from "../components/inline-form.js";
+import { SecretNotice } from "../components/secret-notice.js";
+import { ActionError } from "../components/status.js";
 
 export function AccountsPage() {
   const create = useMutation({
@@ -12,38 +14,22 @@ export function AccountsPage() {
     <section>
       <h1>Accounts</h1>
       <p className="muted">Each account has its own sources, webhooks and workflows; none sees another's.</p>
-      <form
-        className="inline-form"
-        aria-label="New account"
-        onSubmit={(event) => {
-          event.preventDefault();
-          create.mutate(String(new FormData(event.currentTarget).get("name") ?? "").trim());
-        }}
+      <InlineForm
+        label="New account"
+        submit="Create account"
+        busy={create.isPending}
+        onSubmit={(data) => create.mutate(String(data.get("name") ?? "").trim())}
       >
         <div className="field grow">
           <label htmlFor="account-name">Account name</label>
           <input id="account-name" name="name" required />
         </div>
-        <button type="submit" disabled={create.isPending}>
-          Create account
-        </button>
-      </form>
-      {create.error && (
-        <p className="field-error" role="alert">
-          {errorMessage(create.error)}
-        </p>
-      )}
+      </InlineForm>
+      <ActionError error={create.error} />
       {create.data && (
-        <div className="notice ok" role="status">
-          <p>
-            Account <strong>{create.data.name}</strong> ({create.data.id}) created. Its API key, shown only
-            now:
-          </p>
-          <p className="row">
-            <code className="secret">{create.data.api_key}</code>
-            <CopyButton text={create.data.api_key} label="Copy key" />
-          </p>
-        </div>
+        <SecretNotice secret={create.data.api_key} copyLabel="Copy key">
+          Account <strong>{create.data.name}</strong> ({create.data.id}) created. Its API key, shown only now:
+        </SecretNotice>
       )}
     </section>
   );

@@ -2,10 +2,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ApiKeyInfo, CreatedApiKey } from "../../client/types.js";
-import { api, errorMessage } from "../api.js";
+import { api } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
-import { CopyButton } from "../components/copy-button.js";
 import { type Column, DataTable } from "../components/data-table.js";
+import { InlineForm } from "../components/inline-form.js";
+import { SecretNotice } from "../components/secret-notice.js";
+import { ActionError } from "../components/status.js";
 import { formatSeconds } from "../components/time.js";
 
 export function KeysPage() {
@@ -43,36 +45,23 @@ export function KeysPage() {
   return (
     <section>
       <h1>API keys</h1>
-      <form
-        className="inline-form"
-        aria-label="New API key"
-        onSubmit={(event) => {
-          event.preventDefault();
-          create.mutate(String(new FormData(event.currentTarget).get("name") ?? "").trim());
-        }}
+      <InlineForm
+        label="New API key"
+        submit="Create key"
+        busy={create.isPending}
+        onSubmit={(data) => create.mutate(String(data.get("name") ?? "").trim())}
       >
         <div className="field grow">
           <label htmlFor="key-name">Name</label>
           <input id="key-name" name="name" placeholder="ci, laptop…" />
         </div>
-        <button type="submit" disabled={create.isPending}>
-          Create key
-        </button>
-      </form>
+      </InlineForm>
       {created && (
-        <div className="notice ok" role="status">
-          <p>The new key, shown only now:</p>
-          <p className="row">
-            <code className="secret">{created.api_key}</code>
-            <CopyButton text={created.api_key} label="Copy key" />
-          </p>
-        </div>
+        <SecretNotice secret={created.api_key} copyLabel="Copy key">
+          The new key, shown only now:
+        </SecretNotice>
       )}
-      {(create.error ?? revoke.error) && (
-        <p className="field-error" role="alert">
-          {errorMessage(create.error ?? revoke.error)}
-        </p>
-      )}
+      <ActionError error={create.error ?? revoke.error} />
       <DataTable
         query={keys}
         rows={keys.data}

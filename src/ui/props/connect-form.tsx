@@ -8,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { App, ConnectedAccount } from "../../client/apps-client.js";
-import { errorMessage } from "../api.js";
+import { ActionError } from "../components/status.js";
 import { AccountNameInput, AppFieldInputs, filledValues } from "./app-fields.js";
 import { appsClient } from "./apps-api.js";
 import { OAuthConnect } from "./oauth-connect.js";
@@ -60,11 +60,7 @@ export function ConnectForm({
     <fieldset className="connect-account">
       <legend>{reconnect ? `Reconnect ${reconnect.name}` : `New ${app.data?.name ?? slug} account`}</legend>
       {app.isPending && <p className="muted">Loading the app…</p>}
-      {app.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(app.error)}
-        </p>
-      ) : null}
+      <ActionError error={app.error} />
       {app.data?.auth_type === "oauth" && (
         <OAuthConnect app={app.data} base={base} reconnect={reconnect} onDone={onDone} />
       )}
@@ -87,11 +83,7 @@ export function ConnectForm({
           )}
         </>
       )}
-      {save.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(save.error)}
-        </p>
-      ) : null}
+      <ActionError error={save.error} />
       {app.data?.auth_type !== "oauth" && (
         <div className="actions">
           <button

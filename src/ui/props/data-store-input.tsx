@@ -6,6 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { api, errorMessage } from "../api.js";
+import { ActionError } from "../components/status.js";
 import type { PropInputProps } from "./prop-input-props.js";
 
 interface DataStore {
@@ -86,11 +87,7 @@ export function DataStoreInput({ prop, id, value, onChange, describedBy, invalid
           New data store
         </button>
       )}
-      {create.error ? (
-        <p className="field-error" role="alert">
-          {errorMessage(create.error)}
-        </p>
-      ) : null}
+      <ActionError error={create.error} />
     </div>
   );
 }

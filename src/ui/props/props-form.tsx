@@ -6,6 +6,7 @@
 import { useState } from "react";
 import type { ConfigurableProp } from "../../client/types.js";
 import { errorMessage } from "../api.js";
+import { ActionError } from "../components/status.js";
 import type { FormContext } from "./prop-input-props.js";
 import { propInputFor } from "./prop-inputs.js";
 import { type FormValue, propOfMessage } from "./prop-values.js";
@@ -103,16 +104,8 @@ export function PropsForm({
           Loading the component's props…
         </p>
       )}
-      {state.reloadError && (
-        <p className="field-error" role="alert">
-          {state.reloadError}
-        </p>
-      )}
-      {formError && (
-        <p className="field-error" role="alert">
-          {formError}
-        </p>
-      )}
+      <ActionError error={state.reloadError} />
+      <ActionError error={formError} />
       <button type="submit" disabled={busy || state.reloading}>
         {busy ? "Working…" : submitLabel}
       </button>

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import type { Component } from "../../client/types.js";
 import { api, errorMessage } from "../api.js";
+import { RadioChoice } from "../components/radio-choice.js";
 import { recheckSession } from "../components/session.js";
 import { Loading } from "../components/status.js";
 import { PropsForm } from "../props/props-form.js";
@@ -55,20 +56,14 @@ export function CreateSourcePage() {
         <DeployForm loaded={current} onBack={() => setLoaded(null)} />
       ) : (
         <>
-          <fieldset className="origins">
-            <legend>Where the component comes from</legend>
-            {ORIGINS.map((option) => (
-              <label key={option.value}>
-                <input
-                  type="radio"
-                  name="origin"
-                  checked={origin === option.value}
-                  onChange={() => setOrigin(option.value)}
-                />{" "}
-                {option.label}
-              </label>
-            ))}
-          </fieldset>
+          <RadioChoice
+            name="origin"
+            legend="Where the component comes from"
+            className="origins"
+            options={ORIGINS}
+            value={origin}
+            onChange={setOrigin}
+          />
           {fromLink.isFetching && <Loading what="the component" />}
           <LoadForm
             origin={origin}

@@ -6,6 +6,7 @@ import { api } from "../api.js";
 import { CopyButton } from "../components/copy-button.js";
 import { JsonTree } from "../components/json-tree.js";
 import { useLiveStream } from "../components/live-stream.js";
+import { PickList } from "../components/pick-list.js";
 import { SearchBox } from "../components/search-box.js";
 import { Empty, ErrorBox, Loading } from "../components/status.js";
 import { formatMs } from "../components/time.js";
@@ -58,20 +59,14 @@ export function EventsTab({ sourceId }: { sourceId: string }) {
       )}
       {shown.length > 0 && (
         <div className="split">
-          <ul className="event-list" aria-label="Events">
-            {shown.map((item) => (
-              <li key={item.id}>
-                <button
-                  type="button"
-                  aria-current={item.id === current?.id}
-                  onClick={() => setSelected(item.id)}
-                >
-                  <span className="small mono">{formatMs(item.indexed_at_ms)}</span>
-                  <span className="summary">{item.metadata.summary ?? item.metadata.name}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
+          <PickList label="Events" items={shown} current={current?.id} onPick={setSelected}>
+            {(item) => (
+              <>
+                <span className="small mono">{formatMs(item.indexed_at_ms)}</span>
+                <span className="summary">{item.metadata.summary ?? item.metadata.name}</span>
+              </>
+            )}
+          </PickList>
           {current && (
             <article className="inspector" aria-label="Event">
               <div className="row">

@@ -1,11 +1,11 @@
 /** A source: its tabs (events, logs, configuration, subscriptions) and its actions. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, errorMessage } from "../api.js";
+import { api } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
-import { CopyButton } from "../components/copy-button.js";
-import { ErrorBox, Loading } from "../components/status.js";
-import { TabList, useTab } from "../components/tabs.js";
+import { EndpointLine, PageHead } from "../components/page-head.js";
+import { ActionError, ErrorBox, Loading, Notice } from "../components/status.js";
+import { TabList, TabPanel, useTab } from "../components/tabs.js";
 import { useDeleteAndLeave } from "../components/use-delete-and-leave.js";
 import { ConfigurationTab } from "./configuration-tab.js";
 import { EventsTab } from "./events-tab.js";
@@ -39,56 +39,44 @@ export function SourcePage({ id }: { id: string }) {
   const failure = run.error ?? toggle.error ?? remove.error;
   return (
     <section>
-      <div className="page-head">
-        <div>
-          <h1>{data.name}</h1>
-          <p className="muted mono small">
-            {data.id} · {data.component_key ?? data.component_id} ·{" "}
-            <span className={data.active ? "badge ok" : "badge"}>{data.active ? "active" : "paused"}</span>
-          </p>
-          {data.endpoint_url && (
-            <p className="row">
-              <span className="mono small break">{data.endpoint_url}</span>
-              <CopyButton text={data.endpoint_url} label="Copy endpoint" />
-            </p>
-          )}
-        </div>
-        <div className="row">
-          <button type="button" onClick={() => run.mutate()} disabled={run.isPending}>
-            {run.isPending ? "Running…" : "Run now"}
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => toggle.mutate(!data.active)}
-            disabled={toggle.isPending}
-          >
-            {data.active ? "Pause" : "Activate"}
-          </button>
-          <ConfirmButton
-            label="Delete"
-            question={`Delete the source ${data.name} and its events?`}
-            onConfirm={() => remove.mutate()}
-          />
-        </div>
-      </div>
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
+      <PageHead
+        title={data.name}
+        actions={
+          <>
+            <button type="button" onClick={() => run.mutate()} disabled={run.isPending}>
+              {run.isPending ? "Running…" : "Run now"}
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => toggle.mutate(!data.active)}
+              disabled={toggle.isPending}
+            >
+              {data.active ? "Pause" : "Activate"}
+            </button>
+            <ConfirmButton
+              label="Delete"
+              question={`Delete the source ${data.name} and its events?`}
+              onConfirm={() => remove.mutate()}
+            />
+          </>
+        }
+      >
+        <p className="muted mono small">
+          {data.id} · {data.component_key ?? data.component_id} ·{" "}
+          <span className={data.active ? "badge ok" : "badge"}>{data.active ? "active" : "paused"}</span>
         </p>
-      )}
-      {failure && (
-        <p className="field-error" role="alert">
-          {errorMessage(failure)}
-        </p>
-      )}
+        <EndpointLine url={data.endpoint_url} />
+      </PageHead>
+      <Notice text={notice} />
+      <ActionError error={failure} />
       <TabList tabs={TABS} current={tab} onSelect={setTab} label="Source" />
-      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+      <TabPanel tab={tab}>
         {tab === "events" && <EventsTab sourceId={data.id} />}
         {tab === "logs" && <LogsTab sourceId={data.id} />}
         {tab === "configuration" && <ConfigurationTab source={data} />}
         {tab === "subscriptions" && <SubscriptionsTab sourceId={data.id} />}
-      </div>
+      </TabPanel>
     </section>
   );
 }

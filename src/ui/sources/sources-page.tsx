@@ -2,12 +2,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "wouter";
 import type { Source } from "../../client/types.js";
-import { api, errorMessage } from "../api.js";
+import { api } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
 import { type Column, DataTable } from "../components/data-table.js";
 import { PAGE_SIZE, useCursor } from "../components/pager.js";
 import { SearchBox } from "../components/search-box.js";
 import { useSearchQuery } from "../components/search-query.js";
+import { ActionError } from "../components/status.js";
 import { formatSeconds } from "../components/time.js";
 
 export function SourcesPage() {
@@ -73,11 +74,7 @@ export function SourcesPage() {
         </Link>
       </div>
       <SearchBox label="Search sources" />
-      {remove.error && (
-        <p className="field-error" role="alert">
-          {errorMessage(remove.error)}
-        </p>
-      )}
+      <ActionError error={remove.error} />
       <DataTable
         query={sources}
         rows={sources.data?.data}

@@ -1,10 +1,10 @@
 /** A webhook's delivery log, newest first, filterable by status (in the URL); a row opens its attempts. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Delivery, DeliveryStatus } from "../../client/types.js";
-import { api, errorMessage } from "../api.js";
+import { api } from "../api.js";
 import { type Column, DataTable } from "../components/data-table.js";
 import { PAGE_SIZE, useCursor } from "../components/pager.js";
-import { ErrorBox, Loading } from "../components/status.js";
+import { ActionError, ErrorBox, Loading } from "../components/status.js";
 import { formatSeconds } from "../components/time.js";
 import { useUrlParam } from "../components/url-state.js";
 
@@ -82,11 +82,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
           ))}
         </select>
       </div>
-      {retry.error && (
-        <p className="field-error" role="alert">
-          {errorMessage(retry.error)}
-        </p>
-      )}
+      <ActionError error={retry.error} />
       <DataTable
         query={deliveries}
         rows={deliveries.data?.data}

@@ -1,10 +1,11 @@
 /** A webhook: settings (enable, rate limit, rotate the secret), its delivery log, resend and recover. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, errorMessage } from "../api.js";
+import { api } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
-import { CopyButton } from "../components/copy-button.js";
-import { ErrorBox, Loading } from "../components/status.js";
+import { PageHead } from "../components/page-head.js";
+import { SecretNotice } from "../components/secret-notice.js";
+import { ActionError, ErrorBox, Loading, Notice } from "../components/status.js";
 import { useDeleteAndLeave } from "../components/use-delete-and-leave.js";
 import { DeliveryLog } from "./delivery-log.js";
 
@@ -35,53 +36,46 @@ export function WebhookPage({ id }: { id: string }) {
   const failure = update.error ?? rotate.error ?? recover.error ?? remove.error;
   return (
     <section>
-      <div className="page-head">
-        <div>
-          <h1>{data.name}</h1>
-          <p className="muted mono small break">
-            {data.id} · {data.url}
-          </p>
-          <p>
-            <span className={data.active ? "badge ok" : "badge warn"}>
-              {data.active ? "enabled" : "disabled"}
-            </span>
-            {data.disabled_reason && <span className="muted"> {data.disabled_reason}</span>}
-          </p>
-        </div>
-        <div className="row">
-          <button type="button" className="secondary" onClick={() => update.mutate({ active: !data.active })}>
-            {data.active ? "Disable" : "Enable"}
-          </button>
-          <button type="button" className="secondary" onClick={() => rotate.mutate()}>
-            Rotate secret
-          </button>
-          <ConfirmButton
-            label="Delete"
-            question={`Delete the webhook ${data.name}?`}
-            onConfirm={() => remove.mutate()}
-          />
-        </div>
-      </div>
+      <PageHead
+        title={data.name}
+        actions={
+          <>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => update.mutate({ active: !data.active })}
+            >
+              {data.active ? "Disable" : "Enable"}
+            </button>
+            <button type="button" className="secondary" onClick={() => rotate.mutate()}>
+              Rotate secret
+            </button>
+            <ConfirmButton
+              label="Delete"
+              question={`Delete the webhook ${data.name}?`}
+              onConfirm={() => remove.mutate()}
+            />
+          </>
+        }
+      >
+        <p className="muted mono small break">
+          {data.id} · {data.url}
+        </p>
+        <p>
+          <span className={data.active ? "badge ok" : "badge warn"}>
+            {data.active ? "enabled" : "disabled"}
+          </span>
+          {data.disabled_reason && <span className="muted"> {data.disabled_reason}</span>}
+        </p>
+      </PageHead>
       {secret && (
-        <div className="notice ok" role="status">
-          <p>New signing secret (shown once; the old one stays valid for 24 hours):</p>
-          <p className="row">
-            <code className="secret">{secret}</code>
-            <CopyButton text={secret} label="Copy secret" />
-          </p>
-        </div>
+        <SecretNotice secret={secret} copyLabel="Copy secret">
+          New signing secret (shown once; the old one stays valid for 24 hours):
+        </SecretNotice>
       )}
-      {notice && (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      )}
-      {failure && (
-        <p className="field-error" role="alert">
-          {errorMessage(failure)}
-        </p>
-      )}
-      <div className="row wrap">
+      <Notice text={notice} />
+      <ActionError error={failure} />
+      <div className="row wrap webhook-settings">
         <RateLimitForm
           rateLimit={data.rate_limit}
           onSave={(rateLimit) => update.mutate({ rate_limit: rateLimit })}

@@ -3,10 +3,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "wouter";
 import type { CreatedWebhook } from "../../client/types.js";
-import { api, errorMessage } from "../api.js";
-import { CopyButton } from "../components/copy-button.js";
+import { api } from "../api.js";
+import { InlineForm } from "../components/inline-form.js";
 import { PAGE_SIZE, Pager, useCursor } from "../components/pager.js";
-import { Empty, ErrorBox, Loading } from "../components/status.js";
+import { SecretNotice } from "../components/secret-notice.js";
+import { ActionError, Empty, ErrorBox, Loading } from "../components/status.js";
 
 export function WebhooksPage() {
   const queryClient = useQueryClient();
@@ -26,14 +27,13 @@ export function WebhooksPage() {
   return (
     <section>
       <h1>Webhooks</h1>
-      <form
-        className="inline-form"
-        aria-label="New webhook"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const data = new FormData(event.currentTarget);
-          create.mutate({ name: String(data.get("name")).trim(), url: String(data.get("url")).trim() });
-        }}
+      <InlineForm
+        label="New webhook"
+        submit="Create webhook"
+        busy={create.isPending}
+        onSubmit={(data) =>
+          create.mutate({ name: String(data.get("name")).trim(), url: String(data.get("url")).trim() })
+        }
       >
         <div className="field">
           <label htmlFor="webhook-name">Name</label>
@@ -43,25 +43,12 @@ export function WebhooksPage() {
           <label htmlFor="webhook-url">URL</label>
           <input id="webhook-url" name="url" type="url" required placeholder="https://example.com/hooks" />
         </div>
-        <button type="submit" disabled={create.isPending}>
-          Create webhook
-        </button>
-      </form>
-      {create.error && (
-        <p className="field-error" role="alert">
-          {errorMessage(create.error)}
-        </p>
-      )}
+      </InlineForm>
+      <ActionError error={create.error} />
       {created && (
-        <div className="notice ok" role="status">
-          <p>
-            Webhook <strong>{created.name}</strong> created. Its signing secret is shown only now:
-          </p>
-          <p className="row">
-            <code className="secret">{created.signing_secret}</code>
-            <CopyButton text={created.signing_secret} label="Copy secret" />
-          </p>
-        </div>
+        <SecretNotice secret={created.signing_secret} copyLabel="Copy secret">
+          Webhook <strong>{created.name}</strong> created. Its signing secret is shown only now:
+        </SecretNotice>
       )}
       {webhooks.isPending && <Loading what="webhooks" />}
       {webhooks.error && <ErrorBox error={webhooks.error} />}

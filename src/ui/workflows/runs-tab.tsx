@@ -2,9 +2,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { WorkflowRun } from "../../client/types.js";
-import { api, errorMessage } from "../api.js";
+import { api } from "../api.js";
 import { JsonTree } from "../components/json-tree.js";
-import { Empty, ErrorBox, Loading } from "../components/status.js";
+import { PickList } from "../components/pick-list.js";
+import { ActionError, Empty, ErrorBox, Loading } from "../components/status.js";
 import { formatMs } from "../components/time.js";
 import { useUrlParam } from "../components/url-state.js";
 
@@ -36,11 +37,7 @@ export function RunsTab({ workflowId }: { workflowId: string }) {
   const current = list.find((run) => run.id === selected) ?? list[0];
   return (
     <div>
-      {(replay.error ?? runWith.error) && (
-        <p className="field-error" role="alert">
-          {errorMessage(replay.error ?? runWith.error)}
-        </p>
-      )}
+      <ActionError error={replay.error ?? runWith.error} />
       {list.length === 0 ? (
         <>
           <Empty>No runs yet.</Empty>
@@ -48,25 +45,19 @@ export function RunsTab({ workflowId }: { workflowId: string }) {
         </>
       ) : (
         <div className="split">
-          <ul className="event-list" aria-label="Runs">
-            {list.map((run) => (
-              <li key={run.id}>
-                <button
-                  type="button"
-                  aria-current={run.id === current?.id}
-                  onClick={() => setSelected(run.id)}
+          <PickList label="Runs" items={list} current={current?.id} onPick={setSelected}>
+            {(run) => (
+              <>
+                <span className="small mono">{formatMs(run.created_at_ms)}</span>
+                <span
+                  className={`badge ${run.status === "success" ? "ok" : run.status === "error" ? "bad" : ""}`}
                 >
-                  <span className="small mono">{formatMs(run.created_at_ms)}</span>
-                  <span
-                    className={`badge ${run.status === "success" ? "ok" : run.status === "error" ? "bad" : ""}`}
-                  >
-                    {run.status}
-                  </span>
-                  {run.replay_of && <span className="muted small">replay</span>}
-                </button>
-              </li>
-            ))}
-          </ul>
+                  {run.status}
+                </span>
+                {run.replay_of && <span className="muted small">replay</span>}
+              </>
+            )}
+          </PickList>
           {current && (
             <RunInspector
               key={current.id}
@@ -181,11 +172,7 @@ function RunWithEvent({ initial, onRun }: { initial: unknown; onRun: (event: unk
         defaultValue={JSON.stringify(initial ?? {}, null, 2)}
         aria-invalid={error !== null}
       />
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ActionError error={error} />
       <button type="submit" className="secondary">
         Run with this event
       </button>

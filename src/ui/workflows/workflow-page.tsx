@@ -3,9 +3,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { Workflow } from "../../client/types.js";
 import { api, errorMessage } from "../api.js";
-import { CopyButton } from "../components/copy-button.js";
+import { EndpointLine, PageHead } from "../components/page-head.js";
 import { ErrorBox, Loading } from "../components/status.js";
-import { TabList, useTab } from "../components/tabs.js";
+import { TabList, TabPanel, useTab } from "../components/tabs.js";
+import { DocumentField } from "./document-field.js";
 import { RunsTab } from "./runs-tab.js";
 import { documentOf, parseDocument } from "./yaml-document.js";
 
@@ -19,24 +20,16 @@ export function WorkflowPage({ id }: { id: string }) {
   const data = workflow.data;
   return (
     <section>
-      <div className="page-head">
-        <div>
-          <h1>{data.name}</h1>
-          <p className="muted mono small">
-            {data.id} · {data.trigger.type} trigger · {data.steps.length} step(s)
-          </p>
-          {data.endpoint_url && (
-            <p className="row">
-              <span className="mono small break">{data.endpoint_url}</span>
-              <CopyButton text={data.endpoint_url} label="Copy endpoint" />
-            </p>
-          )}
-        </div>
-      </div>
+      <PageHead title={data.name}>
+        <p className="muted mono small">
+          {data.id} · {data.trigger.type} trigger · {data.steps.length} step(s)
+        </p>
+        <EndpointLine url={data.endpoint_url} />
+      </PageHead>
       <TabList tabs={TABS} current={tab} onSelect={setTab} label="Workflow" />
-      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+      <TabPanel tab={tab}>
         {tab === "runs" ? <RunsTab workflowId={data.id} /> : <DocumentTab workflow={data} />}
-      </div>
+      </TabPanel>
     </section>
   );
 }
@@ -59,29 +52,18 @@ function DocumentTab({ workflow }: { workflow: Workflow }) {
         update.mutate(String(new FormData(event.currentTarget).get("document") ?? ""));
       }}
     >
-      <label htmlFor="document">Document (YAML)</label>
-      <textarea
+      <DocumentField
         key={workflow.updated_at}
-        id="document"
-        name="document"
-        className="code"
+        label="Document (YAML)"
         rows={18}
-        spellCheck={false}
         defaultValue={documentOf(workflow)}
-        aria-invalid={error !== null}
-        aria-describedby="document-msg"
-      />
-      {error ? (
-        <p className="field-error" id="document-msg" role="alert">
-          {error}
-        </p>
-      ) : (
-        <p className="help" id="document-msg">
-          {update.isSuccess
+        error={error}
+        help={
+          update.isSuccess
             ? "Updated; the workflow keeps its id and endpoint."
-            : "Edit and update; the id and endpoint stay."}
-        </p>
-      )}
+            : "Edit and update; the id and endpoint stay."
+        }
+      />
       <button type="submit" disabled={update.isPending}>
         Update workflow
       </button>

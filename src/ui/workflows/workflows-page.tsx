@@ -7,6 +7,7 @@ import type { Workflow } from "../../client/workflow-types.js";
 import { api, errorMessage } from "../api.js";
 import { type Column, DataTable } from "../components/data-table.js";
 import { PAGE_SIZE, useCursor } from "../components/pager.js";
+import { DocumentField } from "./document-field.js";
 import { parseDocument } from "./yaml-document.js";
 
 const EXAMPLE = `name: my-workflow
@@ -79,26 +80,17 @@ export function WorkflowsPage() {
           }
         }}
       >
-        <label htmlFor="document">Workflow document (YAML)</label>
-        <textarea
-          id="document"
-          name="document"
-          className="code"
+        <DocumentField
+          label="Workflow document (YAML)"
           rows={14}
-          spellCheck={false}
           defaultValue={EXAMPLE}
-          aria-invalid={error !== null}
-          aria-describedby="document-msg"
+          error={error}
+          help={
+            <>
+              The same document <code>sluice workflows deploy</code> takes.
+            </>
+          }
         />
-        {error ? (
-          <p className="field-error" id="document-msg" role="alert">
-            {error}
-          </p>
-        ) : (
-          <p className="help" id="document-msg">
-            The same document <code>sluice workflows deploy</code> takes.
-          </p>
-        )}
         <button type="submit" disabled={busy}>
           {busy ? "Deploying…" : "Deploy workflow"}
         </button>
