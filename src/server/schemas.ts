@@ -35,6 +35,21 @@ export const pageInfo = {
   },
 } as const;
 
+/** A page's query: the page's parameters and the list's own filters (`extra`). */
+export function pageQueryWith<Extra extends object>(extra: Extra) {
+  return { ...pageQuery, properties: { ...pageQuery.properties, ...extra } } as const;
+}
+
+/** A one-item response: `{ data: item }`. */
+export function dataOf<Item extends object>(item: Item) {
+  return { type: "object", properties: { data: item } } as const;
+}
+
+/** An unpaged list response: `{ data: [item…] }`. */
+export function listOf<Item extends object>(item: Item) {
+  return { type: "object", properties: { data: { type: "array", items: item } } } as const;
+}
+
 /** A list response: `{ page_info, data: [item…] }`. */
 export function pageOf<Item extends object>(item: Item) {
   return {

@@ -6,16 +6,16 @@ import type { FastifyInstance } from "fastify";
 import { connectAppView } from "../../../core/connect/accounts.js";
 import { type AppListRequest, getConnectApp, listConnectApps } from "../../../core/connect/apps.js";
 import type { CoreContext } from "../../../core/context.js";
-import { appSchema, connectErrors, connectPageQuery, pageOfItems } from "./schemas.js";
+import { dataOf } from "../../schemas.js";
+import { appSchema, connectPageQuery, connectSchema, pageOfItems } from "./schemas.js";
 
 export function connectAppRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get<{ Querystring: AppListRequest }>(
     "/apps",
     {
-      schema: {
+      schema: connectSchema({
         operationId: "listConnectApps",
         summary: "List the apps of the caller's account: registered ones and those its components use",
-        tags: ["connect"],
         querystring: {
           type: "object",
           properties: {
@@ -29,8 +29,8 @@ export function connectAppRoutes(app: FastifyInstance, context: CoreContext): vo
             has_triggers: { type: "boolean" },
           },
         },
-        response: { 200: pageOfItems(appSchema), ...connectErrors },
-      },
+        response: { 200: pageOfItems(appSchema) },
+      }),
     },
     async (request) => {
       const page = await listConnectApps(context, request.connect.account.id, request.query);
@@ -41,17 +41,16 @@ export function connectAppRoutes(app: FastifyInstance, context: CoreContext): vo
   app.get<{ Params: { app_id: string } }>(
     "/apps/:app_id",
     {
-      schema: {
+      schema: connectSchema({
         operationId: "getConnectApp",
         summary: "Read an app by name slug (an app nobody registered is an open keys app)",
-        tags: ["connect"],
         params: {
           type: "object",
           properties: { app_id: { type: "string", maxLength: 200 } },
           required: ["app_id"],
         },
-        response: { 200: { type: "object", properties: { data: appSchema } }, ...connectErrors },
-      },
+        response: { 200: dataOf(appSchema) },
+      }),
     },
     async (request) => ({
       data: connectAppView(await getConnectApp(context, request.connect.account.id, request.params.app_id)),

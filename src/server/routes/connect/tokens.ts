@@ -16,7 +16,7 @@ import { getProject } from "../../../core/connect/projects.js";
 import type { CoreContext } from "../../../core/context.js";
 import { SluiceError } from "../../../core/errors.js";
 import { requireServerSide, scopeOf } from "./connect-auth.js";
-import { appSchema, connectErrors, externalUserId, projectParams } from "./schemas.js";
+import { appSchema, connectSchema, externalUserId, projectParams } from "./schemas.js";
 
 /** Where the connect link page lives (Pipedream's path, so `frontendHost` may point at Sluice). */
 export const CONNECT_PAGE_PATH = "/_static/connect.html";
@@ -73,17 +73,13 @@ export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Params: { project_id: string }; Body: ConnectTokenInput }>(
     "/:project_id/tokens",
     {
-      schema: {
+      schema: connectSchema({
         operationId: "createConnectToken",
         summary: "Create a short-lived connect token for one end user's browser, and its connect link URL",
-        tags: ["connect"],
         params: projectParams,
         body: tokenInput,
-        response: {
-          200: issuedToken,
-          ...connectErrors,
-        },
-      },
+        response: { 200: issuedToken },
+      }),
     },
     async (request) => {
       requireServerSide(request, "create connect tokens");
@@ -104,11 +100,10 @@ export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
     "/tokens/:ctok/validate",
     {
       config: { public: true },
-      schema: {
+      schema: connectSchema({
         operationId: "validateConnectToken",
         summary:
           "Check a connect token (the connect page's first call); success false says why it cannot be used",
-        tags: ["connect"],
         security: [],
         params: {
           type: "object",
@@ -123,11 +118,8 @@ export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
             account_id: { type: "string", maxLength: 200 },
           },
         },
-        response: {
-          200: tokenCheck,
-          ...connectErrors,
-        },
-      },
+        response: { 200: tokenCheck },
+      }),
     },
     async (request) => checkToken(context, request.params.ctok, request.query.app_id),
   );
