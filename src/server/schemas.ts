@@ -3,7 +3,7 @@
  * response schema is never sent, so secrets cannot leak by accident) and feed the OpenAPI document.
  */
 import type { FastifySchema } from "fastify";
-import { MAX_PAGE_SIZE } from "../core/pagination.js";
+import { MAX_PAGE_SIZE, type Page } from "../core/pagination.js";
 
 export const errorResponse = {
   type: "object",
@@ -100,6 +100,36 @@ export const commonErrors = {
   404: errorResponse,
   429: errorResponse,
 } as const;
+
+/** A route's own schema parts. */
+export interface OperationParts {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly security?: FastifySchema["security"];
+  readonly params?: object;
+  readonly querystring?: object;
+  readonly body?: object;
+  /** The route's own answers; the errors of its group are added. */
+  readonly response: Record<number, object>;
+}
+
+/**
+ * The schemas of a group of routes: each is tagged `tag` in the OpenAPI document and answers, besides
+ * its own responses, the `errors` every route of the group may give.
+ */
+export function operationsOf(tag: string, errors: Record<number, object> = commonErrors) {
+  return ({ response, ...parts }: OperationParts): FastifySchema => ({
+    ...parts,
+    tags: [tag],
+    response: { ...response, ...errors },
+  });
+}
+
+/** A page of `Page` as a list answer, each item shown by `view`. */
+export function pageAnswer<Item, Shown>(page: Page<Item>, view: (item: Item) => Shown) {
+  return { page_info: page.pageInfo, data: page.items.map(view) };
+}
 
 /** Epoch seconds, as Pipedream's API reports times. */
 export function epochSeconds(ms: number): number {

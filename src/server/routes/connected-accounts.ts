@@ -15,8 +15,18 @@ import {
 } from "../../core/apps/connected-accounts.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
+import {
+  dataOf,
+  deletedResponse,
+  errorResponse,
+  idParams,
+  operationsOf,
+  pageOf,
+  pageQueryWith,
+} from "../schemas.js";
 import { connectedAccountView } from "../views/apps.js";
+
+const operation = operationsOf("connected accounts");
 
 const connectedAccountSchema = {
   type: "object",
@@ -36,19 +46,17 @@ const connectedAccountSchema = {
 } as const;
 
 const oneAccount = {
-  200: { type: "object", properties: { data: connectedAccountSchema } },
-  ...commonErrors,
+  200: dataOf(connectedAccountSchema),
 } as const;
 
 export function connectedAccountRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: ConnectedAccountInput }>(
     "/connected_accounts",
     {
-      schema: {
+      schema: operation({
         operationId: "createConnectedAccount",
         summary:
           "Connect an account of a keys app: its fields are sealed at rest, never returned (OAuth apps: POST /v1/connected_accounts/oauth)",
-        tags: ["connected accounts"],
         body: {
           type: "object",
           properties: {
@@ -59,7 +67,7 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
           required: ["app"],
         },
         response: oneAccount,
-      },
+      }),
     },
     async (request) => ({
       data: connectedAccountView(await createConnectedAccount(context, request.account.id, request.body)),
@@ -69,19 +77,12 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
   app.get<{ Querystring: PageRequest & { app?: string } }>(
     "/connected_accounts",
     {
-      schema: {
+      schema: operation({
         operationId: "listConnectedAccounts",
         summary: "List the account's connected accounts, newest first",
-        tags: ["connected accounts"],
-        querystring: {
-          ...pageQuery,
-          properties: { ...pageQuery.properties, app: { type: "string", maxLength: 200 } },
-        },
-        response: {
-          200: pageOf(connectedAccountSchema),
-          ...commonErrors,
-        },
-      },
+        querystring: pageQueryWith({ app: { type: "string", maxLength: 200 } }),
+        response: { 200: pageOf(connectedAccountSchema) },
+      }),
     },
     async (request) => {
       const page = await listConnectedAccounts(context, request.account.id, request.query);
@@ -92,13 +93,12 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
   app.get<{ Params: { id: string } }>(
     "/connected_accounts/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "getConnectedAccount",
         summary: "Read a connected account (never its credentials)",
-        tags: ["connected accounts"],
         params: idParams,
         response: oneAccount,
-      },
+      }),
     },
     async (request) => ({
       data: connectedAccountView(await getConnectedAccount(context, request.account.id, request.params.id)),
@@ -108,11 +108,10 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
   app.patch<{ Params: { id: string }; Body: ConnectedAccountUpdate }>(
     "/connected_accounts/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "updateConnectedAccount",
         summary:
           "Rename a connected account, or reconnect a keys account by replacing its fields (sealed at rest, never returned; it becomes healthy). OAuth accounts reconnect with POST /v1/connected_accounts/oauth and connected_account_id",
-        tags: ["connected accounts"],
         params: idParams,
         body: {
           type: "object",
@@ -127,7 +126,7 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
           },
         },
         response: oneAccount,
-      },
+      }),
     },
     async (request) => ({
       data: connectedAccountView(
@@ -139,15 +138,14 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
   app.delete<{ Params: { id: string }; Querystring: { force?: boolean } }>(
     "/connected_accounts/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "deleteConnectedAccount",
         summary:
           "Delete a connected account; refused (409) while a source or workflow uses it, unless force=true",
-        tags: ["connected accounts"],
         params: idParams,
         querystring: { type: "object", properties: { force: { type: "boolean", default: false } } },
-        response: { 200: deletedResponse, 409: errorResponse, ...commonErrors },
-      },
+        response: { 200: deletedResponse, 409: errorResponse },
+      }),
     },
     async (request) => ({
       data: {

@@ -10,7 +10,9 @@ import {
   reloadComponentProps,
 } from "../../core/components/dynamic-props.js";
 import type { CoreContext } from "../../core/context.js";
-import { commonErrors } from "../schemas.js";
+import { operationsOf } from "../schemas.js";
+
+const operation = operationsOf("components");
 
 const target = {
   id: { type: "string", description: "a component key, a saved component id (sc_…) or a source id (dc_…)" },
@@ -29,10 +31,9 @@ export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): 
   app.post<{ Body: ConfigureInput }>(
     "/components/configure",
     {
-      schema: {
+      schema: operation({
         operationId: "configureComponentProp",
         summary: "Fetch one page of a prop's options (async options, propDefinition), run in the sandbox",
-        tags: ["components"],
         body: {
           type: "object",
           properties: {
@@ -58,9 +59,8 @@ export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): 
               observations,
             },
           },
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => configureProp(context, request.account.id, request.body),
   );
@@ -68,10 +68,9 @@ export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): 
   app.post<{ Body: ConfigureInput }>(
     "/components/props",
     {
-      schema: {
+      schema: operation({
         operationId: "reloadComponentProps",
         summary: "Run a component's additionalProps with the props configured so far; answers a dyp_ id",
-        tags: ["components"],
         body: { type: "object", properties: target, required: ["id"] },
         response: {
           200: {
@@ -88,9 +87,8 @@ export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): 
               observations,
             },
           },
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => reloadComponentProps(context, request.account.id, request.body),
   );

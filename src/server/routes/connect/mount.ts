@@ -3,10 +3,11 @@
  * the root for connect tokens (which name the project). The OpenAPI document lists the first only.
  */
 import type { FastifySchema } from "fastify";
-import { type ConnectSchemaParts, connectSchema, paramsOf } from "./schemas.js";
+import type { OperationParts } from "../../schemas.js";
+import { connectSchema, paramsOf } from "./schemas.js";
 
 /** A mounted Connect route's own schema parts: `params` are those besides the project's. */
-export interface ConnectOperation extends Omit<ConnectSchemaParts, "params"> {
+export interface ConnectOperation extends Omit<OperationParts, "params"> {
   readonly params?: Record<string, { type: "string"; maxLength: number }>;
 }
 

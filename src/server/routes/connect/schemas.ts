@@ -3,28 +3,13 @@
  * (props, configured values, accounts' credentials) allow additional properties; the rest are
  * spelled out so the OpenAPI document can generate clients.
  */
-import type { FastifySchema } from "fastify";
-import { commonErrors, errorResponse, pageInfo } from "../../schemas.js";
+import { commonErrors, errorResponse, operationsOf, pageInfo } from "../../schemas.js";
 
 /** The errors every Connect route may answer besides its own: a connect token may be refused (403). */
 export const connectErrors = { ...commonErrors, 403: errorResponse } as const;
 
-/** A Connect route's own schema parts. */
-export interface ConnectSchemaParts {
-  readonly operationId: string;
-  readonly summary: string;
-  readonly security?: FastifySchema["security"];
-  readonly params?: object;
-  readonly querystring?: object;
-  readonly body?: object;
-  /** The route's own answers; the Connect errors are added. */
-  readonly response: Record<number, object>;
-}
-
 /** A Connect route's schema: tagged "connect", answering its own responses and the Connect errors. */
-export function connectSchema({ response, ...parts }: ConnectSchemaParts): FastifySchema {
-  return { ...parts, tags: ["connect"], response: { ...response, ...connectErrors } };
-}
+export const connectSchema = operationsOf("connect", connectErrors);
 
 /** The answer of a delete that has nothing to say. */
 export const noContent = { 204: { type: "null", description: "deleted" } } as const;
