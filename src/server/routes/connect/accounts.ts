@@ -23,6 +23,7 @@ import {
 } from "../../../core/connect/end-users.js";
 import type { CoreContext } from "../../../core/context.js";
 import { NotFoundError } from "../../../core/errors.js";
+import { connectAccountView } from "../../views/connect.js";
 import {
   type ConnectScope,
   connectTokenGrantOf,
@@ -81,7 +82,7 @@ function accountReadRoutes(app: FastifyInstance, context: CoreContext, { base, s
       query,
       withCredentials,
     );
-    return { data: page.items, page_info: page.pageInfo };
+    return { data: page.items.map(connectAccountView), page_info: page.pageInfo };
   };
 
   app.get<{ Querystring: AccountListRequest & { external_user_id?: string; include_credentials?: boolean } }>(
@@ -144,13 +145,15 @@ function accountReadRoutes(app: FastifyInstance, context: CoreContext, { base, s
       const scope = await scopeOf(request, db);
       const withCredentials = credentialsWanted(request, request.query.include_credentials);
       const endUser = request.connect.grant?.endUser ?? null;
-      return getConnectAccount(
-        context,
-        scope.project,
-        scope.environment,
-        endUser,
-        request.params.account_id,
-        withCredentials,
+      return connectAccountView(
+        await getConnectAccount(
+          context,
+          scope.project,
+          scope.environment,
+          endUser,
+          request.params.account_id,
+          withCredentials,
+        ),
       );
     },
   );
@@ -214,17 +217,17 @@ function accountWriteRoutes(
     async (request) => {
       const scope = await scopeOf(request, db);
       const grant = await connectTokenGrantOf(db, request.connect.grant, scope, request.body);
-      const view = await connectKeysAccount(context, scope.project, grant.endUser, request.body);
+      const connected = await connectKeysAccount(context, scope.project, grant.endUser, request.body);
       if (!(await spendConnectToken(db, grant.tokenHash))) {
         if (request.body.account_id === undefined) {
-          await deleteConnectedAccount(context, grant.endUser.accountId, view.id, true);
+          await deleteConnectedAccount(context, grant.endUser.accountId, connected.account.id, true);
         }
         throw new ConnectTokenError(
           "connect_token_used",
           "The connect token was already used to connect an account: ask your server for a new one",
         );
       }
-      return view;
+      return connectAccountView(connected);
     },
   );
 

@@ -3,10 +3,10 @@
  * the caller's account and those its components use.
  */
 import type { FastifyInstance } from "fastify";
-import { connectAppView } from "../../../core/connect/accounts.js";
 import { type AppListRequest, getConnectApp, listConnectApps } from "../../../core/connect/apps.js";
 import type { CoreContext } from "../../../core/context.js";
 import { dataOf } from "../../schemas.js";
+import { connectAppView } from "../../views/connect.js";
 import { appSchema, connectPageQuery, connectSchema, pageOfItems } from "./schemas.js";
 
 export function connectAppRoutes(app: FastifyInstance, context: CoreContext): void {

@@ -4,7 +4,6 @@
  * page's check of its token; the token in the path is the credential).
  */
 import type { FastifyInstance } from "fastify";
-import { connectAppView } from "../../../core/connect/accounts.js";
 import { getConnectApp } from "../../../core/connect/apps.js";
 import {
   authenticateConnectToken,
@@ -15,6 +14,7 @@ import {
 import { getProject } from "../../../core/connect/projects.js";
 import type { CoreContext } from "../../../core/context.js";
 import { SluiceError } from "../../../core/errors.js";
+import { connectAppView } from "../../views/connect.js";
 import { requireServerSide, scopeOf } from "./connect-auth.js";
 import { appSchema, connectSchema, externalUserId, projectParams } from "./schemas.js";
 
