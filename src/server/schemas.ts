@@ -71,6 +71,11 @@ export const deletedResponse = {
   },
 } as const;
 
+/** The answer of a delete (`deletedResponse`). */
+export function deletedAnswer(id: string) {
+  return { data: { id, deleted: true } };
+}
+
 /**
  * Route config: the OpenAPI document describes the route with these parts of its schema instead.
  * For a body core checks itself, with messages that say what to fix (the route's own body schema

@@ -10,7 +10,15 @@ import {
 } from "../../core/accounts/accounts.js";
 import type { Executor } from "../../store/schema.js";
 import { requireAdmin } from "../plugins/auth.js";
-import { dataOf, deletedResponse, epochSeconds, errorResponse, idParams, operationsOf } from "../schemas.js";
+import {
+  dataOf,
+  deletedAnswer,
+  deletedResponse,
+  epochSeconds,
+  errorResponse,
+  idParams,
+  operationsOf,
+} from "../schemas.js";
 
 const operation = operationsOf("accounts");
 
@@ -146,7 +154,7 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
     },
     async (request) => {
       await revokeApiKey(db, request.account.id, request.params.id);
-      return { data: { id: request.params.id, deleted: true } };
+      return deletedAnswer(request.params.id);
     },
   );
 }

@@ -19,7 +19,15 @@ import {
 } from "../../core/components/published.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import { dataOf, epochSeconds, errorResponse, operationsOf, pageOf, pageQueryWith } from "../schemas.js";
+import {
+  dataOf,
+  epochSeconds,
+  errorResponse,
+  operationsOf,
+  pageAnswer,
+  pageOf,
+  pageQueryWith,
+} from "../schemas.js";
 import { actionRunView } from "../views/actions.js";
 import { publishedDetailSchema, publishedSchema } from "./component-schemas.js";
 import { componentView } from "./components.js";
@@ -119,10 +127,8 @@ function publishedComponentRoutes(app: FastifyInstance, context: CoreContext): v
         response: { 200: pageOf(publishedSchema) },
       }),
     },
-    async (request) => {
-      const page = await listPublished(context, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(publishedView) };
-    },
+    async (request) =>
+      pageAnswer(await listPublished(context, request.account.id, request.query), publishedView),
   );
 
   app.get<{ Params: { key: string } }>(

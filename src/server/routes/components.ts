@@ -10,7 +10,7 @@ import {
 } from "../../core/components/saved-components.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import { dataOf, epochSeconds, operationsOf, pageOf, pageQuery } from "../schemas.js";
+import { dataOf, epochSeconds, operationsOf, pageAnswer, pageOf, pageQuery } from "../schemas.js";
 import { componentSchema, componentSummarySchema } from "./component-schemas.js";
 
 const operation = operationsOf("components");
@@ -82,14 +82,10 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
       }),
     },
     async (request) => {
-      const page = await listComponents(context, request.account.id, request.query);
-      return {
-        page_info: page.pageInfo,
-        data: page.items.map((component) => {
-          const { code: _code, ...summary } = componentView(component);
-          return summary;
-        }),
-      };
+      return pageAnswer(await listComponents(context, request.account.id, request.query), (component) => {
+        const { code: _code, ...summary } = componentView(component);
+        return summary;
+      });
     },
   );
 

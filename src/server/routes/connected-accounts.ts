@@ -17,10 +17,12 @@ import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
 import {
   dataOf,
+  deletedAnswer,
   deletedResponse,
   errorResponse,
   idParams,
   operationsOf,
+  pageAnswer,
   pageOf,
   pageQueryWith,
 } from "../schemas.js";
@@ -84,10 +86,11 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
         response: { 200: pageOf(connectedAccountSchema) },
       }),
     },
-    async (request) => {
-      const page = await listConnectedAccounts(context, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(connectedAccountView) };
-    },
+    async (request) =>
+      pageAnswer(
+        await listConnectedAccounts(context, request.account.id, request.query),
+        connectedAccountView,
+      ),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -147,16 +150,14 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
         response: { 200: deletedResponse, 409: errorResponse },
       }),
     },
-    async (request) => ({
-      data: {
-        id: await deleteConnectedAccount(
+    async (request) =>
+      deletedAnswer(
+        await deleteConnectedAccount(
           context,
           request.account.id,
           request.params.id,
           request.query.force === true,
         ),
-        deleted: true,
-      },
-    }),
+      ),
   );
 }

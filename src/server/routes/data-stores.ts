@@ -10,7 +10,15 @@ import {
   listDataStores,
 } from "../../core/data-stores/data-stores.js";
 import { NotFoundError } from "../../core/errors.js";
-import { dataOf, deletedResponse, errorResponse, idParams, listOf, operationsOf } from "../schemas.js";
+import {
+  dataOf,
+  deletedAnswer,
+  deletedResponse,
+  errorResponse,
+  idParams,
+  listOf,
+  operationsOf,
+} from "../schemas.js";
 import { dataStoreView } from "../views/data-stores.js";
 
 const operation = operationsOf("data stores");
@@ -85,9 +93,7 @@ function dataStoreListRoutes(app: FastifyInstance, context: CoreContext): void {
         response: { 200: deletedResponse },
       }),
     },
-    async (request) => ({
-      data: { id: await deleteDataStore(context, request.account.id, request.params.id), deleted: true },
-    }),
+    async (request) => deletedAnswer(await deleteDataStore(context, request.account.id, request.params.id)),
   );
 }
 

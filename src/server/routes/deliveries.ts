@@ -10,7 +10,7 @@ import {
 import { InvalidInputError } from "../../core/errors.js";
 import type { PageRequest } from "../../core/pagination.js";
 import type { Store } from "../../store/store.js";
-import { dataOf, errorResponse, idParams, operationsOf, pageOf, pageQuery } from "../schemas.js";
+import { dataOf, errorResponse, idParams, operationsOf, pageAnswer, pageOf, pageQuery } from "../schemas.js";
 import { attemptView, deliveryView } from "../views/deliveries.js";
 
 const operation = operationsOf("deliveries");
@@ -74,10 +74,11 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
         response: { 200: pageOf(deliverySchema) },
       }),
     },
-    async (request) => {
-      const page = await listDeliveries(store.db, request.account.id, request.params.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(deliveryView) };
-    },
+    async (request) =>
+      pageAnswer(
+        await listDeliveries(store.db, request.account.id, request.params.id, request.query),
+        deliveryView,
+      ),
   );
 
   app.get<{ Params: { id: string } }>(

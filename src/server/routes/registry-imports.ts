@@ -20,6 +20,7 @@ import {
   errorResponse,
   idParams,
   operationsOf,
+  pageAnswer,
   pageOf,
   pageQuery,
 } from "../schemas.js";
@@ -109,10 +110,7 @@ export function registryImportRoutes(app: FastifyInstance, context: CoreContext)
         response: { 200: pageOf(importJob) },
       }),
     },
-    async (request) => {
-      const page = await listImports(context, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(jobView) };
-    },
+    async (request) => pageAnswer(await listImports(context, request.account.id, request.query), jobView),
   );
 
   app.get<{ Params: { id: string } }>(

@@ -16,7 +16,15 @@ import {
   unpublishPublic,
 } from "../../core/components/registry.js";
 import type { CoreContext } from "../../core/context.js";
-import { dataOf, epochSeconds, errorResponse, operationsOf, pageOf, pageQueryWith } from "../schemas.js";
+import {
+  dataOf,
+  epochSeconds,
+  errorResponse,
+  operationsOf,
+  pageAnswer,
+  pageOf,
+  pageQueryWith,
+} from "../schemas.js";
 
 const operation = operationsOf("components");
 
@@ -120,10 +128,8 @@ function componentSearchRoute(app: FastifyInstance, context: CoreContext): void 
         response: { 200: pageOf(listedSchema) },
       }),
     },
-    async (request) => {
-      const page = await searchComponents(context, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(searchView) };
-    },
+    async (request) =>
+      pageAnswer(await searchComponents(context, request.account.id, request.query), searchView),
   );
 }
 

@@ -14,10 +14,12 @@ import {
 } from "../../core/sources/sources.js";
 import {
   dataOf,
+  deletedAnswer,
   deletedResponse,
   errorResponse,
   idParams,
   operationsOf,
+  pageAnswer,
   pageOf,
   pageQueryWith,
 } from "../schemas.js";
@@ -121,9 +123,7 @@ function sourceChangeRoutes(app: FastifyInstance, context: CoreContext): void {
         response: { 200: deletedResponse, 409: errorResponse },
       }),
     },
-    async (request) => ({
-      data: { id: await deleteSource(context, request.account.id, request.params.id), deleted: true },
-    }),
+    async (request) => deletedAnswer(await deleteSource(context, request.account.id, request.params.id)),
   );
 }
 
@@ -161,10 +161,10 @@ function sourceReadRoutes(app: FastifyInstance, context: CoreContext): void {
         response: { 200: pageOf(sourceSchema) },
       }),
     },
-    async (request) => {
-      const page = await listSources(context, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map((source) => sourceView(context, source)) };
-    },
+    async (request) =>
+      pageAnswer(await listSources(context, request.account.id, request.query), (source) =>
+        sourceView(context, source),
+      ),
   );
 
   app.post<{ Params: { id: string } }>(

@@ -9,7 +9,7 @@ import {
 } from "../../core/fan-out/subscriptions.js";
 import type { PageRequest } from "../../core/pagination.js";
 import type { Executor } from "../../store/schema.js";
-import { dataOf, operationsOf, pageOf, pageQuery } from "../schemas.js";
+import { dataOf, operationsOf, pageAnswer, pageOf, pageQuery } from "../schemas.js";
 import { subscriptionView } from "../views/subscriptions.js";
 
 const operation = operationsOf("subscriptions");
@@ -76,9 +76,7 @@ export function subscriptionRoutes(app: FastifyInstance, db: Executor): void {
         response: { 200: pageOf(subscriptionSchema) },
       }),
     },
-    async (request) => {
-      const page = await listSubscriptions(db, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(subscriptionView) };
-    },
+    async (request) =>
+      pageAnswer(await listSubscriptions(db, request.account.id, request.query), subscriptionView),
   );
 }

@@ -14,10 +14,12 @@ import type { SecretBox } from "../../core/secret-box.js";
 import type { Store } from "../../store/store.js";
 import {
   dataOf,
+  deletedAnswer,
   deletedResponse,
   epochSeconds,
   idParams,
   operationsOf,
+  pageAnswer,
   pageOf,
   pageQuery,
 } from "../schemas.js";
@@ -119,10 +121,7 @@ function webhookReadRoutes(
         response: { 200: pageOf(webhookSchema) },
       }),
     },
-    async (request) => {
-      const page = await listWebhooks(db, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(webhookView) };
-    },
+    async (request) => pageAnswer(await listWebhooks(db, request.account.id, request.query), webhookView),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -205,7 +204,7 @@ function webhookChangeRoutes(
     },
     async (request) => {
       await deleteWebhook(store, request.account.id, request.params.id);
-      return { data: { id: request.params.id, deleted: true } };
+      return deletedAnswer(request.params.id);
     },
   );
 }

@@ -17,11 +17,13 @@ import {
 } from "../../core/workflows/workflows.js";
 import {
   dataOf,
+  deletedAnswer,
   deletedResponse,
   documentedAs,
   errorResponse,
   idParams,
   operationsOf,
+  pageAnswer,
   pageOf,
   pageQuery,
 } from "../schemas.js";
@@ -110,7 +112,7 @@ function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): voi
     },
     async (request) => {
       await deleteWorkflow(context, request.account.id, request.params.id);
-      return { data: { id: request.params.id, deleted: true } };
+      return deletedAnswer(request.params.id);
     },
   );
 
@@ -141,13 +143,10 @@ function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): voi
         response: { 200: pageOf(workflowSchema) },
       }),
     },
-    async (request) => {
-      const page = await listWorkflows(context, request.account.id, request.query);
-      return {
-        page_info: page.pageInfo,
-        data: page.items.map((workflow) => workflowView(context, workflow)),
-      };
-    },
+    async (request) =>
+      pageAnswer(await listWorkflows(context, request.account.id, request.query), (workflow) =>
+        workflowView(context, workflow),
+      ),
   );
 }
 
@@ -181,10 +180,8 @@ function workflowRunRoutes(app: FastifyInstance, context: CoreContext): void {
         response: { 200: pageOf(workflowRunSchema) },
       }),
     },
-    async (request) => {
-      const page = await listRuns(context, request.account.id, request.params.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(runView) };
-    },
+    async (request) =>
+      pageAnswer(await listRuns(context, request.account.id, request.params.id, request.query), runView),
   );
 
   app.get<{ Params: { id: string } }>(

@@ -23,6 +23,7 @@ import {
 } from "../../../core/connect/end-users.js";
 import type { CoreContext } from "../../../core/context.js";
 import { NotFoundError } from "../../../core/errors.js";
+import { pageAnswer } from "../../schemas.js";
 import { connectAccountView } from "../../views/connect.js";
 import {
   type ConnectScope,
@@ -74,15 +75,10 @@ function accountReadRoutes(app: FastifyInstance, context: CoreContext, { base, s
     query: AccountListRequest,
     withCredentials: boolean,
   ) => {
-    const page = await listConnectAccounts(
-      context,
-      scope.project,
-      scope.environment,
-      endUser,
-      query,
-      withCredentials,
+    return pageAnswer(
+      await listConnectAccounts(context, scope.project, scope.environment, endUser, query, withCredentials),
+      connectAccountView,
     );
-    return { data: page.items.map(connectAccountView), page_info: page.pageInfo };
   };
 
   app.get<{ Querystring: AccountListRequest & { external_user_id?: string; include_credentials?: boolean } }>(

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import { type AppListRequest, getConnectApp, listConnectApps } from "../../../core/connect/apps.js";
 import type { CoreContext } from "../../../core/context.js";
-import { dataOf } from "../../schemas.js";
+import { dataOf, pageAnswer } from "../../schemas.js";
 import { connectAppView } from "../../views/connect.js";
 import { appSchema, connectPageQuery, connectSchema, pageOfItems } from "./schemas.js";
 
@@ -32,10 +32,8 @@ export function connectAppRoutes(app: FastifyInstance, context: CoreContext): vo
         response: { 200: pageOfItems(appSchema) },
       }),
     },
-    async (request) => {
-      const page = await listConnectApps(context, request.connect.account.id, request.query);
-      return { data: page.items.map(connectAppView), page_info: page.pageInfo };
-    },
+    async (request) =>
+      pageAnswer(await listConnectApps(context, request.connect.account.id, request.query), connectAppView),
   );
 
   app.get<{ Params: { app_id: string } }>(

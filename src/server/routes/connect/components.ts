@@ -22,7 +22,7 @@ import {
 import type { CoreContext } from "../../../core/context.js";
 import { NotFoundError } from "../../../core/errors.js";
 import type { PropDefinition } from "../../../runtime/component-definition.js";
-import { dataOf } from "../../schemas.js";
+import { dataOf, pageAnswer } from "../../schemas.js";
 import { connectComponentView } from "../../views/connect.js";
 import { endUserOf, scopeOf } from "./connect-auth.js";
 import type { ConnectMount } from "./mount.js";
@@ -114,8 +114,10 @@ function componentReadRoutes(
     },
     async (request) => {
       const { project } = await scopeOf(request, db);
-      const page = await listConnectComponents(context, project.accountId, request.query, kind.type);
-      return { data: page.items.map(connectComponentView), page_info: page.pageInfo };
+      return pageAnswer(
+        await listConnectComponents(context, project.accountId, request.query, kind.type),
+        connectComponentView,
+      );
     },
   );
 

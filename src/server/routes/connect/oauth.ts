@@ -13,7 +13,14 @@ import {
   type TokenRequest,
 } from "../../../core/connect/oauth-clients.js";
 import type { Executor } from "../../../store/schema.js";
-import { deletedResponse, errorResponse, idParams, listOf, operationsOf } from "../../schemas.js";
+import {
+  deletedAnswer,
+  deletedResponse,
+  errorResponse,
+  idParams,
+  listOf,
+  operationsOf,
+} from "../../schemas.js";
 import { oauthClientView } from "../../views/connect.js";
 
 const operation = operationsOf("connect");
@@ -124,8 +131,6 @@ export function oauthRoutes(app: FastifyInstance, db: Executor, accessTokenSecon
         response: { 200: deletedResponse },
       }),
     },
-    async (request) => ({
-      data: { id: await revokeOAuthClient(db, request.account.id, request.params.id), deleted: true },
-    }),
+    async (request) => deletedAnswer(await revokeOAuthClient(db, request.account.id, request.params.id)),
   );
 }

@@ -13,6 +13,7 @@ import {
 } from "../../../core/connect/projects.js";
 import type { CoreContext } from "../../../core/context.js";
 import type { PageRequest } from "../../../core/pagination.js";
+import { pageAnswer } from "../../schemas.js";
 import { projectView } from "../../views/connect.js";
 import { requireServerSide } from "./connect-auth.js";
 import {
@@ -66,8 +67,7 @@ export function projectRoutes(app: FastifyInstance, context: CoreContext): void 
     },
     async (request) => {
       requireServerSide(request, "list projects");
-      const page = await listProjects(db, request.connect.account.id, request.query);
-      return { data: page.items.map(projectView), page_info: page.pageInfo };
+      return pageAnswer(await listProjects(db, request.connect.account.id, request.query), projectView);
     },
   );
 

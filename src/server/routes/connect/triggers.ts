@@ -21,7 +21,7 @@ import {
 import { checkExternalUserId } from "../../../core/connect/end-users.js";
 import type { CoreContext } from "../../../core/context.js";
 import type { PageRequest } from "../../../core/pagination.js";
-import { dataOf } from "../../schemas.js";
+import { dataOf, pageAnswer } from "../../schemas.js";
 import { deployedTriggerView } from "../../views/connect.js";
 import { type EndUserMode, endUserOf, optionalEndUserOf, scopeOf } from "./connect-auth.js";
 import type { ConnectMount } from "./mount.js";
@@ -217,11 +217,9 @@ function deployedTriggerRoutes(
       if (endUser === null || endUser === "none") {
         return emptyPage;
       }
-      const page = await listTriggers(context, endUser, request.query);
-      return {
-        data: page.items.map((source) => deployedTriggerView(context, source)),
-        page_info: page.pageInfo,
-      };
+      return pageAnswer(await listTriggers(context, endUser, request.query), (source) =>
+        deployedTriggerView(context, source),
+      );
     },
   );
 
