@@ -47,11 +47,16 @@ const connectedAccountSchema = {
   },
 } as const;
 
-const oneAccount = {
-  200: dataOf(connectedAccountSchema),
-} as const;
+const oneAccount = { 200: dataOf(connectedAccountSchema) } as const;
 
+/** Registers /v1/connected_accounts: connecting and reading accounts, then changing them. */
 export function connectedAccountRoutes(app: FastifyInstance, context: CoreContext): void {
+  accountConnectRoutes(app, context);
+  accountChangeRoutes(app, context);
+}
+
+/** Connecting a keys app's account, listing the account's and reading one. */
+function accountConnectRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: ConnectedAccountInput }>(
     "/connected_accounts",
     {
@@ -107,7 +112,10 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
       data: connectedAccountView(await getConnectedAccount(context, request.account.id, request.params.id)),
     }),
   );
+}
 
+/** Renaming or reconnecting an account, and deleting it. */
+function accountChangeRoutes(app: FastifyInstance, context: CoreContext): void {
   app.patch<{ Params: { id: string }; Body: ConnectedAccountUpdate }>(
     "/connected_accounts/:id",
     {

@@ -11,6 +11,7 @@ import {
 } from "../../core/components/dynamic-props.js";
 import type { CoreContext } from "../../core/context.js";
 import { operationsOf } from "../schemas.js";
+import { sandboxAnswer } from "./component-schemas.js";
 
 const operation = operationsOf("components");
 
@@ -23,9 +24,6 @@ const target = {
   },
   dynamic_props_id: { type: "string", description: "dyp_… from POST /v1/components/props" },
 } as const;
-
-const observations = { type: "array", items: { type: "object", additionalProperties: true } } as const;
-const errors = { type: "array", items: { type: "string" } } as const;
 
 export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: ConfigureInput }>(
@@ -45,21 +43,14 @@ export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): 
           },
           required: ["id", "prop_name"],
         },
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              options: {
-                type: ["array", "null"],
-                items: { type: "object", properties: { label: { type: "string" }, value: {} } },
-              },
-              stringOptions: { type: ["array", "null"], items: { type: "string" } },
-              context: {},
-              errors,
-              observations,
-            },
+        response: sandboxAnswer({
+          options: {
+            type: ["array", "null"],
+            items: { type: "object", properties: { label: { type: "string" }, value: {} } },
           },
-        },
+          stringOptions: { type: ["array", "null"], items: { type: "string" } },
+          context: {},
+        }),
       }),
     },
     async (request) => configureProp(context, request.account.id, request.body),
@@ -72,22 +63,15 @@ export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): 
         operationId: "reloadComponentProps",
         summary: "Run a component's additionalProps with the props configured so far; answers a dyp_ id",
         body: { type: "object", properties: target, required: ["id"] },
-        response: {
-          200: {
-            type: "object",
+        response: sandboxAnswer({
+          dynamicProps: {
+            type: ["object", "null"],
             properties: {
-              dynamicProps: {
-                type: ["object", "null"],
-                properties: {
-                  id: { type: "string", description: "dyp_…" },
-                  configurableProps: { type: "array", items: { type: "object", additionalProperties: true } },
-                },
-              },
-              errors,
-              observations,
+              id: { type: "string", description: "dyp_…" },
+              configurableProps: { type: "array", items: { type: "object", additionalProperties: true } },
             },
           },
-        },
+        }),
       }),
     },
     async (request) => reloadComponentProps(context, request.account.id, request.body),

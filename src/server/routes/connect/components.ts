@@ -24,6 +24,7 @@ import { NotFoundError } from "../../../core/errors.js";
 import type { PropDefinition } from "../../../runtime/component-definition.js";
 import { dataOf, pageAnswer } from "../../schemas.js";
 import { connectComponentView } from "../../views/connect.js";
+import { sandboxAnswer } from "../component-schemas.js";
 import { endUserOf, scopeOf } from "./connect-auth.js";
 import type { ConnectMount } from "./mount.js";
 import {
@@ -32,7 +33,6 @@ import {
   connectPageQuery,
   externalUserId,
   looseObject,
-  observationSchema,
   pageOfItems,
 } from "./schemas.js";
 
@@ -61,19 +61,6 @@ const target = {
   dynamic_props_id: { type: "string", maxLength: 200, description: "dyp_…" },
   blocking: { type: "boolean" },
 } as const;
-
-/** A configure or props answer: `answer`'s fields, and the errors and observations of the run. */
-const sandboxAnswer = (answer: Record<string, object>) =>
-  ({
-    200: {
-      type: "object",
-      properties: {
-        ...answer,
-        errors: { type: "array", items: { type: "string" } },
-        observations: { type: "array", items: observationSchema },
-      },
-    },
-  }) as const;
 
 /** Registers the component routes at `mount`, for each kind. */
 export function componentRoutes(app: FastifyInstance, context: CoreContext, mount: ConnectMount): void {

@@ -112,7 +112,8 @@ function webhooksView(webhooks: readonly { id: string; url: string; signingKey?:
 /** Registers the routes at `mount`. */
 export function triggerRoutes(app: FastifyInstance, context: CoreContext, mount: ConnectMount): void {
   runRoutes(app, context, mount);
-  deployedTriggerRoutes(app, context, mount);
+  deployedTriggerReadRoutes(app, context, mount);
+  deployedTriggerChangeRoutes(app, context, mount);
   deployedTriggerOutputRoutes(app, context, mount);
 }
 
@@ -184,8 +185,8 @@ function runRoutes(app: FastifyInstance, context: CoreContext, { base, schema }:
   );
 }
 
-/** The end user's deployed triggers: list, read, update, delete and their events. */
-function deployedTriggerRoutes(
+/** Listing the end user's deployed triggers and reading one. */
+function deployedTriggerReadRoutes(
   app: FastifyInstance,
   context: CoreContext,
   { base, schema }: ConnectMount,
@@ -241,7 +242,14 @@ function deployedTriggerRoutes(
       };
     },
   );
+}
 
+/** Updating and deleting one of the end user's deployed triggers. */
+function deployedTriggerChangeRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  { base, schema }: ConnectMount,
+): void {
   app.put<{ Params: { trigger_id: string }; Body: WithUser<TriggerUpdateInput> }>(
     `${base}/deployed-triggers/:trigger_id`,
     {
