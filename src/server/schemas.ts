@@ -58,11 +58,13 @@ export function pageOf<Item extends object>(item: Item) {
   } as const;
 }
 
-export const idParams = {
-  type: "object",
-  properties: { id: { type: "string", maxLength: 200 } },
-  required: ["id"],
-} as const;
+/** The path parameters of a route: each of `properties` is required. */
+export function pathParams<Properties extends Record<string, object>>(properties: Properties) {
+  const required = Object.keys(properties);
+  return { type: "object", properties, ...(required.length > 0 ? { required } : {}) } as const;
+}
+
+export const idParams = pathParams({ id: { type: "string", maxLength: 200 } });
 
 export const deletedResponse = {
   type: "object",

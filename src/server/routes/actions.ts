@@ -27,6 +27,7 @@ import {
   pageAnswer,
   pageOf,
   pageQueryWith,
+  pathParams,
 } from "../schemas.js";
 import { actionRunView } from "../views/actions.js";
 import { publishedDetailSchema, publishedSchema } from "./component-schemas.js";
@@ -46,11 +47,9 @@ function publishedView(published: PublishedComponent) {
   };
 }
 
-const keyParams = {
-  type: "object",
-  properties: { key: { type: "string", maxLength: 400, description: "a key, or key@version" } },
-  required: ["key"],
-} as const;
+const keyParams = pathParams({
+  key: { type: "string", maxLength: 400, description: "a key, or key@version" },
+});
 
 /** Registers running an action once, then the account's published components. */
 export function actionRoutes(app: FastifyInstance, context: CoreContext): void {

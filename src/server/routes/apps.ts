@@ -17,17 +17,13 @@ import { oauthRedirectUri } from "../../core/apps/oauth-connections.js";
 import { clientSecretOf } from "../../core/apps/oauth-settings.js";
 import type { CoreContext } from "../../core/context.js";
 import { requireAdmin } from "../plugins/auth.js";
-import { dataOf, documentedAs, errorResponse, listOf, operationsOf } from "../schemas.js";
+import { dataOf, documentedAs, errorResponse, listOf, operationsOf, pathParams } from "../schemas.js";
 import { appView } from "../views/apps.js";
 import { appInput, appParamsDocument, appSchema } from "./app-schemas.js";
 
 const operation = operationsOf("apps");
 
-const slugParams = {
-  type: "object",
-  properties: { slug: { type: "string", maxLength: 200 } },
-  required: ["slug"],
-} as const;
+const slugParams = pathParams({ slug: { type: "string", maxLength: 200 } });
 
 const oneApp = { 200: dataOf(appSchema) } as const;
 

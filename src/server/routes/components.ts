@@ -10,7 +10,7 @@ import {
 } from "../../core/components/saved-components.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import { dataOf, epochSeconds, operationsOf, pageAnswer, pageOf, pageQuery } from "../schemas.js";
+import { dataOf, epochSeconds, operationsOf, pageAnswer, pageOf, pageQuery, pathParams } from "../schemas.js";
 import { componentSchema, componentSummarySchema } from "./component-schemas.js";
 
 const operation = operationsOf("components");
@@ -95,11 +95,7 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
       schema: operation({
         operationId: "getSavedComponent",
         summary: "Read a saved component by sc_ id or by key (the newest saved under it)",
-        params: {
-          type: "object",
-          properties: { key: { type: "string", maxLength: 300 } },
-          required: ["key"],
-        },
+        params: pathParams({ key: { type: "string", maxLength: 300 } }),
         response: { 200: dataOf(componentSchema) },
       }),
     },

@@ -18,6 +18,7 @@ import {
   idParams,
   listOf,
   operationsOf,
+  pathParams,
 } from "../schemas.js";
 import { dataStoreView } from "../views/data-stores.js";
 
@@ -42,11 +43,10 @@ const recordSchema = {
   },
 } as const;
 
-const recordParams = {
-  type: "object",
-  properties: { id: { type: "string", maxLength: 200 }, key: { type: "string", maxLength: 1000 } },
-  required: ["id", "key"],
-} as const;
+const recordParams = pathParams({
+  id: { type: "string", maxLength: 200 },
+  key: { type: "string", maxLength: 1000 },
+});
 
 /** Registers /v1/data_stores: the stores, then their records. */
 export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): void {

@@ -24,6 +24,7 @@ import {
   pageAnswer,
   pageOf,
   pageQueryWith,
+  pathParams,
 } from "../schemas.js";
 
 const operation = operationsOf("components");
@@ -81,11 +82,9 @@ const publicDetailSchema = {
   properties: { ...listedSchema.properties, versions: { type: "array", items: listedSchema } },
 } as const;
 
-const keyParams = {
-  type: "object",
-  properties: { key: { type: "string", maxLength: 400, description: "a public key, or key@version" } },
-  required: ["key"],
-} as const;
+const keyParams = pathParams({
+  key: { type: "string", maxLength: 400, description: "a public key, or key@version" },
+});
 
 const changedVersions = {
   200: {

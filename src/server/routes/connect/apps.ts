@@ -5,7 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import { type AppListRequest, getConnectApp, listConnectApps } from "../../../core/connect/apps.js";
 import type { CoreContext } from "../../../core/context.js";
-import { dataOf, pageAnswer } from "../../schemas.js";
+import { dataOf, pageAnswer, pathParams } from "../../schemas.js";
 import { connectAppView } from "../../views/connect.js";
 import { appSchema, connectPageQuery, connectSchema, pageOfItems } from "./schemas.js";
 
@@ -42,11 +42,7 @@ export function connectAppRoutes(app: FastifyInstance, context: CoreContext): vo
       schema: connectSchema({
         operationId: "getConnectApp",
         summary: "Read an app by name slug (an app nobody registered is an open keys app)",
-        params: {
-          type: "object",
-          properties: { app_id: { type: "string", maxLength: 200 } },
-          required: ["app_id"],
-        },
+        params: pathParams({ app_id: { type: "string", maxLength: 200 } }),
         response: { 200: dataOf(appSchema) },
       }),
     },

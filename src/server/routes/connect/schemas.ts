@@ -3,7 +3,7 @@
  * (props, configured values, accounts' credentials) allow additional properties; the rest are
  * spelled out so the OpenAPI document can generate clients.
  */
-import { commonErrors, errorResponse, operationsOf, pageInfo } from "../../schemas.js";
+import { commonErrors, errorResponse, operationsOf, pageInfo, pathParams } from "../../schemas.js";
 
 /** The errors every Connect route may answer besides its own: a connect token may be refused (403). */
 export const connectErrors = { ...commonErrors, 403: errorResponse } as const;
@@ -22,20 +22,16 @@ export const externalUserId = {
   description: "your own id for the end user",
 } as const;
 
-export const projectParams = {
-  type: "object",
-  properties: { project_id: { type: "string", maxLength: 200, description: "proj_…" } },
-  required: ["project_id"],
-} as const;
+export const projectParams = pathParams({
+  project_id: { type: "string", maxLength: 200, description: "proj_…" },
+});
 
 /** The path parameters of a route with `extra`, with or without the project segment. */
 export function paramsOf(
   withProject: boolean,
   extra: Record<string, { type: "string"; maxLength: number }> = {},
 ) {
-  const properties = { ...(withProject ? projectParams.properties : {}), ...extra };
-  const required = [...(withProject ? ["project_id"] : []), ...Object.keys(extra)];
-  return { type: "object", properties, ...(required.length > 0 ? { required } : {}) } as const;
+  return pathParams({ ...(withProject ? projectParams.properties : {}), ...extra });
 }
 
 export const connectPageQuery = {

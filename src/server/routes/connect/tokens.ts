@@ -14,6 +14,7 @@ import {
 import { getProject } from "../../../core/connect/projects.js";
 import type { CoreContext } from "../../../core/context.js";
 import { SluiceError } from "../../../core/errors.js";
+import { pathParams } from "../../schemas.js";
 import { connectAppView } from "../../views/connect.js";
 import { requireServerSide, scopeOf } from "./connect-auth.js";
 import { appSchema, connectSchema, externalUserId, projectParams } from "./schemas.js";
@@ -105,11 +106,7 @@ export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
         summary:
           "Check a connect token (the connect page's first call); success false says why it cannot be used",
         security: [],
-        params: {
-          type: "object",
-          properties: { ctok: { type: "string", maxLength: 200 } },
-          required: ["ctok"],
-        },
+        params: pathParams({ ctok: { type: "string", maxLength: 200 } }),
         querystring: {
           type: "object",
           properties: {
