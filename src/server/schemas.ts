@@ -3,7 +3,7 @@
  * response schema is never sent, so secrets cannot leak by accident) and feed the OpenAPI document.
  */
 import type { FastifySchema } from "fastify";
-import { MAX_PAGE_SIZE } from "../core/pagination.js";
+import { MAX_PAGE_SIZE, type Page } from "../core/pagination.js";
 
 export const errorResponse = {
   type: "object",
@@ -35,6 +35,21 @@ export const pageInfo = {
   },
 } as const;
 
+/** A page's query: the page's parameters and the list's own filters (`extra`). */
+export function pageQueryWith<Extra extends object>(extra: Extra) {
+  return { ...pageQuery, properties: { ...pageQuery.properties, ...extra } } as const;
+}
+
+/** A one-item response: `{ data: item }`. */
+export function dataOf<Item extends object>(item: Item) {
+  return { type: "object", properties: { data: item } } as const;
+}
+
+/** An unpaged list response: `{ data: [item…] }`. */
+export function listOf<Item extends object>(item: Item) {
+  return { type: "object", properties: { data: { type: "array", items: item } } } as const;
+}
+
 /** A list response: `{ page_info, data: [item…] }`. */
 export function pageOf<Item extends object>(item: Item) {
   return {
@@ -43,11 +58,13 @@ export function pageOf<Item extends object>(item: Item) {
   } as const;
 }
 
-export const idParams = {
-  type: "object",
-  properties: { id: { type: "string", maxLength: 200 } },
-  required: ["id"],
-} as const;
+/** The path parameters of a route: each of `properties` is required. */
+export function pathParams<Properties extends Record<string, object>>(properties: Properties) {
+  const required = Object.keys(properties);
+  return { type: "object", properties, ...(required.length > 0 ? { required } : {}) } as const;
+}
+
+export const idParams = pathParams({ id: { type: "string", maxLength: 200 } });
 
 export const deletedResponse = {
   type: "object",
@@ -55,6 +72,11 @@ export const deletedResponse = {
     data: { type: "object", properties: { id: { type: "string" }, deleted: { type: "boolean" } } },
   },
 } as const;
+
+/** The answer of a delete (`deletedResponse`). */
+export function deletedAnswer(id: string) {
+  return { data: { id, deleted: true } };
+}
 
 /**
  * Route config: the OpenAPI document describes the route with these parts of its schema instead.
@@ -85,6 +107,36 @@ export const commonErrors = {
   404: errorResponse,
   429: errorResponse,
 } as const;
+
+/** A route's own schema parts. */
+export interface OperationParts {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly security?: FastifySchema["security"];
+  readonly params?: object;
+  readonly querystring?: object;
+  readonly body?: object;
+  /** The route's own answers; the errors of its group are added. */
+  readonly response: Record<number, object>;
+}
+
+/**
+ * The schemas of a group of routes: each is tagged `tag` in the OpenAPI document and answers, besides
+ * its own responses, the `errors` every route of the group may give.
+ */
+export function operationsOf(tag: string, errors: Record<number, object> = commonErrors) {
+  return ({ response, ...parts }: OperationParts): FastifySchema => ({
+    ...parts,
+    tags: [tag],
+    response: { ...response, ...errors },
+  });
+}
+
+/** A page of `Page` as a list answer, each item shown by `view`. */
+export function pageAnswer<Item, Shown>(page: Page<Item>, view: (item: Item) => Shown) {
+  return { page_info: page.pageInfo, data: page.items.map(view) };
+}
 
 /** Epoch seconds, as Pipedream's API reports times. */
 export function epochSeconds(ms: number): number {

@@ -23,65 +23,25 @@ import type { Project } from "./projects.js";
 
 const MAX_NAME_LENGTH = 200;
 
-/** An app as Pipedream's API shows it (Sluice has no app ids, logos or categories: the slug names it). */
-export function connectAppView(app: AppDefinition) {
-  return {
-    name_slug: app.slug,
-    name: app.name,
-    auth_type: app.authType,
-    description: null,
-    img_src: "",
-    custom_fields_json: JSON.stringify(
-      (app.fields ?? []).map((field) => ({
-        name: field.name,
-        label: field.label ?? field.name,
-        description: field.description,
-        optional: field.optional,
-        secret: field.secret,
-        type: field.secret ? "password" : "string",
-      })),
-    ),
-    categories: [] as string[],
-    featured_weight: 0,
-    scope_profiles: [] as unknown[],
-  };
+/** A connected account of an end user, with its app as the project owner sees it. */
+export interface EndUserAccount {
+  readonly account: ConnectedAccount;
+  readonly externalId: string;
+  readonly app: AppDefinition;
+  /** Only when a server-side caller asked for them. */
+  readonly credentials?: Record<string, unknown>;
 }
 
-export function connectAccountView(
-  account: ConnectedAccount,
-  externalId: string,
-  app: AppDefinition,
-  credentials?: Record<string, unknown>,
-) {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  return {
-    id: account.id,
-    name: account.name,
-    external_id: externalId,
-    healthy: account.healthy,
-    dead: !account.healthy,
-    app: connectAppView(app),
-    created_at: iso(account.createdAt),
-    updated_at: iso(account.updatedAt),
-    expires_at: iso(account.expiresAt),
-    last_refreshed_at: iso(account.lastRefreshedAt),
-    error: account.error,
-    ...(credentials === undefined ? {} : { credentials }),
-  };
-}
-
-export type ConnectAccountView = ReturnType<typeof connectAccountView>;
-
-/** The views of accounts, with each app resolved once as the project owner sees it. */
+/** The accounts with their apps, each app resolved once as the project owner sees it. */
 async function viewsOf(
   context: CoreContext,
   ownerAccountId: string,
   accounts: readonly ConnectedAccount[],
   externalIds: ReadonlyMap<string, string>,
   withCredentials: boolean,
-): Promise<ConnectAccountView[]> {
+): Promise<EndUserAccount[]> {
   const apps = new Map<string, AppDefinition>();
-  const views: ConnectAccountView[] = [];
+  const views: EndUserAccount[] = [];
   for (const account of accounts) {
     let app = apps.get(account.app);
     if (app === undefined) {
@@ -91,7 +51,8 @@ async function viewsOf(
     const credentials = withCredentials
       ? (await credentialsOf(context, account.accountId, account.id)).auth
       : undefined;
-    views.push(connectAccountView(account, externalIds.get(account.accountId) ?? "", app, credentials));
+    const externalId = externalIds.get(account.accountId) ?? "";
+    views.push({ account, externalId, app, ...(credentials === undefined ? {} : { credentials }) });
   }
   return views;
 }
@@ -108,7 +69,7 @@ export async function listConnectAccounts(
   endUser: EndUser | null,
   request: AccountListRequest,
   withCredentials: boolean,
-): Promise<{ items: ConnectAccountView[]; pageInfo: Page<unknown>["pageInfo"] }> {
+): Promise<{ items: EndUserAccount[]; pageInfo: Page<unknown>["pageInfo"] }> {
   const app = request.app === undefined || request.app === "" ? undefined : checkSlug(request.app, "app");
   const scoped = () => {
     let query = context.store.db
@@ -177,7 +138,7 @@ export async function getConnectAccount(
   endUser: EndUser | null,
   id: string,
   withCredentials: boolean,
-): Promise<ConnectAccountView> {
+): Promise<EndUserAccount> {
   const { account, externalId } = await findConnectAccount(context, project, environment, endUser, id);
   const [view] = await viewsOf(
     context,
@@ -220,7 +181,7 @@ export async function connectKeysAccount(
   project: Project,
   endUser: EndUser,
   input: KeysAccountInput,
-): Promise<ConnectAccountView> {
+): Promise<EndUserAccount> {
   const slug = checkSlug(input.app_slug, "app_slug");
   const app = await resolveApp(context.store.db, project.accountId, slug);
   if (app.authType === "oauth") {

@@ -10,7 +10,17 @@ import {
 } from "../../core/accounts/accounts.js";
 import type { Executor } from "../../store/schema.js";
 import { requireAdmin } from "../plugins/auth.js";
-import { commonErrors, deletedResponse, epochSeconds, errorResponse, idParams } from "../schemas.js";
+import {
+  dataOf,
+  deletedAnswer,
+  deletedResponse,
+  epochSeconds,
+  errorResponse,
+  idParams,
+  operationsOf,
+} from "../schemas.js";
+
+const operation = operationsOf("accounts");
 
 export const accountSchema = {
   type: "object",
@@ -55,12 +65,11 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
   app.get(
     "/users/me",
     {
-      schema: {
+      schema: operation({
         operationId: "getCurrentUser",
         summary: "The account of the API key",
-        tags: ["accounts"],
-        response: { 200: { type: "object", properties: { data: accountSchema } }, ...commonErrors },
-      },
+        response: { 200: dataOf(accountSchema) },
+      }),
     },
     async (request) => ({ data: accountView(request.account) }),
   );
@@ -68,10 +77,9 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
   app.post<{ Body: { name?: unknown } }>(
     "/accounts",
     {
-      schema: {
+      schema: operation({
         operationId: "createAccount",
         summary: "Create an account (admin keys only); returns its first API key, once",
-        tags: ["accounts"],
         body: { type: "object", properties: { name: { type: "string" } } },
         response: {
           200: {
@@ -84,9 +92,8 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
             },
           },
           403: errorResponse,
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => {
       requireAdmin(request);
@@ -98,10 +105,9 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
   app.post<{ Body: { name?: unknown } }>(
     "/api_keys",
     {
-      schema: {
+      schema: operation({
         operationId: "createApiKey",
         summary: "Create another API key for the caller's account; the key is returned once",
-        tags: ["accounts"],
         body: { type: "object", properties: { name: { type: "string" } } },
         response: {
           200: {
@@ -110,9 +116,8 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
               data: { type: "object", properties: { ...apiKeyProperties, api_key: { type: "string" } } },
             },
           },
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => {
       const { key, apiKey } = await createApiKey(db, request.account.id, request.body);
@@ -123,18 +128,16 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
   app.get(
     "/api_keys",
     {
-      schema: {
+      schema: operation({
         operationId: "listApiKeys",
         summary: "List the account's active API keys (never the keys themselves)",
-        tags: ["accounts"],
         response: {
           200: {
             type: "object",
             properties: { data: { type: "array", items: { type: "object", properties: apiKeyProperties } } },
           },
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => ({ data: (await listApiKeys(db, request.account.id)).map(apiKeyView) }),
   );
@@ -142,17 +145,16 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
   app.delete<{ Params: { id: string } }>(
     "/api_keys/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "revokeApiKey",
         summary: "Revoke an API key; from then on it is refused with 401",
-        tags: ["accounts"],
         params: idParams,
-        response: { 200: deletedResponse, 409: errorResponse, ...commonErrors },
-      },
+        response: { 200: deletedResponse, 409: errorResponse },
+      }),
     },
     async (request) => {
       await revokeApiKey(db, request.account.id, request.params.id);
-      return { data: { id: request.params.id, deleted: true } };
+      return deletedAnswer(request.params.id);
     },
   );
 }

@@ -19,11 +19,23 @@ import {
 } from "../../core/components/published.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import { commonErrors, epochSeconds, errorResponse, pageOf, pageQuery } from "../schemas.js";
+import {
+  dataOf,
+  epochSeconds,
+  errorResponse,
+  operationsOf,
+  pageAnswer,
+  pageOf,
+  pageQueryWith,
+  pathParams,
+} from "../schemas.js";
 import { actionRunView } from "../views/actions.js";
 import { publishedDetailSchema, publishedSchema } from "./component-schemas.js";
 import { componentView } from "./components.js";
 import { actionRunSchema } from "./run-schemas.js";
+
+const actionsOperation = operationsOf("actions");
+const componentsOperation = operationsOf("components");
 
 function publishedView(published: PublishedComponent) {
   const { code: _code, ...component } = componentView(published.component);
@@ -35,11 +47,9 @@ function publishedView(published: PublishedComponent) {
   };
 }
 
-const keyParams = {
-  type: "object",
-  properties: { key: { type: "string", maxLength: 400, description: "a key, or key@version" } },
-  required: ["key"],
-} as const;
+const keyParams = pathParams({
+  key: { type: "string", maxLength: 400, description: "a key, or key@version" },
+});
 
 /** Registers running an action once, then the account's published components. */
 export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
@@ -54,10 +64,9 @@ function actionRunRoute(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: ActionRunInput }>(
     "/actions/run",
     {
-      schema: {
+      schema: actionsOperation({
         operationId: "runAction",
         summary: "Run an action once: its return value, exports, summary, logs and sends",
-        tags: ["actions"],
         body: {
           type: "object",
           properties: {
@@ -73,8 +82,8 @@ function actionRunRoute(app: FastifyInstance, context: CoreContext): void {
             dynamic_props_id: { type: "string", description: "dyp_… from POST /v1/components/props" },
           },
         },
-        response: { 200: { type: "object", properties: { data: actionRunSchema } }, ...commonErrors },
-      },
+        response: { 200: dataOf(actionRunSchema) },
+      }),
     },
     async (request) => ({
       data: actionRunView(await runAction(context, sender, request.account.id, request.body)),
@@ -87,10 +96,9 @@ function publishedComponentRoutes(app: FastifyInstance, context: CoreContext): v
   app.post<{ Body: PublishInput }>(
     "/components/publish",
     {
-      schema: {
+      schema: componentsOperation({
         operationId: "publishComponent",
         summary: "Publish a component under its key and version (a new version keeps the older ones)",
-        tags: ["components"],
         body: {
           type: "object",
           properties: {
@@ -100,12 +108,8 @@ function publishedComponentRoutes(app: FastifyInstance, context: CoreContext): v
             filename: { type: "string" },
           },
         },
-        response: {
-          200: { type: "object", properties: { data: publishedSchema } },
-          409: errorResponse,
-          ...commonErrors,
-        },
-      },
+        response: { 200: dataOf(publishedSchema), 409: errorResponse },
+      }),
     },
     async (request) => ({
       data: publishedView(await publishComponent(context, request.account.id, request.body)),
@@ -115,36 +119,26 @@ function publishedComponentRoutes(app: FastifyInstance, context: CoreContext): v
   app.get<{ Querystring: PageRequest & { key?: string } }>(
     "/users/me/published",
     {
-      schema: {
+      schema: componentsOperation({
         operationId: "listPublishedComponents",
         summary: "List the account's published components, every version, newest first",
-        tags: ["components"],
-        querystring: {
-          ...pageQuery,
-          properties: { ...pageQuery.properties, key: { type: "string", maxLength: 400 } },
-        },
-        response: {
-          200: pageOf(publishedSchema),
-          ...commonErrors,
-        },
-      },
+        querystring: pageQueryWith({ key: { type: "string", maxLength: 400 } }),
+        response: { 200: pageOf(publishedSchema) },
+      }),
     },
-    async (request) => {
-      const page = await listPublished(context, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(publishedView) };
-    },
+    async (request) =>
+      pageAnswer(await listPublished(context, request.account.id, request.query), publishedView),
   );
 
   app.get<{ Params: { key: string } }>(
     "/published/:key",
     {
-      schema: {
+      schema: componentsOperation({
         operationId: "getPublishedComponent",
         summary: "Read a published component: key (its latest version) or key@version, with every version",
-        tags: ["components"],
         params: keyParams,
-        response: { 200: { type: "object", properties: { data: publishedDetailSchema } }, ...commonErrors },
-      },
+        response: { 200: dataOf(publishedDetailSchema) },
+      }),
     },
     async (request) => {
       const published = await resolvePublished(context, request.account.id, request.params.key);
@@ -166,10 +160,9 @@ function publishedComponentRoutes(app: FastifyInstance, context: CoreContext): v
   app.delete<{ Params: { key: string } }>(
     "/published/:key",
     {
-      schema: {
+      schema: componentsOperation({
         operationId: "unpublishComponent",
         summary: "Unpublish every version of a key, or one (key@version)",
-        tags: ["components"],
         params: keyParams,
         response: {
           200: {
@@ -185,9 +178,8 @@ function publishedComponentRoutes(app: FastifyInstance, context: CoreContext): v
               },
             },
           },
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => {
       const versions = await unpublish(context, request.account.id, request.params.key);

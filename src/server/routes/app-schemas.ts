@@ -50,6 +50,14 @@ const oauthSettingsInput = {
   required: ["authorize_url", "token_url", "client_id"],
 } as const;
 
+/** Whose registration a request means: the server's (admin only) or the caller's account's. */
+const registrationScope = {
+  type: "string",
+  enum: ["server", "account"],
+  default: "account",
+  description: "server: for every account (admin only); account: for this account",
+} as const;
+
 export const appParamsDocument = {
   type: "object",
   properties: {
@@ -62,12 +70,7 @@ export const appParamsDocument = {
       description: "a keys app's fields (at least one); an oauth app's custom fields",
     },
     oauth: oauthSettingsInput,
-    scope: {
-      type: "string",
-      enum: ["server", "account"],
-      default: "account",
-      description: "server: for every account (admin only); account: for this account",
-    },
+    scope: registrationScope,
   },
   required: ["slug", "auth_type"],
 } as const;
@@ -134,12 +137,7 @@ export const appInput = {
       description:
         "for auth_type oauth: {authorize_url, token_url, client_id, client_secret?, scopes?, scope_separator?, pkce?, authorize_params?, user_info_url?, uid_field?, token_auth_method?}; client_secret omitted keeps the registered one, null removes it",
     },
-    scope: {
-      type: "string",
-      enum: ["server", "account"],
-      default: "account",
-      description: "server: for every account (admin only); account: for this account",
-    },
+    scope: registrationScope,
   },
   required: ["slug", "auth_type"],
 } as const;

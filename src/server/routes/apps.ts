@@ -17,17 +17,15 @@ import { oauthRedirectUri } from "../../core/apps/oauth-connections.js";
 import { clientSecretOf } from "../../core/apps/oauth-settings.js";
 import type { CoreContext } from "../../core/context.js";
 import { requireAdmin } from "../plugins/auth.js";
-import { commonErrors, documentedAs, errorResponse } from "../schemas.js";
+import { dataOf, documentedAs, errorResponse, listOf, operationsOf, pathParams } from "../schemas.js";
 import { appView } from "../views/apps.js";
 import { appInput, appParamsDocument, appSchema } from "./app-schemas.js";
 
-const slugParams = {
-  type: "object",
-  properties: { slug: { type: "string", maxLength: 200 } },
-  required: ["slug"],
-} as const;
+const operation = operationsOf("apps");
 
-const oneApp = { 200: { type: "object", properties: { data: appSchema } }, ...commonErrors } as const;
+const slugParams = pathParams({ slug: { type: "string", maxLength: 200 } });
+
+const oneApp = { 200: dataOf(appSchema) } as const;
 
 /** Registers `/apps`; /v1/connected_accounts are in connected-accounts.ts. */
 export function appRoutes(app: FastifyInstance, context: CoreContext): void {
@@ -43,13 +41,12 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
     "/apps",
     {
       config: documentedAs({ body: appParamsDocument }),
-      schema: {
+      schema: operation({
         operationId: "registerApp",
         summary: "Register an app (or replace its registration)",
-        tags: ["apps"],
         body: appInput,
         response: { ...oneApp, 403: errorResponse },
-      },
+      }),
     },
     async (request) => {
       const scope = request.body.scope ?? "account";
@@ -64,15 +61,11 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get(
     "/apps",
     {
-      schema: {
+      schema: operation({
         operationId: "listApps",
         summary: "List the apps this account sees: the server's and its own",
-        tags: ["apps"],
-        response: {
-          200: { type: "object", properties: { data: { type: "array", items: appSchema } } },
-          ...commonErrors,
-        },
-      },
+        response: { 200: listOf(appSchema) },
+      }),
     },
     async (request) => ({ data: (await listApps(db, request.account.id)).map(view) }),
   );
@@ -80,13 +73,12 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get<{ Params: { slug: string } }>(
     "/apps/:slug",
     {
-      schema: {
+      schema: operation({
         operationId: "getApp",
         summary: "Read an app: registered, or an open keys app when nobody registered the slug",
-        tags: ["apps"],
         params: slugParams,
         response: oneApp,
-      },
+      }),
     },
     async (request) => ({
       data: view(await resolveApp(db, request.account.id, checkSlug(request.params.slug))),
@@ -96,10 +88,9 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
   app.delete<{ Params: { slug: string }; Querystring: { scope?: "server" | "account" } }>(
     "/apps/:slug",
     {
-      schema: {
+      schema: operation({
         operationId: "deleteApp",
         summary: "Remove an app's registration (scope=server: the server's, admin only)",
-        tags: ["apps"],
         params: slugParams,
         querystring: {
           type: "object",
@@ -116,9 +107,8 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
             },
           },
           403: errorResponse,
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => {
       const scope = request.query.scope ?? "account";

@@ -4,6 +4,23 @@
  * `additionalProperties: true`, as before: a field a view adds is still sent.
  */
 
+/**
+ * The answer of a run of a component's configuration code in the sandbox (a prop's options, the
+ * reloaded props): `answer`'s fields, then the run's errors and observations.
+ */
+export function sandboxAnswer(answer: Record<string, object>) {
+  return {
+    200: {
+      type: "object",
+      properties: {
+        ...answer,
+        errors: { type: "array", items: { type: "string" } },
+        observations: { type: "array", items: { type: "object", additionalProperties: true } },
+      },
+    },
+  } as const;
+}
+
 /** One configurable prop as a component describes it (core checks these fields' types on save). */
 export const configurablePropSchema = {
   type: "object",

@@ -10,8 +10,10 @@ import {
 } from "../../core/components/saved-components.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import { commonErrors, epochSeconds, pageOf, pageQuery } from "../schemas.js";
+import { dataOf, epochSeconds, operationsOf, pageAnswer, pageOf, pageQuery, pathParams } from "../schemas.js";
 import { componentSchema, componentSummarySchema } from "./component-schemas.js";
+
+const operation = operationsOf("components");
 
 export function componentView(component: SavedComponent) {
   return {
@@ -35,11 +37,10 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
   app.post<{ Body: ComponentInput & { key?: string } }>(
     "/components",
     {
-      schema: {
+      schema: operation({
         operationId: "saveComponent",
         summary:
           "Save a component (compile it and describe its props), or take one by key: the account's own, else the public registry's (copied into the account)",
-        tags: ["components"],
         body: {
           type: "object",
           properties: {
@@ -54,8 +55,8 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
             },
           },
         },
-        response: { 200: { type: "object", properties: { data: componentSchema } }, ...commonErrors },
-      },
+        response: { 200: dataOf(componentSchema) },
+      }),
     },
     async (request) => {
       const { key, ...input } = request.body ?? {};
@@ -73,43 +74,30 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
   app.get<{ Querystring: PageRequest }>(
     "/users/me/components",
     {
-      schema: {
+      schema: operation({
         operationId: "listSavedComponents",
         summary: "List the account's saved components, newest first (without their code)",
-        tags: ["components"],
         querystring: pageQuery,
-        response: {
-          200: pageOf(componentSummarySchema),
-          ...commonErrors,
-        },
-      },
+        response: { 200: pageOf(componentSummarySchema) },
+      }),
     },
     async (request) => {
-      const page = await listComponents(context, request.account.id, request.query);
-      return {
-        page_info: page.pageInfo,
-        data: page.items.map((component) => {
-          const { code: _code, ...summary } = componentView(component);
-          return summary;
-        }),
-      };
+      return pageAnswer(await listComponents(context, request.account.id, request.query), (component) => {
+        const { code: _code, ...summary } = componentView(component);
+        return summary;
+      });
     },
   );
 
   app.get<{ Params: { key: string } }>(
     "/components/:key",
     {
-      schema: {
+      schema: operation({
         operationId: "getSavedComponent",
         summary: "Read a saved component by sc_ id or by key (the newest saved under it)",
-        tags: ["components"],
-        params: {
-          type: "object",
-          properties: { key: { type: "string", maxLength: 300 } },
-          required: ["key"],
-        },
-        response: { 200: { type: "object", properties: { data: componentSchema } }, ...commonErrors },
-      },
+        params: pathParams({ key: { type: "string", maxLength: 300 } }),
+        response: { 200: dataOf(componentSchema) },
+      }),
     },
     async (request) => ({
       data: componentView(await getComponent(context, request.account.id, request.params.key)),

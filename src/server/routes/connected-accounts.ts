@@ -15,8 +15,20 @@ import {
 } from "../../core/apps/connected-accounts.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
+import {
+  dataOf,
+  deletedAnswer,
+  deletedResponse,
+  errorResponse,
+  idParams,
+  operationsOf,
+  pageAnswer,
+  pageOf,
+  pageQueryWith,
+} from "../schemas.js";
 import { connectedAccountView } from "../views/apps.js";
+
+const operation = operationsOf("connected accounts");
 
 const connectedAccountSchema = {
   type: "object",
@@ -35,20 +47,23 @@ const connectedAccountSchema = {
   },
 } as const;
 
-const oneAccount = {
-  200: { type: "object", properties: { data: connectedAccountSchema } },
-  ...commonErrors,
-} as const;
+const oneAccount = { 200: dataOf(connectedAccountSchema) } as const;
 
+/** Registers /v1/connected_accounts: connecting and reading accounts, then changing them. */
 export function connectedAccountRoutes(app: FastifyInstance, context: CoreContext): void {
+  accountConnectRoutes(app, context);
+  accountChangeRoutes(app, context);
+}
+
+/** Connecting a keys app's account, listing the account's and reading one. */
+function accountConnectRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: ConnectedAccountInput }>(
     "/connected_accounts",
     {
-      schema: {
+      schema: operation({
         operationId: "createConnectedAccount",
         summary:
           "Connect an account of a keys app: its fields are sealed at rest, never returned (OAuth apps: POST /v1/connected_accounts/oauth)",
-        tags: ["connected accounts"],
         body: {
           type: "object",
           properties: {
@@ -59,7 +74,7 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
           required: ["app"],
         },
         response: oneAccount,
-      },
+      }),
     },
     async (request) => ({
       data: connectedAccountView(await createConnectedAccount(context, request.account.id, request.body)),
@@ -69,50 +84,45 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
   app.get<{ Querystring: PageRequest & { app?: string } }>(
     "/connected_accounts",
     {
-      schema: {
+      schema: operation({
         operationId: "listConnectedAccounts",
         summary: "List the account's connected accounts, newest first",
-        tags: ["connected accounts"],
-        querystring: {
-          ...pageQuery,
-          properties: { ...pageQuery.properties, app: { type: "string", maxLength: 200 } },
-        },
-        response: {
-          200: pageOf(connectedAccountSchema),
-          ...commonErrors,
-        },
-      },
+        querystring: pageQueryWith({ app: { type: "string", maxLength: 200 } }),
+        response: { 200: pageOf(connectedAccountSchema) },
+      }),
     },
-    async (request) => {
-      const page = await listConnectedAccounts(context, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(connectedAccountView) };
-    },
+    async (request) =>
+      pageAnswer(
+        await listConnectedAccounts(context, request.account.id, request.query),
+        connectedAccountView,
+      ),
   );
 
   app.get<{ Params: { id: string } }>(
     "/connected_accounts/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "getConnectedAccount",
         summary: "Read a connected account (never its credentials)",
-        tags: ["connected accounts"],
         params: idParams,
         response: oneAccount,
-      },
+      }),
     },
     async (request) => ({
       data: connectedAccountView(await getConnectedAccount(context, request.account.id, request.params.id)),
     }),
   );
+}
 
+/** Renaming or reconnecting an account, and deleting it. */
+function accountChangeRoutes(app: FastifyInstance, context: CoreContext): void {
   app.patch<{ Params: { id: string }; Body: ConnectedAccountUpdate }>(
     "/connected_accounts/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "updateConnectedAccount",
         summary:
           "Rename a connected account, or reconnect a keys account by replacing its fields (sealed at rest, never returned; it becomes healthy). OAuth accounts reconnect with POST /v1/connected_accounts/oauth and connected_account_id",
-        tags: ["connected accounts"],
         params: idParams,
         body: {
           type: "object",
@@ -127,7 +137,7 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
           },
         },
         response: oneAccount,
-      },
+      }),
     },
     async (request) => ({
       data: connectedAccountView(
@@ -139,26 +149,23 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
   app.delete<{ Params: { id: string }; Querystring: { force?: boolean } }>(
     "/connected_accounts/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "deleteConnectedAccount",
         summary:
           "Delete a connected account; refused (409) while a source or workflow uses it, unless force=true",
-        tags: ["connected accounts"],
         params: idParams,
         querystring: { type: "object", properties: { force: { type: "boolean", default: false } } },
-        response: { 200: deletedResponse, 409: errorResponse, ...commonErrors },
-      },
+        response: { 200: deletedResponse, 409: errorResponse },
+      }),
     },
-    async (request) => ({
-      data: {
-        id: await deleteConnectedAccount(
+    async (request) =>
+      deletedAnswer(
+        await deleteConnectedAccount(
           context,
           request.account.id,
           request.params.id,
           request.query.force === true,
         ),
-        deleted: true,
-      },
-    }),
+      ),
   );
 }

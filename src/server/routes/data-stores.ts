@@ -10,8 +10,19 @@ import {
   listDataStores,
 } from "../../core/data-stores/data-stores.js";
 import { NotFoundError } from "../../core/errors.js";
-import { commonErrors, deletedResponse, errorResponse, idParams } from "../schemas.js";
+import {
+  dataOf,
+  deletedAnswer,
+  deletedResponse,
+  errorResponse,
+  idParams,
+  listOf,
+  operationsOf,
+  pathParams,
+} from "../schemas.js";
 import { dataStoreView } from "../views/data-stores.js";
+
+const operation = operationsOf("data stores");
 
 const storeSchema = {
   type: "object",
@@ -32,11 +43,10 @@ const recordSchema = {
   },
 } as const;
 
-const recordParams = {
-  type: "object",
-  properties: { id: { type: "string", maxLength: 200 }, key: { type: "string", maxLength: 1000 } },
-  required: ["id", "key"],
-} as const;
+const recordParams = pathParams({
+  id: { type: "string", maxLength: 200 },
+  key: { type: "string", maxLength: 1000 },
+});
 
 /** Registers /v1/data_stores: the stores, then their records. */
 export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): void {
@@ -49,15 +59,11 @@ function dataStoreListRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get(
     "/data_stores",
     {
-      schema: {
+      schema: operation({
         operationId: "listDataStores",
         summary: "List the account's data stores",
-        tags: ["data stores"],
-        response: {
-          200: { type: "object", properties: { data: { type: "array", items: storeSchema } } },
-          ...commonErrors,
-        },
-      },
+        response: { 200: listOf(storeSchema) },
+      }),
     },
     async (request) => ({ data: (await listDataStores(context, request.account.id)).map(dataStoreView) }),
   );
@@ -65,17 +71,12 @@ function dataStoreListRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: { name?: unknown } }>(
     "/data_stores",
     {
-      schema: {
+      schema: operation({
         operationId: "createDataStore",
         summary: "Create a data store",
-        tags: ["data stores"],
         body: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-        response: {
-          200: { type: "object", properties: { data: storeSchema } },
-          409: errorResponse,
-          ...commonErrors,
-        },
-      },
+        response: { 200: dataOf(storeSchema), 409: errorResponse },
+      }),
     },
     async (request) => ({
       data: dataStoreView(await createDataStore(context, request.account.id, request.body.name)),
@@ -85,17 +86,14 @@ function dataStoreListRoutes(app: FastifyInstance, context: CoreContext): void {
   app.delete<{ Params: { id: string } }>(
     "/data_stores/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "deleteDataStore",
         summary: "Delete a data store and its records",
-        tags: ["data stores"],
         params: idParams,
-        response: { 200: deletedResponse, ...commonErrors },
-      },
+        response: { 200: deletedResponse },
+      }),
     },
-    async (request) => ({
-      data: { id: await deleteDataStore(context, request.account.id, request.params.id), deleted: true },
-    }),
+    async (request) => deletedAnswer(await deleteDataStore(context, request.account.id, request.params.id)),
   );
 }
 
@@ -104,16 +102,12 @@ function dataStoreRecordRoutes(app: FastifyInstance, context: CoreContext): void
   app.get<{ Params: { id: string } }>(
     "/data_stores/:id/records",
     {
-      schema: {
+      schema: operation({
         operationId: "listDataStoreRecords",
         summary: "Every live record of a data store (by ds_ id or name), by key",
-        tags: ["data stores"],
         params: idParams,
-        response: {
-          200: { type: "object", properties: { data: { type: "array", items: recordSchema } } },
-          ...commonErrors,
-        },
-      },
+        response: { 200: listOf(recordSchema) },
+      }),
     },
     async (request) => {
       const store = await getDataStore(context, request.account.id, request.params.id);
@@ -124,13 +118,12 @@ function dataStoreRecordRoutes(app: FastifyInstance, context: CoreContext): void
   app.get<{ Params: { id: string; key: string } }>(
     "/data_stores/:id/records/:key",
     {
-      schema: {
+      schema: operation({
         operationId: "getDataStoreRecord",
         summary: "One record",
-        tags: ["data stores"],
         params: recordParams,
-        response: { 200: { type: "object", properties: { data: recordSchema } }, ...commonErrors },
-      },
+        response: { 200: dataOf(recordSchema) },
+      }),
     },
     async (request) => {
       const store = await getDataStore(context, request.account.id, request.params.id);
@@ -143,19 +136,17 @@ function dataStoreRecordRoutes(app: FastifyInstance, context: CoreContext): void
   app.put<{ Params: { id: string; key: string }; Body: { value?: unknown; ttl?: unknown } }>(
     "/data_stores/:id/records/:key",
     {
-      schema: {
+      schema: operation({
         operationId: "putDataStoreRecord",
         summary: "Write a record (any JSON value, at most 64 KB), with an optional ttl in seconds",
-        tags: ["data stores"],
         params: recordParams,
         body: { type: "object", properties: { value: {}, ttl: { type: "number" } }, required: ["value"] },
         response: {
-          200: { type: "object", properties: { data: recordSchema } },
+          200: dataOf(recordSchema),
           409: errorResponse,
           413: errorResponse,
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => {
       const store = await getDataStore(context, request.account.id, request.params.id);
@@ -168,10 +159,9 @@ function dataStoreRecordRoutes(app: FastifyInstance, context: CoreContext): void
   app.delete<{ Params: { id: string; key: string } }>(
     "/data_stores/:id/records/:key",
     {
-      schema: {
+      schema: operation({
         operationId: "deleteDataStoreRecord",
         summary: "Delete a record",
-        tags: ["data stores"],
         params: recordParams,
         response: {
           200: {
@@ -180,9 +170,8 @@ function dataStoreRecordRoutes(app: FastifyInstance, context: CoreContext): void
               data: { type: "object", properties: { key: { type: "string" }, deleted: { type: "boolean" } } },
             },
           },
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => {
       const store = await getDataStore(context, request.account.id, request.params.id);

@@ -10,8 +10,10 @@ import {
 import { InvalidInputError } from "../../core/errors.js";
 import type { PageRequest } from "../../core/pagination.js";
 import type { Store } from "../../store/store.js";
-import { commonErrors, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
+import { dataOf, errorResponse, idParams, operationsOf, pageAnswer, pageOf, pageQuery } from "../schemas.js";
 import { attemptView, deliveryView } from "../views/deliveries.js";
+
+const operation = operationsOf("deliveries");
 
 const nullableNumber = { type: ["number", "null"] } as const;
 const nullableString = { type: ["string", "null"] } as const;
@@ -57,11 +59,10 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
   app.get<{ Params: { id: string }; Querystring: PageRequest & { status?: string } }>(
     "/webhooks/:id/deliveries",
     {
-      schema: {
+      schema: operation({
         operationId: "listWebhookDeliveries",
         summary:
           "A webhook's deliveries, newest first: status, attempts, last status code, latency, error, next attempt",
-        tags: ["deliveries"],
         params: idParams,
         querystring: {
           type: "object",
@@ -70,28 +71,25 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
             status: { type: "string", enum: ["pending", "delivered", "failed"] },
           },
         },
-        response: {
-          200: pageOf(deliverySchema),
-          ...commonErrors,
-        },
-      },
+        response: { 200: pageOf(deliverySchema) },
+      }),
     },
-    async (request) => {
-      const page = await listDeliveries(store.db, request.account.id, request.params.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(deliveryView) };
-    },
+    async (request) =>
+      pageAnswer(
+        await listDeliveries(store.db, request.account.id, request.params.id, request.query),
+        deliveryView,
+      ),
   );
 
   app.get<{ Params: { id: string } }>(
     "/deliveries/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "getDelivery",
         summary: "One delivery with its attempts",
-        tags: ["deliveries"],
         params: idParams,
-        response: { 200: { type: "object", properties: { data: deliveryWithAttempts } }, ...commonErrors },
-      },
+        response: { 200: dataOf(deliveryWithAttempts) },
+      }),
     },
     async (request) => {
       const { delivery, attempts } = await getDelivery(store.db, request.account.id, request.params.id);
@@ -102,18 +100,13 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
   app.post<{ Params: { id: string } }>(
     "/deliveries/:id/retry",
     {
-      schema: {
+      schema: operation({
         operationId: "retryDelivery",
         summary: "Send a delivered or failed delivery again now",
-        tags: ["deliveries"],
         params: idParams,
         body: { type: "object" },
-        response: {
-          200: { type: "object", properties: { data: deliverySchema } },
-          409: errorResponse,
-          ...commonErrors,
-        },
-      },
+        response: { 200: dataOf(deliverySchema), 409: errorResponse },
+      }),
     },
     async (request) => ({
       data: deliveryView(await retryDelivery(store, request.account.id, request.params.id)),
@@ -123,11 +116,10 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
   app.post<{ Params: { id: string }; Body: { since?: string } }>(
     "/webhooks/:id/recover",
     {
-      schema: {
+      schema: operation({
         operationId: "recoverWebhookDeliveries",
         summary:
           "Resend every failed delivery of the webhook created since a time (epoch seconds or ISO 8601)",
-        tags: ["deliveries"],
         params: idParams,
         body: {
           type: "object",
@@ -138,9 +130,8 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
             type: "object",
             properties: { data: { type: "object", properties: { resent: { type: "integer" } } } },
           },
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => {
       const since = parseSince(request.body.since);

@@ -10,7 +10,10 @@ import {
   reloadComponentProps,
 } from "../../core/components/dynamic-props.js";
 import type { CoreContext } from "../../core/context.js";
-import { commonErrors } from "../schemas.js";
+import { operationsOf } from "../schemas.js";
+import { sandboxAnswer } from "./component-schemas.js";
+
+const operation = operationsOf("components");
 
 const target = {
   id: { type: "string", description: "a component key, a saved component id (sc_…) or a source id (dc_…)" },
@@ -22,17 +25,13 @@ const target = {
   dynamic_props_id: { type: "string", description: "dyp_… from POST /v1/components/props" },
 } as const;
 
-const observations = { type: "array", items: { type: "object", additionalProperties: true } } as const;
-const errors = { type: "array", items: { type: "string" } } as const;
-
 export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: ConfigureInput }>(
     "/components/configure",
     {
-      schema: {
+      schema: operation({
         operationId: "configureComponentProp",
         summary: "Fetch one page of a prop's options (async options, propDefinition), run in the sandbox",
-        tags: ["components"],
         body: {
           type: "object",
           properties: {
@@ -44,23 +43,15 @@ export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): 
           },
           required: ["id", "prop_name"],
         },
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              options: {
-                type: ["array", "null"],
-                items: { type: "object", properties: { label: { type: "string" }, value: {} } },
-              },
-              stringOptions: { type: ["array", "null"], items: { type: "string" } },
-              context: {},
-              errors,
-              observations,
-            },
+        response: sandboxAnswer({
+          options: {
+            type: ["array", "null"],
+            items: { type: "object", properties: { label: { type: "string" }, value: {} } },
           },
-          ...commonErrors,
-        },
-      },
+          stringOptions: { type: ["array", "null"], items: { type: "string" } },
+          context: {},
+        }),
+      }),
     },
     async (request) => configureProp(context, request.account.id, request.body),
   );
@@ -68,29 +59,20 @@ export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): 
   app.post<{ Body: ConfigureInput }>(
     "/components/props",
     {
-      schema: {
+      schema: operation({
         operationId: "reloadComponentProps",
         summary: "Run a component's additionalProps with the props configured so far; answers a dyp_ id",
-        tags: ["components"],
         body: { type: "object", properties: target, required: ["id"] },
-        response: {
-          200: {
-            type: "object",
+        response: sandboxAnswer({
+          dynamicProps: {
+            type: ["object", "null"],
             properties: {
-              dynamicProps: {
-                type: ["object", "null"],
-                properties: {
-                  id: { type: "string", description: "dyp_…" },
-                  configurableProps: { type: "array", items: { type: "object", additionalProperties: true } },
-                },
-              },
-              errors,
-              observations,
+              id: { type: "string", description: "dyp_…" },
+              configurableProps: { type: "array", items: { type: "object", additionalProperties: true } },
             },
           },
-          ...commonErrors,
-        },
-      },
+        }),
+      }),
     },
     async (request) => reloadComponentProps(context, request.account.id, request.body),
   );

@@ -3,7 +3,9 @@ import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../core/context.js";
 import { deleteEvents, type EventQuery, listEventSummaries, listLogs } from "../../core/events/events.js";
 import { getSource } from "../../core/sources/sources.js";
-import { commonErrors, idParams, pageInfo, pageOf, pageQuery } from "../schemas.js";
+import { idParams, operationsOf, pageInfo, pageOf, pageQuery } from "../schemas.js";
+
+const operation = operationsOf("events");
 
 const nullableString = { type: ["string", "null"] } as const;
 
@@ -54,10 +56,7 @@ export const eventSummariesQuery = {
   },
 } as const;
 
-export const eventSummariesResponse = {
-  200: pageOf(eventSummarySchema),
-  ...commonErrors,
-} as const;
+export const eventSummariesResponse = { 200: pageOf(eventSummarySchema) } as const;
 
 export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
   const db = context.store.db;
@@ -65,14 +64,13 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get<{ Params: { id: string }; Querystring: EventQuery }>(
     "/sources/:id/event_summaries",
     {
-      schema: {
+      schema: operation({
         operationId: "listSourceEvents",
         summary: "A source's events, newest first",
-        tags: ["events"],
         params: idParams,
         querystring: eventSummariesQuery,
         response: eventSummariesResponse,
-      },
+      }),
     },
     async (request) => {
       const source = await getSource(context, request.account.id, request.params.id);
@@ -84,10 +82,9 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
   app.delete<{ Params: { id: string }; Body: { start_id?: string; end_id?: string } }>(
     "/sources/:id/events",
     {
-      schema: {
+      schema: operation({
         operationId: "deleteSourceEvents",
         summary: "Delete a source's events from start_id to end_id (both included; all without them)",
-        tags: ["events"],
         params: idParams,
         body: { type: "object", properties: { start_id: { type: "string" }, end_id: { type: "string" } } },
         response: {
@@ -95,9 +92,8 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
             type: "object",
             properties: { data: { type: "object", properties: { deleted: { type: "integer" } } } },
           },
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => {
       const source = await getSource(context, request.account.id, request.params.id);
@@ -108,10 +104,9 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get<{ Params: { id: string }; Querystring: { limit?: number; after?: string; before?: string } }>(
     "/sources/:id/logs",
     {
-      schema: {
+      schema: operation({
         operationId: "listSourceLogs",
         summary: "A source's log lines (console output, errors, lifecycle), newest first",
-        tags: ["events"],
         params: idParams,
         querystring: pageQuery,
         response: {
@@ -122,9 +117,8 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
               data: { type: "array", items: logEntrySchema },
             },
           },
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => {
       const source = await getSource(context, request.account.id, request.params.id);

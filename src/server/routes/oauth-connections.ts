@@ -16,8 +16,10 @@ import {
 import type { CoreContext } from "../../core/context.js";
 import { callbackPage } from "../oauth-callback-page.js";
 import { sendError } from "../plugins/errors.js";
-import { commonErrors, errorResponse, idParams } from "../schemas.js";
+import { dataOf, errorResponse, idParams, operationsOf } from "../schemas.js";
 import { oauthConnectionView } from "../views/apps.js";
+
+const operation = operationsOf("connected accounts");
 
 const connectionSchema = {
   type: "object",
@@ -97,16 +99,12 @@ export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext
   app.post<{ Body: OAuthStartInput }>(
     "/connected_accounts/oauth",
     {
-      schema: {
+      schema: operation({
         operationId: "startOAuthConnection",
         summary: "Start connecting an account of an OAuth app: returns the provider's authorize URL to open",
-        tags: ["connected accounts"],
         body: startInput,
-        response: {
-          200: startedAnswer,
-          ...commonErrors,
-        },
-      },
+        response: { 200: startedAnswer },
+      }),
     },
     async (request) => {
       const started = await startOAuthConnection(context, request.account.id, request.body);
@@ -161,17 +159,12 @@ export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext
   app.get<{ Params: { id: string } }>(
     "/connected_accounts/oauth/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "getOAuthConnection",
         summary: "Follow an OAuth connection: pending, connected (with its apn_ id), failed or expired",
-        tags: ["connected accounts"],
         params: idParams,
-        response: {
-          200: { type: "object", properties: { data: connectionSchema } },
-          ...commonErrors,
-          404: errorResponse,
-        },
-      },
+        response: { 200: dataOf(connectionSchema), 404: errorResponse },
+      }),
     },
     async (request) => ({
       data: oauthConnectionView(await getOAuthConnection(context, request.account.id, request.params.id)),

@@ -14,7 +14,18 @@ import {
 import { type ImportInput, importPackage } from "../../core/components/package-import/import-package.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import { commonErrors, epochSeconds, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
+import {
+  dataOf,
+  epochSeconds,
+  errorResponse,
+  idParams,
+  operationsOf,
+  pageAnswer,
+  pageOf,
+  pageQuery,
+} from "../schemas.js";
+
+const operation = operationsOf("components");
 
 const importBody = {
   type: "object",
@@ -73,20 +84,15 @@ export function registryImportRoutes(app: FastifyInstance, context: CoreContext)
   app.post<{ Body: ImportInput }>(
     "/registry/imports",
     {
-      schema: {
+      schema: operation({
         operationId: "startRegistryImport",
         summary:
           "Start importing a Pipedream-layout package (npm:<spec>, fetched by the server, or a folder's files)",
         description:
           "Checks the request and unpacks the package, then imports each source and action in the background: follow it with GET /v1/registry/imports/{id}. A bad registry, a public import by a non-admin, an npm spec that does not exist and a package with no components are refused here, before anything is published.",
-        tags: ["components"],
         body: importBody,
-        response: {
-          202: { type: "object", properties: { data: importJob } },
-          403: errorResponse,
-          ...commonErrors,
-        },
-      },
+        response: { 202: dataOf(importJob), 403: errorResponse },
+      }),
     },
     async (request, reply) => {
       const job = await startImport(context, request.account, request.body ?? {});
@@ -97,30 +103,25 @@ export function registryImportRoutes(app: FastifyInstance, context: CoreContext)
   app.get<{ Querystring: PageRequest }>(
     "/registry/imports",
     {
-      schema: {
+      schema: operation({
         operationId: "listRegistryImports",
         summary: "List the account's package imports, newest first",
-        tags: ["components"],
         querystring: pageQuery,
-        response: { 200: pageOf(importJob), ...commonErrors },
-      },
+        response: { 200: pageOf(importJob) },
+      }),
     },
-    async (request) => {
-      const page = await listImports(context, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(jobView) };
-    },
+    async (request) => pageAnswer(await listImports(context, request.account.id, request.query), jobView),
   );
 
   app.get<{ Params: { id: string } }>(
     "/registry/imports/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "getRegistryImport",
         summary: "Get a package import: its status and each component imported so far",
-        tags: ["components"],
         params: idParams,
-        response: { 200: { type: "object", properties: { data: importJob } }, ...commonErrors },
-      },
+        response: { 200: dataOf(importJob) },
+      }),
     },
     async (request) => ({ data: jobView(await getImport(context, request.account.id, request.params.id)) }),
   );
@@ -128,13 +129,12 @@ export function registryImportRoutes(app: FastifyInstance, context: CoreContext)
   app.post<{ Body: ImportInput }>(
     "/registry/import",
     {
-      schema: {
+      schema: operation({
         operationId: "importRegistryPackage",
         summary:
           "Import a Pipedream-layout package and wait for the whole import: publish each source and action, reporting each as published, skipped or failed",
         description:
           "Holds the request open until every component is imported; for large packages use POST /v1/registry/imports, which answers at once.",
-        tags: ["components"],
         body: importBody,
         response: {
           200: {
@@ -150,9 +150,8 @@ export function registryImportRoutes(app: FastifyInstance, context: CoreContext)
             },
           },
           403: errorResponse,
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => ({ data: await importPackage(context, request.account, request.body ?? {}) }),
   );

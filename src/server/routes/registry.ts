@@ -16,7 +16,18 @@ import {
   unpublishPublic,
 } from "../../core/components/registry.js";
 import type { CoreContext } from "../../core/context.js";
-import { commonErrors, epochSeconds, errorResponse, pageOf, pageQuery } from "../schemas.js";
+import {
+  dataOf,
+  epochSeconds,
+  errorResponse,
+  operationsOf,
+  pageAnswer,
+  pageOf,
+  pageQueryWith,
+  pathParams,
+} from "../schemas.js";
+
+const operation = operationsOf("components");
 
 export function publicView(published: PublicComponent) {
   return {
@@ -71,11 +82,9 @@ const publicDetailSchema = {
   properties: { ...listedSchema.properties, versions: { type: "array", items: listedSchema } },
 } as const;
 
-const keyParams = {
-  type: "object",
-  properties: { key: { type: "string", maxLength: 400, description: "a public key, or key@version" } },
-  required: ["key"],
-} as const;
+const keyParams = pathParams({
+  key: { type: "string", maxLength: 400, description: "a public key, or key@version" },
+});
 
 const changedVersions = {
   200: {
@@ -88,7 +97,6 @@ const changedVersions = {
       },
     },
   },
-  ...commonErrors,
 } as const;
 
 /** Registers the component search, then the server's public registry. */
@@ -102,35 +110,25 @@ function componentSearchRoute(app: FastifyInstance, context: CoreContext): void 
   app.get<{ Querystring: ComponentSearch }>(
     "/components",
     {
-      schema: {
+      schema: operation({
         operationId: "searchRegistryComponents",
         summary:
           "Search components: the latest version of each key, in the account's registry, the public one, or both",
-        tags: ["components"],
-        querystring: {
-          ...pageQuery,
-          properties: {
-            ...pageQuery.properties,
-            q: {
-              type: "string",
-              maxLength: 200,
-              description: "words to find in the key, name or description",
-            },
-            app: { type: "string", maxLength: 200, description: "an app slug" },
-            type: { type: "string", enum: ["source", "action"] },
-            registry: { type: "string", enum: ["public", "private", "all"], default: "all" },
+        querystring: pageQueryWith({
+          q: {
+            type: "string",
+            maxLength: 200,
+            description: "words to find in the key, name or description",
           },
-        },
-        response: {
-          200: pageOf(listedSchema),
-          ...commonErrors,
-        },
-      },
+          app: { type: "string", maxLength: 200, description: "an app slug" },
+          type: { type: "string", enum: ["source", "action"] },
+          registry: { type: "string", enum: ["public", "private", "all"], default: "all" },
+        }),
+        response: { 200: pageOf(listedSchema) },
+      }),
     },
-    async (request) => {
-      const page = await searchComponents(context, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(searchView) };
-    },
+    async (request) =>
+      pageAnswer(await searchComponents(context, request.account.id, request.query), searchView),
   );
 }
 
@@ -139,11 +137,10 @@ function publicRegistryRoutes(app: FastifyInstance, context: CoreContext): void 
   app.post<{ Body: PublishInput }>(
     "/registry/components",
     {
-      schema: {
+      schema: operation({
         operationId: "publishRegistryComponent",
         summary:
           "Publish a component in the server's public registry (key <app>-<kebab-name>, a greater semver version, a name and a description)",
-        tags: ["components"],
         body: {
           type: "object",
           properties: {
@@ -167,9 +164,8 @@ function publicRegistryRoutes(app: FastifyInstance, context: CoreContext): void 
             },
           },
           409: errorResponse,
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => {
       const result = await publishPublic(context, request.account, request.body);
@@ -182,13 +178,12 @@ function publicRegistryRoutes(app: FastifyInstance, context: CoreContext): void 
   app.get<{ Params: { key: string } }>(
     "/registry/components/:key",
     {
-      schema: {
+      schema: operation({
         operationId: "getRegistryComponent",
         summary: "Read a public component: key (its latest version) or key@version, with every version",
-        tags: ["components"],
         params: keyParams,
-        response: { 200: { type: "object", properties: { data: publicDetailSchema } }, ...commonErrors },
-      },
+        response: { 200: dataOf(publicDetailSchema) },
+      }),
     },
     async (request) => {
       const { published, versions } = await readPublic(context, request.params.key);
@@ -199,13 +194,12 @@ function publicRegistryRoutes(app: FastifyInstance, context: CoreContext): void 
   app.delete<{ Params: { key: string } }>(
     "/registry/components/:key",
     {
-      schema: {
+      schema: operation({
         operationId: "unpublishRegistryComponent",
         summary: "Unpublish every version of a public key, or one (key@version): its publisher or an admin",
-        tags: ["components"],
         params: keyParams,
         response: changedVersions,
-      },
+      }),
     },
     async (request) => ({
       data: { ...(await unpublishPublic(context, request.account, request.params.key)), deleted: true },
@@ -215,18 +209,17 @@ function publicRegistryRoutes(app: FastifyInstance, context: CoreContext): void 
   app.post<{ Params: { key: string }; Body: { deprecated?: boolean } | undefined }>(
     "/registry/components/:key/deprecate",
     {
-      schema: {
+      schema: operation({
         operationId: "deprecateRegistryComponent",
         summary:
           "Deprecate a public key or key@version (deprecated: false restores it): it runs where deployed, but is not offered for new deploys",
-        tags: ["components"],
         params: keyParams,
         body: {
           type: ["object", "null"],
           properties: { deprecated: { type: "boolean", default: true } },
         },
         response: changedVersions,
-      },
+      }),
     },
     async (request) => {
       const deprecated = request.body?.deprecated !== false;

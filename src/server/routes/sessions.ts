@@ -8,8 +8,10 @@ import { closeSession, openSession, SESSION_LIFETIME_MS } from "../../core/accou
 import { UnauthenticatedError } from "../../core/errors.js";
 import type { Executor } from "../../store/schema.js";
 import { SESSION_COOKIE, sessionToken } from "../plugins/auth.js";
-import { commonErrors } from "../schemas.js";
+import { dataOf, operationsOf } from "../schemas.js";
 import { accountSchema, accountView } from "./accounts.js";
+
+const operation = operationsOf("sessions");
 
 function setSessionCookie(reply: FastifyReply, value: string, maxAgeSeconds: number, secure: boolean): void {
   const attributes = [`${SESSION_COOKIE}=${value}`, "Path=/", "HttpOnly", "SameSite=Strict"];
@@ -25,18 +27,17 @@ export function sessionRoutes(app: FastifyInstance, db: Executor, baseUrl: strin
     "/sessions",
     {
       config: { public: true },
-      schema: {
+      schema: operation({
         operationId: "createSession",
         summary: "Sign in to the web UI with an API key; sets the session cookie",
-        tags: ["sessions"],
         security: [],
         body: {
           type: "object",
           required: ["api_key"],
           properties: { api_key: { type: "string", minLength: 1, maxLength: 1000 } },
         },
-        response: { 200: { type: "object", properties: { data: accountSchema } }, ...commonErrors },
-      },
+        response: { 200: dataOf(accountSchema) },
+      }),
     },
     async (request, reply) => {
       const session = await openSession(db, request.body.api_key.trim());
@@ -49,12 +50,11 @@ export function sessionRoutes(app: FastifyInstance, db: Executor, baseUrl: strin
   app.delete(
     "/sessions/current",
     {
-      schema: {
+      schema: operation({
         operationId: "deleteCurrentSession",
         summary: "Sign out of the web UI: ends the session on the server and clears the cookie",
-        tags: ["sessions"],
-        response: { 204: { type: "null" }, ...commonErrors },
-      },
+        response: { 204: { type: "null" } },
+      }),
     },
     async (request, reply) => {
       const token = sessionToken(request);

@@ -12,9 +12,21 @@ import {
   type SourceInput,
   updateSource,
 } from "../../core/sources/sources.js";
-import { commonErrors, deletedResponse, errorResponse, idParams, pageOf, pageQuery } from "../schemas.js";
+import {
+  dataOf,
+  deletedAnswer,
+  deletedResponse,
+  errorResponse,
+  idParams,
+  operationsOf,
+  pageAnswer,
+  pageOf,
+  pageQueryWith,
+} from "../schemas.js";
 import { sourceView } from "../views/sources.js";
 import { sourceRunSchema } from "./run-schemas.js";
+
+const operation = operationsOf("sources");
 
 const sourceSchema = {
   type: "object",
@@ -57,7 +69,7 @@ const sourceInput = {
   },
 } as const;
 
-const one = { 200: { type: "object", properties: { data: sourceSchema } }, ...commonErrors } as const;
+const one = { 200: dataOf(sourceSchema) } as const;
 
 /** Registers /v1/sources: deploying and managing sources, then reading and running them. */
 export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
@@ -70,13 +82,12 @@ function sourceChangeRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Body: SourceInput }>(
     "/sources",
     {
-      schema: {
+      schema: operation({
         operationId: "deploySource",
         summary: "Deploy a source",
-        tags: ["sources"],
         body: sourceInput,
         response: one,
-      },
+      }),
     },
     async (request) => ({
       data: sourceView(context, await deploySource(context, request.account.id, request.body)),
@@ -86,14 +97,13 @@ function sourceChangeRoutes(app: FastifyInstance, context: CoreContext): void {
   app.put<{ Params: { id: string }; Body: SourceInput }>(
     "/sources/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "updateSource",
         summary: "Update a source: code, props, name, active; the id is kept",
-        tags: ["sources"],
         params: idParams,
         body: { ...sourceInput, properties: { ...sourceInput.properties, active: { type: "boolean" } } },
         response: one,
-      },
+      }),
     },
     async (request) => ({
       data: sourceView(
@@ -106,17 +116,14 @@ function sourceChangeRoutes(app: FastifyInstance, context: CoreContext): void {
   app.delete<{ Params: { id: string } }>(
     "/sources/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "deleteSource",
         summary: "Delete a source",
-        tags: ["sources"],
         params: idParams,
-        response: { 200: deletedResponse, 409: errorResponse, ...commonErrors },
-      },
+        response: { 200: deletedResponse, 409: errorResponse },
+      }),
     },
-    async (request) => ({
-      data: { id: await deleteSource(context, request.account.id, request.params.id), deleted: true },
-    }),
+    async (request) => deletedAnswer(await deleteSource(context, request.account.id, request.params.id)),
   );
 }
 
@@ -125,13 +132,12 @@ function sourceReadRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get<{ Params: { id: string } }>(
     "/sources/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "getSource",
         summary: "Read a source (by dc_ id or name)",
-        tags: ["sources"],
         params: idParams,
         response: one,
-      },
+      }),
     },
     async (request) => ({
       data: sourceView(context, await getSource(context, request.account.id, request.params.id)),
@@ -141,49 +147,36 @@ function sourceReadRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get<{ Querystring: PageRequest & { q?: string } }>(
     "/users/me/sources",
     {
-      schema: {
+      schema: operation({
         operationId: "listSources",
         summary: "List the account's sources, newest first",
-        tags: ["sources"],
-        querystring: {
-          ...pageQuery,
-          properties: {
-            ...pageQuery.properties,
-            q: {
-              type: "string",
-              maxLength: 200,
-              description:
-                "keep the sources whose name, dc_ id, component key or endpoint id holds these words (any case)",
-            },
+        querystring: pageQueryWith({
+          q: {
+            type: "string",
+            maxLength: 200,
+            description:
+              "keep the sources whose name, dc_ id, component key or endpoint id holds these words (any case)",
           },
-        },
-        response: {
-          200: pageOf(sourceSchema),
-          ...commonErrors,
-        },
-      },
+        }),
+        response: { 200: pageOf(sourceSchema) },
+      }),
     },
-    async (request) => {
-      const page = await listSources(context, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map((source) => sourceView(context, source)) };
-    },
+    async (request) =>
+      pageAnswer(await listSources(context, request.account.id, request.query), (source) =>
+        sourceView(context, source),
+      ),
   );
 
   app.post<{ Params: { id: string } }>(
     "/sources/:id/run",
     {
-      schema: {
+      schema: operation({
         operationId: "runSource",
         summary: "Run a source now",
-        tags: ["sources"],
         params: idParams,
         body: { type: "object" },
-        response: {
-          200: { type: "object", properties: { data: sourceRunSchema } },
-          409: errorResponse,
-          ...commonErrors,
-        },
-      },
+        response: { 200: dataOf(sourceRunSchema), 409: errorResponse },
+      }),
     },
     async (request) => {
       const report = await runSourceNow(context, request.account.id, request.params.id);

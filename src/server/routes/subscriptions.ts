@@ -9,8 +9,10 @@ import {
 } from "../../core/fan-out/subscriptions.js";
 import type { PageRequest } from "../../core/pagination.js";
 import type { Executor } from "../../store/schema.js";
-import { commonErrors, pageOf, pageQuery } from "../schemas.js";
+import { dataOf, operationsOf, pageAnswer, pageOf, pageQuery } from "../schemas.js";
 import { subscriptionView } from "../views/subscriptions.js";
+
+const operation = operationsOf("subscriptions");
 
 const subscriptionSchema = {
   type: "object",
@@ -36,18 +38,17 @@ const subscriptionInput = {
 } as const;
 
 export function subscriptionRoutes(app: FastifyInstance, db: Executor): void {
-  const one = { 200: { type: "object", properties: { data: subscriptionSchema } }, ...commonErrors } as const;
+  const one = { 200: dataOf(subscriptionSchema) };
 
   app.post<{ Body: SubscriptionInput }>(
     "/subscriptions",
     {
-      schema: {
+      schema: operation({
         operationId: "createSubscription",
         summary: "Subscribe a webhook to an emitter's events",
-        tags: ["subscriptions"],
         body: subscriptionInput,
         response: one,
-      },
+      }),
     },
     async (request) => ({ data: subscriptionView(await subscribe(db, request.account.id, request.body)) }),
   );
@@ -55,13 +56,12 @@ export function subscriptionRoutes(app: FastifyInstance, db: Executor): void {
   app.delete<{ Body: SubscriptionInput }>(
     "/subscriptions",
     {
-      schema: {
+      schema: operation({
         operationId: "deleteSubscription",
         summary: "Remove a subscription",
-        tags: ["subscriptions"],
         body: subscriptionInput,
         response: one,
-      },
+      }),
     },
     async (request) => ({ data: subscriptionView(await unsubscribe(db, request.account.id, request.body)) }),
   );
@@ -69,20 +69,14 @@ export function subscriptionRoutes(app: FastifyInstance, db: Executor): void {
   app.get<{ Querystring: PageRequest }>(
     "/users/me/subscriptions",
     {
-      schema: {
+      schema: operation({
         operationId: "listSubscriptions",
         summary: "List the account's subscriptions",
-        tags: ["subscriptions"],
         querystring: pageQuery,
-        response: {
-          200: pageOf(subscriptionSchema),
-          ...commonErrors,
-        },
-      },
+        response: { 200: pageOf(subscriptionSchema) },
+      }),
     },
-    async (request) => {
-      const page = await listSubscriptions(db, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(subscriptionView) };
-    },
+    async (request) =>
+      pageAnswer(await listSubscriptions(db, request.account.id, request.query), subscriptionView),
   );
 }

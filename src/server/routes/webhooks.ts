@@ -12,7 +12,19 @@ import {
 import type { PageRequest } from "../../core/pagination.js";
 import type { SecretBox } from "../../core/secret-box.js";
 import type { Store } from "../../store/store.js";
-import { commonErrors, deletedResponse, epochSeconds, idParams, pageOf, pageQuery } from "../schemas.js";
+import {
+  dataOf,
+  deletedAnswer,
+  deletedResponse,
+  epochSeconds,
+  idParams,
+  operationsOf,
+  pageAnswer,
+  pageOf,
+  pageQuery,
+} from "../schemas.js";
+
+const operation = operationsOf("webhooks");
 
 const webhookProperties = {
   id: { type: "string", description: "wh_…" },
@@ -78,10 +90,9 @@ function webhookReadRoutes(
   app.post<{ Body: WebhookParams }>(
     "/webhooks",
     {
-      schema: {
+      schema: operation({
         operationId: "createWebhook",
         summary: "Create a webhook",
-        tags: ["webhooks"],
         body: {
           type: "object",
           properties: {
@@ -91,8 +102,8 @@ function webhookReadRoutes(
             rate_limit: { type: ["integer", "null"], description: "deliveries per second at most" },
           },
         },
-        response: { 200: { type: "object", properties: { data: createdWebhookSchema } }, ...commonErrors },
-      },
+        response: { 200: dataOf(createdWebhookSchema) },
+      }),
     },
     async (request) => {
       const { webhook, signingSecret } = await createWebhook(db, secrets, request.account.id, request.body);
@@ -103,33 +114,25 @@ function webhookReadRoutes(
   app.get<{ Querystring: PageRequest }>(
     "/users/me/webhooks",
     {
-      schema: {
+      schema: operation({
         operationId: "listWebhooks",
         summary: "List the account's webhooks, newest first",
-        tags: ["webhooks"],
         querystring: pageQuery,
-        response: {
-          200: pageOf(webhookSchema),
-          ...commonErrors,
-        },
-      },
+        response: { 200: pageOf(webhookSchema) },
+      }),
     },
-    async (request) => {
-      const page = await listWebhooks(db, request.account.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(webhookView) };
-    },
+    async (request) => pageAnswer(await listWebhooks(db, request.account.id, request.query), webhookView),
   );
 
   app.get<{ Params: { id: string } }>(
     "/webhooks/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "getWebhook",
         summary: "Read a webhook",
-        tags: ["webhooks"],
         params: idParams,
-        response: { 200: { type: "object", properties: { data: webhookSchema } }, ...commonErrors },
-      },
+        response: { 200: dataOf(webhookSchema) },
+      }),
     },
     async (request) => ({ data: webhookView(await getWebhook(db, request.account.id, request.params.id)) }),
   );
@@ -145,10 +148,9 @@ function webhookChangeRoutes(
   app.put<{ Params: { id: string }; Body: WebhookParams }>(
     "/webhooks/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "updateWebhook",
         summary: "Change a webhook: active (true re-enables it), name, description, url, rate_limit",
-        tags: ["webhooks"],
         params: idParams,
         body: {
           type: "object",
@@ -160,8 +162,8 @@ function webhookChangeRoutes(
             active: { type: "boolean" },
           },
         },
-        response: { 200: { type: "object", properties: { data: webhookSchema } }, ...commonErrors },
-      },
+        response: { 200: dataOf(webhookSchema) },
+      }),
     },
     async (request) => ({
       data: webhookView(await updateWebhook(db, request.account.id, request.params.id, request.body)),
@@ -171,14 +173,13 @@ function webhookChangeRoutes(
   app.post<{ Params: { id: string } }>(
     "/webhooks/:id/rotate_secret",
     {
-      schema: {
+      schema: operation({
         operationId: "rotateWebhookSecret",
         summary: "Give the webhook a new signing secret; for 24 h deliveries carry both signatures",
-        tags: ["webhooks"],
         params: idParams,
         body: { type: "object" },
-        response: { 200: { type: "object", properties: { data: createdWebhookSchema } }, ...commonErrors },
-      },
+        response: { 200: dataOf(createdWebhookSchema) },
+      }),
     },
     async (request) => {
       const { webhook, signingSecret } = await rotateSigningSecret(
@@ -194,17 +195,16 @@ function webhookChangeRoutes(
   app.delete<{ Params: { id: string } }>(
     "/webhooks/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "deleteWebhook",
         summary: "Delete a webhook",
-        tags: ["webhooks"],
         params: idParams,
-        response: { 200: deletedResponse, ...commonErrors },
-      },
+        response: { 200: deletedResponse },
+      }),
     },
     async (request) => {
       await deleteWebhook(store, request.account.id, request.params.id);
-      return { data: { id: request.params.id, deleted: true } };
+      return deletedAnswer(request.params.id);
     },
   );
 }

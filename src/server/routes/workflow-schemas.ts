@@ -5,7 +5,7 @@
  * kinds and the workflow document (the body) are described for the OpenAPI document only
  * (`documentedAs`): the trigger is sent as the view makes it, and core checks the document.
  */
-import { pageOf } from "../schemas.js";
+import { dataOf, pageOf } from "../schemas.js";
 import { flowExitSchema, logLineSchema, sendReportSchema } from "./run-schemas.js";
 
 const nullableString = { type: ["string", "null"] } as const;
@@ -99,7 +99,7 @@ const documentedWorkflowSchema = {
 } as const;
 
 /** For documentedAs on the routes that answer one workflow, and on the list. */
-export const documentedWorkflow = { 200: { type: "object", properties: { data: documentedWorkflowSchema } } };
+export const documentedWorkflow = { 200: dataOf(documentedWorkflowSchema) };
 export const documentedWorkflowPage = { 200: pageOf(documentedWorkflowSchema) };
 
 const stepErrorSchema = {

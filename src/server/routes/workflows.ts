@@ -16,11 +16,14 @@ import {
   updateWorkflow,
 } from "../../core/workflows/workflows.js";
 import {
-  commonErrors,
+  dataOf,
+  deletedAnswer,
   deletedResponse,
   documentedAs,
   errorResponse,
   idParams,
+  operationsOf,
+  pageAnswer,
   pageOf,
   pageQuery,
 } from "../schemas.js";
@@ -35,6 +38,8 @@ import {
   workflowUpdateDocument,
 } from "./workflow-schemas.js";
 
+const operation = operationsOf("workflows");
+
 const documentBody = {
   type: "object",
   additionalProperties: true,
@@ -42,15 +47,13 @@ const documentBody = {
 } as const;
 
 const one = {
-  200: { type: "object", properties: { data: workflowSchema } },
+  200: dataOf(workflowSchema),
   409: errorResponse,
-  ...commonErrors,
 } as const;
-const oneRun = { 200: { type: "object", properties: { data: workflowRunSchema } }, ...commonErrors } as const;
+const oneRun = { 200: dataOf(workflowRunSchema) } as const;
 const queuedRun = {
-  202: { type: "object", properties: { data: workflowRunSchema } },
+  202: dataOf(workflowRunSchema),
   409: errorResponse,
-  ...commonErrors,
 } as const;
 
 /** Registers /v1/workflows: the workflow documents, then their runs and events. */
@@ -65,13 +68,12 @@ function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): voi
     "/workflows",
     {
       config: documentedAs({ body: workflowParamsDocument, response: documentedWorkflow }),
-      schema: {
+      schema: operation({
         operationId: "createWorkflow",
         summary: "Deploy a workflow",
-        tags: ["workflows"],
         body: documentBody,
         response: one,
-      },
+      }),
     },
     async (request) => ({
       data: workflowView(context, await createWorkflow(context, request.account.id, request.body)),
@@ -82,14 +84,13 @@ function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): voi
     "/workflows/:id",
     {
       config: documentedAs({ body: workflowUpdateDocument, response: documentedWorkflow }),
-      schema: {
+      schema: operation({
         operationId: "updateWorkflow",
         summary: "Replace a workflow's document, or pause and resume it with { active }",
-        tags: ["workflows"],
         params: idParams,
         body: documentBody,
         response: one,
-      },
+      }),
     },
     async (request) => ({
       data: workflowView(
@@ -102,17 +103,16 @@ function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): voi
   app.delete<{ Params: { id: string } }>(
     "/workflows/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "deleteWorkflow",
         summary: "Delete a workflow, its runs and its events",
-        tags: ["workflows"],
         params: idParams,
-        response: { 200: deletedResponse, ...commonErrors },
-      },
+        response: { 200: deletedResponse },
+      }),
     },
     async (request) => {
       await deleteWorkflow(context, request.account.id, request.params.id);
-      return { data: { id: request.params.id, deleted: true } };
+      return deletedAnswer(request.params.id);
     },
   );
 
@@ -120,13 +120,12 @@ function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): voi
     "/workflows/:id",
     {
       config: documentedAs({ response: documentedWorkflow }),
-      schema: {
+      schema: operation({
         operationId: "getWorkflow",
         summary: "Read a workflow",
-        tags: ["workflows"],
         params: idParams,
         response: one,
-      },
+      }),
     },
     async (request) => ({
       data: workflowView(context, await getWorkflow(context, request.account.id, request.params.id)),
@@ -137,24 +136,17 @@ function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): voi
     "/users/me/workflows",
     {
       config: documentedAs({ response: documentedWorkflowPage }),
-      schema: {
+      schema: operation({
         operationId: "listWorkflows",
         summary: "List the account's workflows, newest first",
-        tags: ["workflows"],
         querystring: pageQuery,
-        response: {
-          200: pageOf(workflowSchema),
-          ...commonErrors,
-        },
-      },
+        response: { 200: pageOf(workflowSchema) },
+      }),
     },
-    async (request) => {
-      const page = await listWorkflows(context, request.account.id, request.query);
-      return {
-        page_info: page.pageInfo,
-        data: page.items.map((workflow) => workflowView(context, workflow)),
-      };
-    },
+    async (request) =>
+      pageAnswer(await listWorkflows(context, request.account.id, request.query), (workflow) =>
+        workflowView(context, workflow),
+      ),
   );
 }
 
@@ -163,14 +155,13 @@ function workflowRunRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Params: { id: string }; Body: { event?: unknown } | undefined }>(
     "/workflows/:id/runs",
     {
-      schema: {
+      schema: operation({
         operationId: "runWorkflow",
         summary: "Run a workflow now with an event of your choosing (queued)",
-        tags: ["workflows"],
         params: idParams,
         body: { type: ["object", "null"], properties: { event: {} } },
         response: queuedRun,
-      },
+      }),
     },
     async (request, reply) => {
       const run = await startRun(context, request.account.id, request.params.id, request.body?.event);
@@ -181,34 +172,27 @@ function workflowRunRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get<{ Params: { id: string }; Querystring: PageRequest }>(
     "/workflows/:id/runs",
     {
-      schema: {
+      schema: operation({
         operationId: "listWorkflowRuns",
         summary: "A workflow's runs, newest first",
-        tags: ["workflows"],
         params: idParams,
         querystring: pageQuery,
-        response: {
-          200: pageOf(workflowRunSchema),
-          ...commonErrors,
-        },
-      },
+        response: { 200: pageOf(workflowRunSchema) },
+      }),
     },
-    async (request) => {
-      const page = await listRuns(context, request.account.id, request.params.id, request.query);
-      return { page_info: page.pageInfo, data: page.items.map(runView) };
-    },
+    async (request) =>
+      pageAnswer(await listRuns(context, request.account.id, request.params.id, request.query), runView),
   );
 
   app.get<{ Params: { id: string } }>(
     "/workflow_runs/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "getWorkflowRun",
         summary: "Read a workflow run",
-        tags: ["workflows"],
         params: idParams,
         response: oneRun,
-      },
+      }),
     },
     async (request) => ({ data: runView(await getRun(context, request.account.id, request.params.id)) }),
   );
@@ -216,13 +200,12 @@ function workflowRunRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Params: { id: string } }>(
     "/workflow_runs/:id/replay",
     {
-      schema: {
+      schema: operation({
         operationId: "replayWorkflowRun",
         summary: "Run a workflow again with a past run's trigger event (queued)",
-        tags: ["workflows"],
         params: idParams,
         response: queuedRun,
-      },
+      }),
     },
     async (request, reply) => {
       const run = await replayRun(context, request.account.id, request.params.id);
@@ -233,14 +216,13 @@ function workflowRunRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get<{ Params: { id: string }; Querystring: EventQuery }>(
     "/workflows/:id/event_summaries",
     {
-      schema: {
+      schema: operation({
         operationId: "listWorkflowEvents",
         summary: "A workflow's events ($.send.emit, and $errors for failed runs), newest first",
-        tags: ["workflows"],
         params: idParams,
         querystring: eventSummariesQuery,
         response: eventSummariesResponse,
-      },
+      }),
     },
     async (request) => {
       const workflow = await getWorkflow(context, request.account.id, request.params.id);

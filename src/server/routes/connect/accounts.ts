@@ -23,6 +23,8 @@ import {
 } from "../../../core/connect/end-users.js";
 import type { CoreContext } from "../../../core/context.js";
 import { NotFoundError } from "../../../core/errors.js";
+import { pageAnswer } from "../../schemas.js";
+import { connectAccountView } from "../../views/connect.js";
 import {
   type ConnectScope,
   connectTokenGrantOf,
@@ -30,31 +32,24 @@ import {
   requireServerSide,
   scopeOf,
 } from "./connect-auth.js";
-import { type ConnectMount, connectMount } from "./mount.js";
+import type { ConnectMount } from "./mount.js";
 import {
   accountSchema,
-  connectErrors,
   connectPageQuery,
   emptyPage,
   externalUserId,
+  noContent,
   pageOfItems,
-  paramsOf,
 } from "./schemas.js";
 
-/** Registers the routes under `base` ("/:project_id" or ""); `suffix` keeps operationIds unique. */
-export function accountRoutes(
-  app: FastifyInstance,
-  context: CoreContext,
-  base: string,
-  suffix: string,
-): void {
-  const mount = connectMount(base, suffix);
+/** Registers the routes at `mount`. */
+export function accountRoutes(app: FastifyInstance, context: CoreContext, mount: ConnectMount): void {
   accountReadRoutes(app, context, mount);
   accountWriteRoutes(app, context, mount);
 }
 
-const accountParams = (withProject: boolean) =>
-  paramsOf(withProject, { account_id: { type: "string", maxLength: 200 } });
+const accountParams = { account_id: { type: "string", maxLength: 200 } } as const;
+const userParams = { external_user_id: { type: "string", maxLength: 250 } } as const;
 const listQuery = {
   type: "object",
   properties: {
@@ -72,11 +67,7 @@ function credentialsWanted(request: Parameters<typeof requireServerSide>[0], ask
 }
 
 /** Listing and reading the end users' accounts. */
-function accountReadRoutes(
-  app: FastifyInstance,
-  context: CoreContext,
-  { base, suffix, withProject }: ConnectMount,
-): void {
+function accountReadRoutes(app: FastifyInstance, context: CoreContext, { base, schema }: ConnectMount): void {
   const { db } = context.store;
   const accountPage = async (
     scope: ConnectScope,
@@ -84,29 +75,21 @@ function accountReadRoutes(
     query: AccountListRequest,
     withCredentials: boolean,
   ) => {
-    const page = await listConnectAccounts(
-      context,
-      scope.project,
-      scope.environment,
-      endUser,
-      query,
-      withCredentials,
+    return pageAnswer(
+      await listConnectAccounts(context, scope.project, scope.environment, endUser, query, withCredentials),
+      connectAccountView,
     );
-    return { data: page.items, page_info: page.pageInfo };
   };
 
   app.get<{ Querystring: AccountListRequest & { external_user_id?: string; include_credentials?: boolean } }>(
     `${base}/accounts`,
     {
-      schema: {
-        operationId: `listConnectAccounts${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "listConnectAccounts",
         summary: "List the connected accounts of an end user (external_user_id), or of every end user",
-        tags: ["connect"],
-        params: paramsOf(withProject),
         querystring: listQuery,
-        response: { 200: pageOfItems(accountSchema), ...connectErrors },
-      },
+        response: { 200: pageOfItems(accountSchema) },
+      }),
     },
     async (request) => {
       const scope = await scopeOf(request, db);
@@ -123,15 +106,13 @@ function accountReadRoutes(
   }>(
     `${base}/users/:external_user_id/accounts`,
     {
-      schema: {
-        operationId: `listConnectUserAccounts${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "listConnectUserAccounts",
         summary: "List one end user's connected accounts",
-        tags: ["connect"],
-        params: paramsOf(withProject, { external_user_id: { type: "string", maxLength: 250 } }),
+        params: userParams,
         querystring: listQuery,
-        response: { 200: pageOfItems(accountSchema), ...connectErrors },
-      },
+        response: { 200: pageOfItems(accountSchema) },
+      }),
     },
     async (request) => {
       const scope = await scopeOf(request, db);
@@ -145,30 +126,30 @@ function accountReadRoutes(
   app.get<{ Params: { account_id: string }; Querystring: { include_credentials?: boolean } }>(
     `${base}/accounts/:account_id`,
     {
-      schema: {
-        operationId: `getConnectAccount${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "getConnectAccount",
         summary: "Read a connected account of the project's end users (credentials when asked, server-side)",
-        tags: ["connect"],
-        params: accountParams(withProject),
+        params: accountParams,
         querystring: {
           type: "object",
           properties: { include_credentials: { type: "boolean", default: false } },
         },
-        response: { 200: accountSchema, ...connectErrors },
-      },
+        response: { 200: accountSchema },
+      }),
     },
     async (request) => {
       const scope = await scopeOf(request, db);
       const withCredentials = credentialsWanted(request, request.query.include_credentials);
       const endUser = request.connect.grant?.endUser ?? null;
-      return getConnectAccount(
-        context,
-        scope.project,
-        scope.environment,
-        endUser,
-        request.params.account_id,
-        withCredentials,
+      return connectAccountView(
+        await getConnectAccount(
+          context,
+          scope.project,
+          scope.environment,
+          endUser,
+          request.params.account_id,
+          withCredentials,
+        ),
       );
     },
   );
@@ -178,21 +159,19 @@ function accountReadRoutes(
 function accountWriteRoutes(
   app: FastifyInstance,
   context: CoreContext,
-  { base, suffix, withProject }: ConnectMount,
+  { base, schema }: ConnectMount,
 ): void {
   const { db } = context.store;
 
   app.delete<{ Params: { account_id: string } }>(
     `${base}/accounts/:account_id`,
     {
-      schema: {
-        operationId: `deleteConnectAccount${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "deleteConnectAccount",
         summary: "Delete a connected account (triggers that use it fail from then on)",
-        tags: ["connect"],
-        params: accountParams(withProject),
-        response: { 204: { type: "null", description: "deleted" }, ...connectErrors },
-      },
+        params: accountParams,
+        response: noContent,
+      }),
     },
     async (request, reply) => {
       const scope = await scopeOf(request, db);
@@ -211,13 +190,10 @@ function accountWriteRoutes(
   app.post<{ Body: KeysAccountInput & { connect_token?: unknown; external_user_id?: unknown } }>(
     `${base}/accounts`,
     {
-      schema: {
-        operationId: `createConnectAccount${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "createConnectAccount",
         summary:
           "Connect a keys app for the end user of a connect token (what the connect link page does); spends the token",
-        tags: ["connect"],
-        params: paramsOf(withProject),
         body: {
           type: "object",
           properties: {
@@ -231,37 +207,35 @@ function accountWriteRoutes(
           },
           required: ["app_slug"],
         },
-        response: { 200: accountSchema, ...connectErrors },
-      },
+        response: { 200: accountSchema },
+      }),
     },
     async (request) => {
       const scope = await scopeOf(request, db);
       const grant = await connectTokenGrantOf(db, request.connect.grant, scope, request.body);
-      const view = await connectKeysAccount(context, scope.project, grant.endUser, request.body);
+      const connected = await connectKeysAccount(context, scope.project, grant.endUser, request.body);
       if (!(await spendConnectToken(db, grant.tokenHash))) {
         if (request.body.account_id === undefined) {
-          await deleteConnectedAccount(context, grant.endUser.accountId, view.id, true);
+          await deleteConnectedAccount(context, grant.endUser.accountId, connected.account.id, true);
         }
         throw new ConnectTokenError(
           "connect_token_used",
           "The connect token was already used to connect an account: ask your server for a new one",
         );
       }
-      return view;
+      return connectAccountView(connected);
     },
   );
 
   app.delete<{ Params: { external_user_id: string } }>(
     `${base}/users/:external_user_id`,
     {
-      schema: {
-        operationId: `deleteConnectUser${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "deleteConnectUser",
         summary: "Delete an end user with its connected accounts and deployed triggers",
-        tags: ["connect"],
-        params: paramsOf(withProject, { external_user_id: { type: "string", maxLength: 250 } }),
-        response: { 204: { type: "null", description: "deleted" }, ...connectErrors },
-      },
+        params: userParams,
+        response: noContent,
+      }),
     },
     async (request, reply) => {
       requireServerSide(request, "delete end users");

@@ -3,19 +3,19 @@
  * the caller's account and those its components use.
  */
 import type { FastifyInstance } from "fastify";
-import { connectAppView } from "../../../core/connect/accounts.js";
 import { type AppListRequest, getConnectApp, listConnectApps } from "../../../core/connect/apps.js";
 import type { CoreContext } from "../../../core/context.js";
-import { appSchema, connectErrors, connectPageQuery, pageOfItems } from "./schemas.js";
+import { dataOf, pageAnswer, pathParams } from "../../schemas.js";
+import { connectAppView } from "../../views/connect.js";
+import { appSchema, connectPageQuery, connectSchema, pageOfItems } from "./schemas.js";
 
 export function connectAppRoutes(app: FastifyInstance, context: CoreContext): void {
   app.get<{ Querystring: AppListRequest }>(
     "/apps",
     {
-      schema: {
+      schema: connectSchema({
         operationId: "listConnectApps",
         summary: "List the apps of the caller's account: registered ones and those its components use",
-        tags: ["connect"],
         querystring: {
           type: "object",
           properties: {
@@ -29,29 +29,22 @@ export function connectAppRoutes(app: FastifyInstance, context: CoreContext): vo
             has_triggers: { type: "boolean" },
           },
         },
-        response: { 200: pageOfItems(appSchema), ...connectErrors },
-      },
+        response: { 200: pageOfItems(appSchema) },
+      }),
     },
-    async (request) => {
-      const page = await listConnectApps(context, request.connect.account.id, request.query);
-      return { data: page.items.map(connectAppView), page_info: page.pageInfo };
-    },
+    async (request) =>
+      pageAnswer(await listConnectApps(context, request.connect.account.id, request.query), connectAppView),
   );
 
   app.get<{ Params: { app_id: string } }>(
     "/apps/:app_id",
     {
-      schema: {
+      schema: connectSchema({
         operationId: "getConnectApp",
         summary: "Read an app by name slug (an app nobody registered is an open keys app)",
-        tags: ["connect"],
-        params: {
-          type: "object",
-          properties: { app_id: { type: "string", maxLength: 200 } },
-          required: ["app_id"],
-        },
-        response: { 200: { type: "object", properties: { data: appSchema } }, ...connectErrors },
-      },
+        params: pathParams({ app_id: { type: "string", maxLength: 200 } }),
+        response: { 200: dataOf(appSchema) },
+      }),
     },
     async (request) => ({
       data: connectAppView(await getConnectApp(context, request.connect.account.id, request.params.app_id)),

@@ -22,19 +22,18 @@ import {
 import type { CoreContext } from "../../../core/context.js";
 import { NotFoundError } from "../../../core/errors.js";
 import type { PropDefinition } from "../../../runtime/component-definition.js";
+import { dataOf, pageAnswer } from "../../schemas.js";
 import { connectComponentView } from "../../views/connect.js";
+import { sandboxAnswer } from "../component-schemas.js";
 import { endUserOf, scopeOf } from "./connect-auth.js";
-import { type ConnectMount, connectMount } from "./mount.js";
+import type { ConnectMount } from "./mount.js";
 import {
   componentSchema,
   configurablePropSchema,
-  connectErrors,
   connectPageQuery,
   externalUserId,
   looseObject,
-  observationSchema,
   pageOfItems,
-  paramsOf,
 } from "./schemas.js";
 
 interface ConnectConfigureInput extends ConfigureInput {
@@ -63,17 +62,8 @@ const target = {
   blocking: { type: "boolean" },
 } as const;
 
-const errorsList = { type: "array", items: { type: "string" } } as const;
-const observations = { type: "array", items: observationSchema } as const;
-
-/** Registers the component routes under `base` ("/:project_id" or ""); `suffix` keeps operationIds unique. */
-export function componentRoutes(
-  app: FastifyInstance,
-  context: CoreContext,
-  base: string,
-  suffix: string,
-): void {
-  const mount = connectMount(base, suffix);
+/** Registers the component routes at `mount`, for each kind. */
+export function componentRoutes(app: FastifyInstance, context: CoreContext, mount: ConnectMount): void {
   for (const kind of KINDS) {
     componentReadRoutes(app, context, mount, kind);
     componentConfigureRoutes(app, context, mount, kind);
@@ -84,19 +74,16 @@ export function componentRoutes(
 function componentReadRoutes(
   app: FastifyInstance,
   context: CoreContext,
-  { base, suffix, withProject }: ConnectMount,
+  { base, schema }: ConnectMount,
   kind: Kind,
 ): void {
   const { db } = context.store;
   app.get<{ Querystring: ComponentListRequest }>(
     `${base}/${kind.path}`,
     {
-      schema: {
-        operationId: `listConnect${kind.name}${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: `listConnect${kind.name}`,
         summary: `List the project's ${kind.path} (its account's published components and the public registry)`,
-        tags: ["connect"],
-        params: paramsOf(withProject),
         querystring: {
           type: "object",
           properties: {
@@ -109,28 +96,28 @@ function componentReadRoutes(
               : {}),
           },
         },
-        response: { 200: pageOfItems(componentSchema), ...connectErrors },
-      },
+        response: { 200: pageOfItems(componentSchema) },
+      }),
     },
     async (request) => {
       const { project } = await scopeOf(request, db);
-      const page = await listConnectComponents(context, project.accountId, request.query, kind.type);
-      return { data: page.items.map(connectComponentView), page_info: page.pageInfo };
+      return pageAnswer(
+        await listConnectComponents(context, project.accountId, request.query, kind.type),
+        connectComponentView,
+      );
     },
   );
 
   app.get<{ Params: { component_id: string }; Querystring: { version?: string } }>(
     `${base}/${kind.path}/:component_id`,
     {
-      schema: {
-        operationId: `getConnect${kind.name.slice(0, -1)}${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: `getConnect${kind.name.slice(0, -1)}`,
         summary: `Read one of the project's ${kind.path} by key, with its configurable_props`,
-        tags: ["connect"],
-        params: paramsOf(withProject, { component_id: { type: "string", maxLength: 400 } }),
+        params: { component_id: { type: "string", maxLength: 400 } },
         querystring: { type: "object", properties: { version: { type: "string", maxLength: 100 } } },
-        response: { 200: { type: "object", properties: { data: componentSchema } }, ...connectErrors },
-      },
+        response: { 200: dataOf(componentSchema) },
+      }),
     },
     async (request) => {
       const { project } = await scopeOf(request, db);
@@ -147,7 +134,7 @@ function componentReadRoutes(
 function componentConfigureRoutes(
   app: FastifyInstance,
   context: CoreContext,
-  { base, suffix, withProject }: ConnectMount,
+  { base, schema }: ConnectMount,
   kind: Kind,
 ): void {
   const { db } = context.store;
@@ -169,12 +156,9 @@ function componentConfigureRoutes(
   app.post<{ Body: ConnectConfigureInput }>(
     `${base}/${kind.path}/configure`,
     {
-      schema: {
-        operationId: `configureConnect${kind.name.slice(0, -1)}Prop${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: `configureConnect${kind.name.slice(0, -1)}Prop`,
         summary: "Fetch one page of a prop's remote options, run for the end user in the sandbox",
-        tags: ["connect"],
-        params: paramsOf(withProject),
         body: {
           type: "object",
           properties: {
@@ -186,20 +170,12 @@ function componentConfigureRoutes(
           },
           required: ["id", "prop_name"],
         },
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              options: { type: ["array", "null"], items: looseObject },
-              stringOptions: { type: ["array", "null"], items: { type: "string" } },
-              context: { type: ["object", "null"], additionalProperties: true },
-              errors: errorsList,
-              observations,
-            },
-          },
-          ...connectErrors,
-        },
-      },
+        response: sandboxAnswer({
+          options: { type: ["array", "null"], items: looseObject },
+          stringOptions: { type: ["array", "null"], items: { type: "string" } },
+          context: { type: ["object", "null"], additionalProperties: true },
+        }),
+      }),
     },
     async (request) => {
       const { accountId, input } = await resolveTarget(request);
@@ -210,31 +186,20 @@ function componentConfigureRoutes(
   app.post<{ Body: ConnectConfigureInput }>(
     `${base}/${kind.path}/props`,
     {
-      schema: {
-        operationId: `reloadConnect${kind.name.slice(0, -1)}Props${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: `reloadConnect${kind.name.slice(0, -1)}Props`,
         summary: "Run a component's additionalProps for the end user; answers the props and a dyp_ id",
-        tags: ["connect"],
-        params: paramsOf(withProject),
         body: { type: "object", properties: target, required: ["id"] },
-        response: {
-          200: {
-            type: "object",
+        response: sandboxAnswer({
+          dynamicProps: {
+            type: ["object", "null"],
             properties: {
-              dynamicProps: {
-                type: ["object", "null"],
-                properties: {
-                  id: { type: "string", description: "dyp_…" },
-                  configurableProps: { type: "array", items: configurablePropSchema },
-                },
-              },
-              errors: errorsList,
-              observations,
+              id: { type: "string", description: "dyp_…" },
+              configurableProps: { type: "array", items: configurablePropSchema },
             },
           },
-          ...connectErrors,
-        },
-      },
+        }),
+      }),
     },
     async (request) => {
       const { accountId, input } = await resolveTarget(request);

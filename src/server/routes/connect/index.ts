@@ -11,6 +11,7 @@ import { accountRoutes } from "./accounts.js";
 import { connectAppRoutes } from "./apps.js";
 import { componentRoutes } from "./components.js";
 import { installConnectAuth, installConnectPreflight } from "./connect-auth.js";
+import { connectMount } from "./mount.js";
 import { oauthAccountRoutes } from "./oauth-accounts.js";
 import { projectRoutes } from "./projects.js";
 import { tokenRoutes } from "./tokens.js";
@@ -27,9 +28,10 @@ export async function connectRoutes(scope: FastifyInstance, context: CoreContext
     ["/:project_id", ""],
     ["", "WithConnectToken"],
   ] as const) {
-    componentRoutes(scope, context, base, suffix);
-    triggerRoutes(scope, context, base, suffix);
-    accountRoutes(scope, context, base, suffix);
-    oauthAccountRoutes(scope, context, base, suffix);
+    const mount = connectMount(base, suffix);
+    componentRoutes(scope, context, mount);
+    triggerRoutes(scope, context, mount);
+    accountRoutes(scope, context, mount);
+    oauthAccountRoutes(scope, context, mount);
   }
 }

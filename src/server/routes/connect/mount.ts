@@ -2,14 +2,38 @@
  * Where a group of Connect routes is mounted: under `/:project_id` for server-side callers, or at
  * the root for connect tokens (which name the project). The OpenAPI document lists the first only.
  */
+import type { FastifySchema } from "fastify";
+import type { OperationParts } from "../../schemas.js";
+import { connectSchema, paramsOf } from "./schemas.js";
+
+/** A mounted Connect route's own schema parts: `params` are those besides the project's. */
+export interface ConnectOperation extends Omit<OperationParts, "params"> {
+  readonly params?: Record<string, { type: "string"; maxLength: number }>;
+}
+
 export interface ConnectMount {
   /** "/:project_id" or "". */
   readonly base: string;
-  /** Appended to each operationId so the twin's ids stay unique. */
-  readonly suffix: string;
   readonly withProject: boolean;
+  /**
+   * The route's schema at this mount. The project-less twin is hidden, and its operationId takes a
+   * suffix so the twin's ids stay unique.
+   */
+  schema(operation: ConnectOperation): FastifySchema;
 }
 
 export function connectMount(base: string, suffix: string): ConnectMount {
-  return { base, suffix, withProject: base !== "" };
+  const withProject = base !== "";
+  return {
+    base,
+    withProject,
+    schema: ({ operationId, params, ...parts }) => ({
+      ...connectSchema({
+        ...parts,
+        operationId: `${operationId}${suffix}`,
+        params: paramsOf(withProject, params),
+      }),
+      hide: !withProject,
+    }),
+  };
 }

@@ -13,26 +13,22 @@ import {
 } from "../../../core/connect/oauth-accounts.js";
 import type { CoreContext } from "../../../core/context.js";
 import { connectTokenGrantOf, scopeOf } from "./connect-auth.js";
-import { connectErrors, externalUserId, paramsOf } from "./schemas.js";
+import type { ConnectMount } from "./mount.js";
+import { externalUserId } from "./schemas.js";
 
 export function oauthAccountRoutes(
   app: FastifyInstance,
   context: CoreContext,
-  base: string,
-  suffix: string,
+  { base, schema }: ConnectMount,
 ): void {
   const { db } = context.store;
-  const withProject = base !== "";
   app.post<{ Body: ConnectOAuthInput & { connect_token?: unknown; external_user_id?: unknown } }>(
     `${base}/accounts/oauth`,
     {
-      schema: {
-        operationId: `startConnectOAuth${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "startConnectOAuth",
         summary:
           "Start connecting an OAuth app for the end user of a connect token (what the connect link page does): returns the provider's authorize URL",
-        tags: ["connect"],
-        params: paramsOf(withProject),
         body: {
           type: "object",
           properties: {
@@ -65,9 +61,8 @@ export function oauthAccountRoutes(
               expires_at: { type: "string", description: "ISO 8601; never after the connect token's" },
             },
           },
-          ...connectErrors,
         },
-      },
+      }),
     },
     async (request) => {
       const scope = await scopeOf(request, db);

@@ -13,8 +13,17 @@ import {
   type TokenRequest,
 } from "../../../core/connect/oauth-clients.js";
 import type { Executor } from "../../../store/schema.js";
-import { commonErrors, deletedResponse, errorResponse, idParams } from "../../schemas.js";
+import {
+  deletedAnswer,
+  deletedResponse,
+  errorResponse,
+  idParams,
+  listOf,
+  operationsOf,
+} from "../../schemas.js";
 import { oauthClientView } from "../../views/connect.js";
+
+const operation = operationsOf("connect");
 
 const clientSchema = {
   type: "object",
@@ -77,10 +86,9 @@ export function oauthRoutes(app: FastifyInstance, db: Executor, accessTokenSecon
   app.post<{ Body: { name?: unknown } }>(
     "/oauth_clients",
     {
-      schema: {
+      schema: operation({
         operationId: "createOAuthClient",
         summary: "Create an OAuth client of this account; its client_secret is shown only in this answer",
-        tags: ["connect"],
         body: { type: "object", properties: { name: { type: "string", maxLength: 200 } } },
         response: {
           200: {
@@ -92,9 +100,8 @@ export function oauthRoutes(app: FastifyInstance, db: Executor, accessTokenSecon
               },
             },
           },
-          ...commonErrors,
         },
-      },
+      }),
     },
     async (request) => {
       const { client, secret } = await createOAuthClient(db, request.account.id, request.body);
@@ -105,15 +112,11 @@ export function oauthRoutes(app: FastifyInstance, db: Executor, accessTokenSecon
   app.get(
     "/oauth_clients",
     {
-      schema: {
+      schema: operation({
         operationId: "listOAuthClients",
         summary: "List the account's OAuth clients (never their secrets)",
-        tags: ["connect"],
-        response: {
-          200: { type: "object", properties: { data: { type: "array", items: clientSchema } } },
-          ...commonErrors,
-        },
-      },
+        response: { 200: listOf(clientSchema) },
+      }),
     },
     async (request) => ({ data: (await listOAuthClients(db, request.account.id)).map(oauthClientView) }),
   );
@@ -121,16 +124,13 @@ export function oauthRoutes(app: FastifyInstance, db: Executor, accessTokenSecon
   app.delete<{ Params: { id: string } }>(
     "/oauth_clients/:id",
     {
-      schema: {
+      schema: operation({
         operationId: "revokeOAuthClient",
         summary: "Revoke an OAuth client: its secret and access tokens stop working at once",
-        tags: ["connect"],
         params: idParams,
-        response: { 200: deletedResponse, ...commonErrors },
-      },
+        response: { 200: deletedResponse },
+      }),
     },
-    async (request) => ({
-      data: { id: await revokeOAuthClient(db, request.account.id, request.params.id), deleted: true },
-    }),
+    async (request) => deletedAnswer(await revokeOAuthClient(db, request.account.id, request.params.id)),
   );
 }

@@ -13,9 +13,17 @@ import {
 } from "../../../core/connect/projects.js";
 import type { CoreContext } from "../../../core/context.js";
 import type { PageRequest } from "../../../core/pagination.js";
+import { pageAnswer } from "../../schemas.js";
 import { projectView } from "../../views/connect.js";
 import { requireServerSide } from "./connect-auth.js";
-import { connectErrors, connectPageQuery, pageOfItems, projectParams, projectSchema } from "./schemas.js";
+import {
+  connectPageQuery,
+  connectSchema,
+  noContent,
+  pageOfItems,
+  projectParams,
+  projectSchema,
+} from "./schemas.js";
 
 export function projectRoutes(app: FastifyInstance, context: CoreContext): void {
   const { db } = context.store;
@@ -23,10 +31,9 @@ export function projectRoutes(app: FastifyInstance, context: CoreContext): void 
   app.post<{ Body: ProjectInput }>(
     "/projects",
     {
-      schema: {
+      schema: connectSchema({
         operationId: "createConnectProject",
         summary: "Create a Connect project (proj_…) of this account",
-        tags: ["connect"],
         body: {
           type: "object",
           properties: {
@@ -36,8 +43,8 @@ export function projectRoutes(app: FastifyInstance, context: CoreContext): void 
           },
           required: ["name"],
         },
-        response: { 200: projectSchema, ...connectErrors },
-      },
+        response: { 200: projectSchema },
+      }),
     },
     async (request) => {
       requireServerSide(request, "create projects");
@@ -48,34 +55,31 @@ export function projectRoutes(app: FastifyInstance, context: CoreContext): void 
   app.get<{ Querystring: PageRequest & { q?: string } }>(
     "/projects",
     {
-      schema: {
+      schema: connectSchema({
         operationId: "listConnectProjects",
         summary: "List this account's Connect projects, newest first",
-        tags: ["connect"],
         querystring: {
           type: "object",
           properties: { ...connectPageQuery, q: { type: "string", maxLength: 200 } },
         },
-        response: { 200: pageOfItems(projectSchema), ...connectErrors },
-      },
+        response: { 200: pageOfItems(projectSchema) },
+      }),
     },
     async (request) => {
       requireServerSide(request, "list projects");
-      const page = await listProjects(db, request.connect.account.id, request.query);
-      return { data: page.items.map(projectView), page_info: page.pageInfo };
+      return pageAnswer(await listProjects(db, request.connect.account.id, request.query), projectView);
     },
   );
 
   app.get<{ Params: { project_id: string } }>(
     "/projects/:project_id",
     {
-      schema: {
+      schema: connectSchema({
         operationId: "getConnectProject",
         summary: "Read a Connect project",
-        tags: ["connect"],
         params: projectParams,
-        response: { 200: projectSchema, ...connectErrors },
-      },
+        response: { 200: projectSchema },
+      }),
     },
     async (request) => {
       requireServerSide(request, "read projects");
@@ -86,14 +90,13 @@ export function projectRoutes(app: FastifyInstance, context: CoreContext): void 
   app.delete<{ Params: { project_id: string } }>(
     "/projects/:project_id",
     {
-      schema: {
+      schema: connectSchema({
         operationId: "deleteConnectProject",
         summary:
           "Delete a Connect project with its end users, their connected accounts and deployed triggers",
-        tags: ["connect"],
         params: projectParams,
-        response: { 204: { type: "null", description: "deleted" }, ...connectErrors },
-      },
+        response: noContent,
+      }),
     },
     async (request, reply) => {
       requireServerSide(request, "delete projects");

@@ -3,10 +3,16 @@
  * (props, configured values, accounts' credentials) allow additional properties; the rest are
  * spelled out so the OpenAPI document can generate clients.
  */
-import { commonErrors, errorResponse, pageInfo } from "../../schemas.js";
+import { commonErrors, errorResponse, operationsOf, pageInfo, pathParams } from "../../schemas.js";
 
 /** The errors every Connect route may answer besides its own: a connect token may be refused (403). */
 export const connectErrors = { ...commonErrors, 403: errorResponse } as const;
+
+/** A Connect route's schema: tagged "connect", answering its own responses and the Connect errors. */
+export const connectSchema = operationsOf("connect", connectErrors);
+
+/** The answer of a delete that has nothing to say. */
+export const noContent = { 204: { type: "null", description: "deleted" } } as const;
 
 export const looseObject = { type: "object", additionalProperties: true } as const;
 
@@ -16,20 +22,16 @@ export const externalUserId = {
   description: "your own id for the end user",
 } as const;
 
-export const projectParams = {
-  type: "object",
-  properties: { project_id: { type: "string", maxLength: 200, description: "proj_…" } },
-  required: ["project_id"],
-} as const;
+export const projectParams = pathParams({
+  project_id: { type: "string", maxLength: 200, description: "proj_…" },
+});
 
 /** The path parameters of a route with `extra`, with or without the project segment. */
 export function paramsOf(
   withProject: boolean,
   extra: Record<string, { type: "string"; maxLength: number }> = {},
 ) {
-  const properties = { ...(withProject ? projectParams.properties : {}), ...extra };
-  const required = [...(withProject ? ["project_id"] : []), ...Object.keys(extra)];
-  return { type: "object", properties, ...(required.length > 0 ? { required } : {}) } as const;
+  return pathParams({ ...(withProject ? projectParams.properties : {}), ...extra });
 }
 
 export const connectPageQuery = {

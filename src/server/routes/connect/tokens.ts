@@ -4,7 +4,6 @@
  * page's check of its token; the token in the path is the credential).
  */
 import type { FastifyInstance } from "fastify";
-import { connectAppView } from "../../../core/connect/accounts.js";
 import { getConnectApp } from "../../../core/connect/apps.js";
 import {
   authenticateConnectToken,
@@ -15,8 +14,10 @@ import {
 import { getProject } from "../../../core/connect/projects.js";
 import type { CoreContext } from "../../../core/context.js";
 import { SluiceError } from "../../../core/errors.js";
+import { pathParams } from "../../schemas.js";
+import { connectAppView } from "../../views/connect.js";
 import { requireServerSide, scopeOf } from "./connect-auth.js";
-import { appSchema, connectErrors, externalUserId, projectParams } from "./schemas.js";
+import { appSchema, connectSchema, externalUserId, projectParams } from "./schemas.js";
 
 /** Where the connect link page lives (Pipedream's path, so `frontendHost` may point at Sluice). */
 export const CONNECT_PAGE_PATH = "/_static/connect.html";
@@ -73,17 +74,13 @@ export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
   app.post<{ Params: { project_id: string }; Body: ConnectTokenInput }>(
     "/:project_id/tokens",
     {
-      schema: {
+      schema: connectSchema({
         operationId: "createConnectToken",
         summary: "Create a short-lived connect token for one end user's browser, and its connect link URL",
-        tags: ["connect"],
         params: projectParams,
         body: tokenInput,
-        response: {
-          200: issuedToken,
-          ...connectErrors,
-        },
-      },
+        response: { 200: issuedToken },
+      }),
     },
     async (request) => {
       requireServerSide(request, "create connect tokens");
@@ -104,17 +101,12 @@ export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
     "/tokens/:ctok/validate",
     {
       config: { public: true },
-      schema: {
+      schema: connectSchema({
         operationId: "validateConnectToken",
         summary:
           "Check a connect token (the connect page's first call); success false says why it cannot be used",
-        tags: ["connect"],
         security: [],
-        params: {
-          type: "object",
-          properties: { ctok: { type: "string", maxLength: 200 } },
-          required: ["ctok"],
-        },
+        params: pathParams({ ctok: { type: "string", maxLength: 200 } }),
         querystring: {
           type: "object",
           properties: {
@@ -123,11 +115,8 @@ export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
             account_id: { type: "string", maxLength: 200 },
           },
         },
-        response: {
-          200: tokenCheck,
-          ...connectErrors,
-        },
-      },
+        response: { 200: tokenCheck },
+      }),
     },
     async (request) => checkToken(context, request.params.ctok, request.query.app_id),
   );

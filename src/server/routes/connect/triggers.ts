@@ -4,7 +4,7 @@
  * read, update, delete, events, webhooks). Another end user's trigger is not found.
  */
 
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type RunActionInput, runConnectAction } from "../../../core/connect/actions.js";
 import {
   type DeployTriggerInput,
@@ -21,30 +21,29 @@ import {
 import { checkExternalUserId } from "../../../core/connect/end-users.js";
 import type { CoreContext } from "../../../core/context.js";
 import type { PageRequest } from "../../../core/pagination.js";
+import { dataOf, pageAnswer } from "../../schemas.js";
 import { deployedTriggerView } from "../../views/connect.js";
-import { endUserOf, optionalEndUserOf, scopeOf } from "./connect-auth.js";
-import { type ConnectMount, connectMount } from "./mount.js";
+import { type EndUserMode, endUserOf, optionalEndUserOf, scopeOf } from "./connect-auth.js";
+import type { ConnectMount } from "./mount.js";
 import {
-  connectErrors,
   connectPageQuery,
   deployedTriggerSchema,
   emptyPage,
   externalUserId,
   looseObject,
+  noContent,
   observationSchema,
   pageOfItems,
-  paramsOf,
 } from "./schemas.js";
 
 type WithUser<T> = T & { external_user_id?: unknown };
 
-const triggerParams = (withProject: boolean) =>
-  paramsOf(withProject, { trigger_id: { type: "string", maxLength: 200 } });
+const triggerParams = { trigger_id: { type: "string", maxLength: 200 } } as const;
 const userQuery = {
   type: "object",
   properties: { external_user_id: externalUserId },
 } as const;
-const oneTrigger = { 200: { type: "object", properties: { data: deployedTriggerSchema } }, ...connectErrors };
+const oneTrigger = { 200: dataOf(deployedTriggerSchema) };
 const webhooksAnswer = {
   type: "object",
   properties: {
@@ -64,14 +63,19 @@ const webhooksAnswer = {
   },
 } as const;
 
-/** The body properties that name the action or trigger to run for the end user, and its props. */
-const componentToRun = (type: "action" | "trigger") =>
+/** The body of running an action or deploying a trigger for the end user: its key, props and `more`. */
+const componentToRun = (type: "action" | "trigger", more: Record<string, object>) =>
   ({
-    id: { type: "string", maxLength: 400, description: `the ${type}'s key` },
-    version: { type: "string", maxLength: 100 },
-    external_user_id: externalUserId,
-    configured_props: looseObject,
-    dynamic_props_id: { type: "string", maxLength: 200 },
+    type: "object",
+    properties: {
+      id: { type: "string", maxLength: 400, description: `the ${type}'s key` },
+      version: { type: "string", maxLength: 100 },
+      external_user_id: externalUserId,
+      configured_props: looseObject,
+      dynamic_props_id: { type: "string", maxLength: 200 },
+      ...more,
+    },
+    required: ["id"],
   }) as const;
 
 const triggerEventsAnswer = {
@@ -105,42 +109,32 @@ function webhooksView(webhooks: readonly { id: string; url: string; signingKey?:
   };
 }
 
-/** Registers the routes under `base` ("/:project_id" or ""); `suffix` keeps operationIds unique. */
-export function triggerRoutes(
-  app: FastifyInstance,
-  context: CoreContext,
-  base: string,
-  suffix: string,
-): void {
-  const mount = connectMount(base, suffix);
+/** Registers the routes at `mount`. */
+export function triggerRoutes(app: FastifyInstance, context: CoreContext, mount: ConnectMount): void {
   runRoutes(app, context, mount);
-  deployedTriggerRoutes(app, context, mount);
+  deployedTriggerReadRoutes(app, context, mount);
+  deployedTriggerChangeRoutes(app, context, mount);
   deployedTriggerOutputRoutes(app, context, mount);
 }
 
+/** The end user the request names (made on first use with "create"), in the request's project. */
+async function endUserFor(request: FastifyRequest, context: CoreContext, given: unknown, mode: EndUserMode) {
+  const { db } = context.store;
+  return endUserOf(request, db, await scopeOf(request, db), given, mode);
+}
+
 /** Running an action and deploying a trigger for the end user. */
-function runRoutes(
-  app: FastifyInstance,
-  context: CoreContext,
-  { base, suffix, withProject }: ConnectMount,
-): void {
+function runRoutes(app: FastifyInstance, context: CoreContext, { base, schema }: ConnectMount): void {
   const { db } = context.store;
 
   app.post<{ Body: WithUser<RunActionInput> }>(
     `${base}/actions/run`,
     {
-      schema: {
-        operationId: `runConnectAction${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "runConnectAction",
         summary:
           "Run an action for the end user; answers its exports, observations (os) and return value (ret)",
-        tags: ["connect"],
-        params: paramsOf(withProject),
-        body: {
-          type: "object",
-          properties: { ...componentToRun("action"), stash_id: {} },
-          required: ["id"],
-        },
+        body: componentToRun("action", { stash_id: {} }),
         response: {
           200: {
             type: "object",
@@ -151,9 +145,8 @@ function runRoutes(
               stash_id: { type: ["string", "null"] },
             },
           },
-          ...connectErrors,
         },
-      },
+      }),
     },
     async (request) => {
       const scope = await scopeOf(request, db);
@@ -165,24 +158,16 @@ function runRoutes(
   app.post<{ Body: WithUser<DeployTriggerInput> }>(
     `${base}/triggers/deploy`,
     {
-      schema: {
-        operationId: `deployConnectTrigger${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "deployConnectTrigger",
         summary: "Deploy a trigger for the end user; with webhook_url its events are delivered there, signed",
-        tags: ["connect"],
-        params: paramsOf(withProject),
-        body: {
-          type: "object",
-          properties: {
-            ...componentToRun("trigger"),
-            webhook_url: { type: "string", maxLength: 2048 },
-            workflow_id: { type: "string", maxLength: 200 },
-            emit_on_deploy: { type: "boolean" },
-          },
-          required: ["id"],
-        },
+        body: componentToRun("trigger", {
+          webhook_url: { type: "string", maxLength: 2048 },
+          workflow_id: { type: "string", maxLength: 200 },
+          emit_on_deploy: { type: "boolean" },
+        }),
         response: oneTrigger,
-      },
+      }),
     },
     async (request) => {
       const scope = await scopeOf(request, db);
@@ -200,23 +185,20 @@ function runRoutes(
   );
 }
 
-/** The end user's deployed triggers: list, read, update, delete and their events. */
-function deployedTriggerRoutes(
+/** Listing the end user's deployed triggers and reading one. */
+function deployedTriggerReadRoutes(
   app: FastifyInstance,
   context: CoreContext,
-  { base, suffix, withProject }: ConnectMount,
+  { base, schema }: ConnectMount,
 ): void {
   const { db } = context.store;
 
   app.get<{ Querystring: PageRequest & { external_user_id?: string } }>(
     `${base}/deployed-triggers`,
     {
-      schema: {
-        operationId: `listConnectDeployedTriggers${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "listConnectDeployedTriggers",
         summary: "List the end user's deployed triggers, newest first",
-        tags: ["connect"],
-        params: paramsOf(withProject),
         querystring: {
           type: "object",
           properties: {
@@ -225,8 +207,8 @@ function deployedTriggerRoutes(
             emitter_type: { type: "string", enum: ["source"] },
           },
         },
-        response: { 200: pageOfItems(deployedTriggerSchema), ...connectErrors },
-      },
+        response: { 200: pageOfItems(deployedTriggerSchema) },
+      }),
     },
     async (request) => {
       const scope = await scopeOf(request, db);
@@ -236,45 +218,45 @@ function deployedTriggerRoutes(
       if (endUser === null || endUser === "none") {
         return emptyPage;
       }
-      const page = await listTriggers(context, endUser, request.query);
-      return {
-        data: page.items.map((source) => deployedTriggerView(context, source)),
-        page_info: page.pageInfo,
-      };
+      return pageAnswer(await listTriggers(context, endUser, request.query), (source) =>
+        deployedTriggerView(context, source),
+      );
     },
   );
 
   app.get<{ Params: { trigger_id: string }; Querystring: { external_user_id?: string } }>(
     `${base}/deployed-triggers/:trigger_id`,
     {
-      schema: {
-        operationId: `getConnectDeployedTrigger${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "getConnectDeployedTrigger",
         summary: "Read one of the end user's deployed triggers",
-        tags: ["connect"],
-        params: triggerParams(withProject),
+        params: triggerParams,
         querystring: userQuery,
         response: oneTrigger,
-      },
+      }),
     },
     async (request) => {
-      const scope = await scopeOf(request, db);
-      const endUser = await endUserOf(request, db, scope, request.query.external_user_id, "require");
+      const endUser = await endUserFor(request, context, request.query.external_user_id, "require");
       return {
         data: deployedTriggerView(context, await getTrigger(context, endUser, request.params.trigger_id)),
       };
     },
   );
+}
 
+/** Updating and deleting one of the end user's deployed triggers. */
+function deployedTriggerChangeRoutes(
+  app: FastifyInstance,
+  context: CoreContext,
+  { base, schema }: ConnectMount,
+): void {
   app.put<{ Params: { trigger_id: string }; Body: WithUser<TriggerUpdateInput> }>(
     `${base}/deployed-triggers/:trigger_id`,
     {
-      schema: {
-        operationId: `updateConnectDeployedTrigger${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "updateConnectDeployedTrigger",
         summary: "Update a deployed trigger: active, name or configured_props",
-        tags: ["connect"],
-        params: triggerParams(withProject),
+        params: triggerParams,
         body: {
           type: "object",
           properties: {
@@ -286,11 +268,10 @@ function deployedTriggerRoutes(
           },
         },
         response: oneTrigger,
-      },
+      }),
     },
     async (request) => {
-      const scope = await scopeOf(request, db);
-      const endUser = await endUserOf(request, db, scope, request.body.external_user_id, "require");
+      const endUser = await endUserFor(request, context, request.body.external_user_id, "require");
       const source = await updateTrigger(context, endUser, request.params.trigger_id, request.body);
       return { data: deployedTriggerView(context, source) };
     },
@@ -302,23 +283,20 @@ function deployedTriggerRoutes(
   }>(
     `${base}/deployed-triggers/:trigger_id`,
     {
-      schema: {
-        operationId: `deleteConnectDeployedTrigger${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "deleteConnectDeployedTrigger",
         summary:
           "Delete a deployed trigger and the webhooks made for it (a failing deactivate hook does not stop it)",
-        tags: ["connect"],
-        params: triggerParams(withProject),
+        params: triggerParams,
         querystring: {
           type: "object",
           properties: { external_user_id: externalUserId, ignore_hook_errors: { type: "boolean" } },
         },
-        response: { 204: { type: "null", description: "deleted" }, ...connectErrors },
-      },
+        response: noContent,
+      }),
     },
     async (request, reply) => {
-      const scope = await scopeOf(request, db);
-      const endUser = await endUserOf(request, db, scope, request.query.external_user_id, "require");
+      const endUser = await endUserFor(request, context, request.query.external_user_id, "require");
       await deleteTrigger(context, endUser, request.params.trigger_id);
       return reply.code(204).send();
     },
@@ -329,51 +307,40 @@ function deployedTriggerRoutes(
 function deployedTriggerOutputRoutes(
   app: FastifyInstance,
   context: CoreContext,
-  { base, suffix, withProject }: ConnectMount,
+  { base, schema }: ConnectMount,
 ): void {
-  const { db } = context.store;
-
   app.get<{ Params: { trigger_id: string }; Querystring: { external_user_id?: string; n?: number } }>(
     `${base}/deployed-triggers/:trigger_id/events`,
     {
-      schema: {
-        operationId: `listConnectDeployedTriggerEvents${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "listConnectDeployedTriggerEvents",
         summary: "The deployed trigger's newest events (n, default 20), newest first",
-        tags: ["connect"],
-        params: triggerParams(withProject),
+        params: triggerParams,
         querystring: {
           type: "object",
           properties: { external_user_id: externalUserId, n: { type: "integer", minimum: 1, maximum: 100 } },
         },
-        response: {
-          200: triggerEventsAnswer,
-          ...connectErrors,
-        },
-      },
+        response: { 200: triggerEventsAnswer },
+      }),
     },
     async (request) => {
-      const scope = await scopeOf(request, db);
-      const endUser = await endUserOf(request, db, scope, request.query.external_user_id, "require");
+      const endUser = await endUserFor(request, context, request.query.external_user_id, "require");
       return { data: await triggerEvents(context, endUser, request.params.trigger_id, request.query.n) };
     },
   );
   app.get<{ Params: { trigger_id: string }; Querystring: { external_user_id?: string } }>(
     `${base}/deployed-triggers/:trigger_id/webhooks`,
     {
-      schema: {
-        operationId: `listConnectDeployedTriggerWebhooks${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "listConnectDeployedTriggerWebhooks",
         summary: "The URLs the deployed trigger's events are delivered to",
-        tags: ["connect"],
-        params: triggerParams(withProject),
+        params: triggerParams,
         querystring: userQuery,
-        response: { 200: webhooksAnswer, ...connectErrors },
-      },
+        response: { 200: webhooksAnswer },
+      }),
     },
     async (request) => {
-      const scope = await scopeOf(request, db);
-      const endUser = await endUserOf(request, db, scope, request.query.external_user_id, "require");
+      const endUser = await endUserFor(request, context, request.query.external_user_id, "require");
       const source = await getTrigger(context, endUser, request.params.trigger_id);
       return webhooksView(await triggerWebhooks(context, endUser, source.id));
     },
@@ -382,13 +349,11 @@ function deployedTriggerOutputRoutes(
   app.put<{ Params: { trigger_id: string }; Body: { external_user_id?: unknown; webhook_urls?: unknown } }>(
     `${base}/deployed-triggers/:trigger_id/webhooks`,
     {
-      schema: {
-        operationId: `setConnectDeployedTriggerWebhooks${suffix}`,
-        hide: !withProject,
+      schema: schema({
+        operationId: "setConnectDeployedTriggerWebhooks",
         summary:
           "Set the URLs the deployed trigger's events are delivered to; a new URL's signing_key is in this answer only",
-        tags: ["connect"],
-        params: triggerParams(withProject),
+        params: triggerParams,
         body: {
           type: "object",
           properties: {
@@ -397,12 +362,11 @@ function deployedTriggerOutputRoutes(
           },
           required: ["webhook_urls"],
         },
-        response: { 200: webhooksAnswer, ...connectErrors },
-      },
+        response: { 200: webhooksAnswer },
+      }),
     },
     async (request) => {
-      const scope = await scopeOf(request, db);
-      const endUser = await endUserOf(request, db, scope, request.body.external_user_id, "require");
+      const endUser = await endUserFor(request, context, request.body.external_user_id, "require");
       return webhooksView(
         await setTriggerWebhooks(context, endUser, request.params.trigger_id, request.body.webhook_urls),
       );
