@@ -14,14 +14,7 @@ import type { SecretBox } from "../secret-box.js";
 import { createClaimLoop, LEASE_MS } from "../workers/claim-loop.js";
 import { retryWhileDatabaseRecovers } from "../workers/database-retry.js";
 import { DELIVERIES_TOPIC, DELIVERY_QUEUE, type DeliveryJob } from "./enqueue.js";
-import {
-  claimedDeliveriesRead,
-  claimedDeliveryRow,
-  type DeliveryRow,
-  type TakenNext,
-  writeAndTakeNext,
-} from "./hand-off.js";
-import { createHandOffGroups } from "./hand-off-groups.js";
+import { claimedDeliveryRow, type DeliveryRow, type TakenNext, writeAndTakeNext } from "./hand-off.js";
 import { awaitTurn, createRateSlots } from "./rate-slots.js";
 import { nextRetryDelayMs, parseRetryAfter } from "./retry-policy.js";
 import { createSigners, type DeliveryOutcome, sendDelivery } from "./send.js";
@@ -65,7 +58,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const gate = createRateSlots(store);
   const busy = new Map<string, number>();
   const signerOf = createSigners((sealed) => options.secrets.decrypt(sealed));
-  const groups = store.batch ? createHandOffGroups(store) : undefined;
 
   /**
    * Sends the job's delivery and records it; resolves to the webhook's next job if it took it,
@@ -74,8 +66,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
    */
   const deliver = async (job: ClaimedJob, known?: DeliveryRow): Promise<TakenNext | null | undefined> => {
     const { deliveryId, manual } = job.payload as DeliveryJob;
-    const row =
-      known ?? (await readDelivery.execute(store.db, store.capabilities.name, { id: deliveryId }))[0];
+    const row = known ?? (await readDelivery.execute(store, { id: deliveryId }))[0];
     if (!row) {
       // The delivery is gone, or its webhook is: on PostgreSQL a commit that read the
       // subscription before the webhook's delete committed may store deliveries for it after the
@@ -243,7 +234,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         return undefined;
       }
       takeNext = false;
-      const taken = await writeAndTakeNext(store, writes, job, LEASE_MS, now, groups);
+      const taken = await writeAndTakeNext(store, writes, job, LEASE_MS, now, true);
       // A job retried later stays in the queue, due then: its end wakes a claim (undefined), so
       // that the loop sleeps until the retry is due rather than until its next poll.
       return taken ?? (delay === null ? null : undefined);
@@ -303,7 +294,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       concurrency,
       groupLimit: perWebhook,
       // PostgreSQL: each job's delivery and webhook come with the claim (one round trip, not one a job).
-      ...(store.capabilities.roundTrips ? { readAlong: claimedDeliveriesRead(store.db) } : {}),
+      readAlong: "delivery",
       pollMs,
       onError,
     },

@@ -297,7 +297,7 @@ class Lane {
   }
 
   private async readKv(): Promise<Record<string, unknown>> {
-    const rows = await kvOf.execute(this.store.db, this.store.capabilities.name, { id: this.sourceId });
+    const rows = await kvOf.execute(this.store, { id: this.sourceId });
     const db: Record<string, unknown> = {};
     for (const row of rows) db[row.key] = JSON.parse(row.value);
     return db;

@@ -6,11 +6,9 @@
  */
 
 import type { QueryCreator } from "kysely";
-import { endingTransaction } from "../../store/dialect/postgres/driver.js";
 import type { Lease } from "../../store/jobs/contract.js";
 import { prepared } from "../../store/prepared.js";
 import type { Database, WorkflowRunStatus } from "../../store/schema.js";
-import { inSharedTransaction } from "../../store/shared-transaction.js";
 import type { Store } from "../../store/store.js";
 import { preparedWrite, type Write, writeIn } from "../../store/write-together.js";
 import { type NewEvent, planAppend, retention, trimOldest } from "../events/emitter-events.js";
@@ -41,18 +39,15 @@ export async function commitRun(
   record: RunRecord,
 ): Promise<Committed & { readonly othersTold: boolean }> {
   const { workflow, retry } = record;
-  const dialect = store.capabilities.name;
-  return inSharedTransaction(store, async (tx) => {
+  return store.sharedTransaction(async (tx) => {
     const writes: Write[] = [];
     let committed: Committed = { events: 0, logLines: 0, deliveries: 0, webhooks: [], runs: 0 };
     let excess = 0;
     if (record.events.length > 0) {
       const rows = await (store.capabilities.skipLocked ? readWorkflowLocked : readWorkflow).execute(
-        tx,
-        dialect,
-        {
-          id: workflow.id,
-        },
+        store,
+        { id: workflow.id },
+        { in: tx },
       );
       const emitter = rows[0];
       // A workflow deleted while it ran keeps nothing of what it emitted.
@@ -98,11 +93,8 @@ export async function commitRun(
     // A run that is over trims the workflow's old runs last; a retried one, its events at most.
     const trims = excess > 0 || !retry;
     await writeIn(tx, store.capabilities, writes, { notice, last: !trims });
-    if (excess > 0) await trimOldest(tx, dialect, "events", workflow.id, excess);
-    if (!retry) {
-      const trim = trimRuns.compile(tx, dialect, { workflow_id: workflow.id });
-      await tx.executeQuery(store.capabilities.roundTrips ? endingTransaction(trim) : trim);
-    }
+    if (excess > 0) await trimOldest(tx, store, "events", workflow.id, excess);
+    if (!retry) await trimRuns.execute(store, { workflow_id: workflow.id }, { in: tx, last: true });
     return { ...committed, othersTold: notice !== undefined };
   });
 }

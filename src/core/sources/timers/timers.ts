@@ -7,6 +7,7 @@
 import type { ComponentDefinition } from "../../../runtime/component-definition.js";
 import type { Executor } from "../../../store/schema.js";
 import type { Store } from "../../../store/store.js";
+import type { StoreTransaction } from "../../../store/transaction.js";
 import { nextDue, type Schedule } from "./schedule.js";
 
 export const TIMER_QUEUE = "timer";
@@ -34,8 +35,8 @@ export function scheduleOf(
 
 /** Replaces the source's pending tick with one at the schedule's next due time. */
 export async function scheduleTicks(store: Store, sourceId: string, schedule: Schedule): Promise<void> {
-  await store.db.transaction().execute(async (tx) => {
-    await cancelTicks(tx, sourceId);
+  await store.transaction(async (tx) => {
+    await cancelTicks(store.dbIn(tx), sourceId);
     await enqueueTick(tx, store, { sourceId }, nextDue(schedule, Date.now()));
   });
   store.notifier.publish(TIMERS_TOPIC);
@@ -46,10 +47,10 @@ export async function cancelTicks(db: Executor, sourceId: string): Promise<void>
 }
 
 export async function enqueueTick(
-  tx: Executor,
+  tx: StoreTransaction,
   store: Store,
   payload: TickPayload,
   runAt: number,
 ): Promise<void> {
-  await store.jobs.enqueue(tx, { queue: TIMER_QUEUE, payload, runAt, uniqueKey: timerKey(payload.sourceId) });
+  await store.jobs.enqueue({ queue: TIMER_QUEUE, payload, runAt, uniqueKey: timerKey(payload.sourceId) }, tx);
 }
