@@ -3,6 +3,7 @@
  * attempts, resending one, and resending every failed delivery of a webhook since a time.
  * A resend keeps the delivery's `webhook-id`, so receivers can recognise it.
  */
+// Kysely here, not in the store: plain reads and writes of its own tables; jobs go through store.jobs.
 import type { DeliveriesTable, DeliveryAttemptsTable, Executor } from "../../store/schema.js";
 import type { Store } from "../../store/store.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";

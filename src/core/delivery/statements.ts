@@ -2,6 +2,7 @@
  * The statements every delivery runs, prepared (store/prepared.ts): built and compiled once, run
  * with each delivery's values. Their builders pass the values on and never look at them.
  */
+// Kysely here, not in the store: plain prepared statements that run alike on both databases.
 import type { QueryCreator } from "kysely";
 import { type DeliveryRow, deliveryRows } from "../../store/jobs/read-along.js";
 import { prepared } from "../../store/prepared.js";

@@ -3,6 +3,7 @@
  * that rise strictly per emitter, the rows, and the retention trim. What listens to the emitter is
  * fan-out's (core/fan-out/): events import none of their consumers.
  */
+// Kysely here, not in the store: plain prepared statements that run alike on both databases.
 import type { StoreConnection } from "../../store/dialect/dialect.js";
 import { prepared } from "../../store/prepared.js";
 import type { InTransaction } from "../../store/transaction.js";

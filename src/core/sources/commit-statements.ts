@@ -3,6 +3,7 @@
  * (store/prepared.ts): built and compiled once, run with each commit's values. Their builders
  * pass the values on and never look at them.
  */
+// Kysely here, not in the store: plain prepared statements that run alike on both databases.
 import type { QueryCreator } from "kysely";
 import { prepared } from "../../store/prepared.js";
 import type { Database } from "../../store/schema.js";

@@ -3,6 +3,7 @@
  * deploy → activate on deploy; deactivate → replace → activate on update; deactivate on delete
  * or on `active: false`. Hooks run in the sandbox like `run`, and may $emit.
  */
+// Kysely here, not in the store: plain reads and writes of its own tables; text search comes from the store.
 import { randomBytes } from "node:crypto";
 import type { Selectable } from "kysely";
 import type { ComponentDefinition, PropDefinition } from "../../runtime/component-definition.js";

@@ -5,6 +5,7 @@
  * workflow's locked row (when the run emitted), the writes as one statement, the trim with COMMIT.
  */
 
+// Kysely here, not in the store: plain prepared statements that run alike on both databases.
 import type { QueryCreator } from "kysely";
 import type { Lease } from "../../store/jobs/contract.js";
 import { prepared } from "../../store/prepared.js";

@@ -5,6 +5,7 @@
  * in one transaction with the completion of its job (run-commit.ts). A step that throws fails the
  * run and the later steps do not run; `$.flow.exit()` ends it after the step that called it.
  */
+// Kysely here, not in the store: a plain prepared update of the run's own row.
 import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/sandbox/sandbox.js";
 import type { Lease } from "../../store/jobs/contract.js";
 import { prepared } from "../../store/prepared.js";

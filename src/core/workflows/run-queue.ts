@@ -4,6 +4,7 @@
  * source event that triggered it, the HTTP request, the manual run or the replay. So a trigger
  * that committed always has its run, across crashes.
  */
+// Kysely here, not in the store: a plain insert of run rows; their jobs come from store.jobs.
 import type { Insertable } from "kysely";
 import type { JobQueue, NewJob } from "../../store/jobs/contract.js";
 import type { WorkflowRunsTable } from "../../store/schema.js";

@@ -3,6 +3,7 @@
  * by the workflow as it is now), an HTTP request to the workflow's endpoint; the runs of a
  * workflow, newest first; one run.
  */
+// Kysely here, not in the store: reads and writes only its own table (workflow_runs).
 import { randomUUID } from "node:crypto";
 import type { CoreContext } from "../context.js";
 import { ConflictError, NotFoundError } from "../errors.js";

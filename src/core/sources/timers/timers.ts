@@ -4,6 +4,7 @@
  * it at once. The worker (timer-worker.ts) claims due ticks with a lease, so each tick fires on
  * one node, and survives a restart because it is a row.
  */
+// Kysely here, not in the store: one plain delete of a pending tick; ticks are queued through store.jobs.
 import type { ComponentDefinition } from "../../../runtime/component-definition.js";
 import type { Executor } from "../../../store/schema.js";
 import type { Store } from "../../../store/store.js";
