@@ -118,7 +118,7 @@ function chosenJobs(
           order by due.run_at, due.id
           limit ${limit * CAPPED_WINDOW_FACTOR}`;
   // `leased` asks for no state: only a queued job holds a lease, and with the state a planner
-  // whose statistics were older than a backlog read the leases from the due jobs' index.
+  // whose statistics are older than a backlog may read the leases from the due jobs' index.
   return sql`
         leased as (
           select group_key, count(*) as held from jobs

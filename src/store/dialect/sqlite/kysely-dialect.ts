@@ -2,10 +2,9 @@
  * Kysely's SQLite dialect over better-sqlite3, with two changes.
  *
  * A commit's flush runs off the event loop. better-sqlite3 is synchronous: with
- * `synchronous=FULL`, every COMMIT blocked the whole server for the fsync of the write-ahead
- * log (most of an ingest request's time, measured in bench/RESULTS.md). SQLite now commits
- * with `synchronous=NORMAL` and the driver flushes the log itself (wal-flush.ts), off the event
- * loop: the caller's transaction (or lone write) resolves only once its commit is on stable
+ * `synchronous=FULL`, every COMMIT would block the whole server for the fsync of the write-ahead
+ * log. SQLite commits with `synchronous=NORMAL` and the driver flushes the log itself
+ * (wal-flush.ts), off the event loop: the caller's transaction (or lone write) resolves only once its commit is on stable
  * storage. The connection goes to the next holder as soon as the commit is written, and the
  * commits made while a flush runs are flushed together by the next (group commit). What any
  * holder gets back (a read too) waits until every commit made before it gave the connection
