@@ -14,8 +14,7 @@ export const nextDue = prepared(
     creator.selectNoFrom((eb) => [
       // A free job is asked for as `coalesce(locked_until, 0) = 0`, of which PostgreSQL keeps no
       // statistics, so every plan reads the due jobs in order to the first free one, whatever
-      // the statistics say of the leased jobs (`is null` could be read from jobs_leased: every
-      // free job, then sorted).
+      // the statistics say of the leased jobs.
       eb
         .selectFrom("jobs")
         .select("run_at")

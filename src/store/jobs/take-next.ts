@@ -43,11 +43,9 @@ const takeNextStatement = (skipLocked: boolean) =>
       // In the text, not a parameter: a plan made for any limit could sort the group's backlog.
       .limit(sql.lit(1));
     if (skipLocked) {
-      // The finished job's row is locked first (a one-time filter, read before the group's
-      // jobs), so the hand-off waits for it holding nothing: taking the next job first and then
-      // waiting for the finished one could deadlock with a webhook's delete. The filter is always
-      // true: whether the finished job is still there (its end may have run before, in this
-      // transaction) changes nothing.
+      // The finished job's row is locked first (a one-time filter, always true), so the hand-off
+      // waits for it holding nothing: taking the next job first could deadlock with a webhook's
+      // delete waiting for it.
       next = next
         .where(
           sql<SqlBool>`(select count(*) from (select from jobs as finished where finished.id = ${take.id} for update) as locked) >= 0`,
