@@ -14,6 +14,7 @@ import type { Store } from "../../store/store.js";
 import { preparedWrite, type Write, writeIn } from "../../store/write-together.js";
 import { type NewEvent, planAppend, retention, trimOldest } from "../events/emitter-events.js";
 import { type Committed, commitWakeUps } from "../events/topics.js";
+import { emitterWithListeners } from "../fan-out/emitter-listeners.js";
 import { listenersOf, planFanOut } from "../fan-out/fan-out.js";
 
 /** Finished runs kept per workflow; older ones are removed as new ones finish. Runs queued or running are never removed. */
@@ -100,24 +101,11 @@ export async function commitRun(
   });
 }
 
-/** The workflow's event state and what listens to it: a row per subscription (one, empty, if none). */
+/** The workflow's event state and what listens to it (a row per subscription). */
 function workflowWithListeners(creator: QueryCreator<Database>, id: string) {
-  return creator
-    .selectFrom("workflows")
-    .leftJoin("subscriptions", "subscriptions.emitter_id", "workflows.id")
-    .leftJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
-    .leftJoin("workflows as listening", "listening.id", "subscriptions.listener_id")
-    .select([
-      "workflows.last_event_ms",
-      "workflows.last_event_seq",
-      "workflows.event_count",
-      "workflows.max_events",
-      "subscriptions.listener_id",
-      "subscriptions.event_name",
-      "webhooks.active as webhook_active",
-      "listening.active as workflow_active",
-    ])
-    .where("workflows.id", "=", id);
+  return emitterWithListeners(creator, "workflows")
+    .where("emitter.id", "=", id)
+    .select(["emitter.last_event_ms", "emitter.last_event_seq", "emitter.event_count", "emitter.max_events"]);
 }
 
 type WorkflowRow = Awaited<ReturnType<ReturnType<typeof workflowWithListeners>["executeTakeFirstOrThrow"]>>;
@@ -128,9 +116,9 @@ const readWorkflow = prepared<{ id: string }, WorkflowRow>(
   { reusePlan: true },
 );
 
-/** The same, the workflow's row locked until the commit (`FOR UPDATE OF workflows`: PostgreSQL). */
+/** The same, the workflow's row locked until the commit (`FOR UPDATE OF emitter`: PostgreSQL). */
 const readWorkflowLocked = prepared<{ id: string }, WorkflowRow>(
-  (creator, values) => workflowWithListeners(creator, values.id).forUpdate(["workflows"]),
+  (creator, values) => workflowWithListeners(creator, values.id).forUpdate(["emitter"]),
   { reusePlan: true },
 );
 
