@@ -4,8 +4,8 @@
  * fan-out's (core/fan-out/): events import none of their consumers.
  */
 // Kysely here, not in the store: plain prepared statements that run alike on both databases.
-import type { StoreConnection } from "../../store/dialect/dialect.js";
 import { prepared } from "../../store/prepared.js";
+import type { Store } from "../../store/store.js";
 import type { InTransaction } from "../../store/transaction.js";
 import { insertWrites, type Write } from "../../store/write-together.js";
 import { storableText } from "../storable-text.js";
@@ -104,7 +104,7 @@ export function retention(count: number, limit: number): { readonly excess: numb
  */
 export async function trimOldest(
   tx: InTransaction,
-  store: StoreConnection,
+  store: Store,
   table: SequencedTable,
   emitterId: string,
   excess: number,
