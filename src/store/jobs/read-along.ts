@@ -60,20 +60,24 @@ export function jobsWithDeliveries(
     .select(sql<JobsTable>`to_jsonb(${sql.table(from)})`.as(as));
 }
 
-/** The claim's read-along text, compiled once: it has no values. */
-let claimedText: string | undefined;
+/** Each read-along's text for claims, compiled once: it has no values. */
+const claimTexts = new Map<ReadAlong, string>();
 
 /**
  * The SELECT over `claimed` (the jobs a capped claim takes) returning each job as `claimed_job`
  * with what `readAlong` names, for the claim's own statement.
  */
-export function claimReadAlongText(creator: QueryCreator<Database>, _readAlong: ReadAlong): string {
-  claimedText ??= jobsWithDeliveries(
-    creator as unknown as QueryCreator<JobsDatabase>,
-    "claimed",
-    "claimed_job",
-  ).compile().sql;
-  return claimedText;
+export function claimReadAlongText(creator: QueryCreator<Database>, readAlong: ReadAlong): string {
+  let text = claimTexts.get(readAlong);
+  if (text === undefined) {
+    text = jobsWithDeliveries(
+      creator as unknown as QueryCreator<JobsDatabase>,
+      "claimed",
+      "claimed_job",
+    ).compile().sql;
+    claimTexts.set(readAlong, text);
+  }
+  return text;
 }
 
 type MaybeRow = { readonly [column in keyof DeliveryRow]: DeliveryRow[column] | null };
