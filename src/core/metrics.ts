@@ -4,6 +4,7 @@
  * database at scrape time, the depth of the delivery queue and the age of the oldest pending
  * delivery. Process metrics (memory, event loop lag) come from prom-client's defaults.
  */
+// Kysely here, not in the store: read-only counts for the metrics endpoint.
 import client from "prom-client";
 import type { Store } from "../store/store.js";
 import { DELIVERY_QUEUE } from "./delivery/enqueue.js";

@@ -4,6 +4,7 @@
  * data directory (mode 0600) on first start. Its fingerprint is recorded in the database, so a node
  * started with a different key refuses to run instead of writing secrets nobody can read.
  */
+// Kysely here, not in the store: one `meta` row holds the master key's fingerprint.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

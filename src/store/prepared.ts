@@ -1,11 +1,8 @@
 /**
- * Statements Kysely builds and compiles once, then runs many times with new values.
- *
- * Kysely builds an operation tree for every statement and compiles it to SQL on every call. On
- * the hot paths (an ingest commit, a delivery's record) that was about a fifth of the server's
- * CPU (bench/RESULTS.md). A prepared statement is built once for each shape of its values, with
- * a marker in the place of each value. The compiled SQL is kept, with the position of each marker
- * among its parameters, and each run puts its values in the markers' places.
+ * Statements Kysely builds and compiles once, then runs many times with new values: on the hot
+ * paths (an ingest commit, a delivery's record) building and compiling every time cost much of
+ * the server's CPU. A statement is built once for each shape of its values, with a marker in
+ * the place of each value; each run puts its values in the markers' places.
  *
  * The rule for a builder: **it must not look at its values**, only pass them to Kysely. It gets
  * markers, not the values, so a branch on a value would follow the marker's branch for every
@@ -16,19 +13,19 @@
  * an identifier) is refused when the statement is first built.
  *
  * On PostgreSQL a statement prepared with `reusePlan` is also prepared by the server, once per
- * connection (a named statement: store/named-statements.ts), from its third run on, so the server parses
- * it once and, after a few runs, plans it once. Planning a four-table join to read one source
- * cost PostgreSQL 0.5 ms a commit (bench/RESULTS.md). Only for statements whose best plan does
- * not depend on their values: a lookup or a change by primary key, an insert. A claim's plan
- * does (how many jobs wait, in which groups), and a generic plan made the hand-off slower. The
- * capped claim is named all the same, to be parsed once, and only ever runs in a transaction
- * that forbids generic plans around it (store/dialect/postgres/capped-claim.ts `CUSTOM_PLANS`): a text named here must
- * either plan well for any values or run so.
+ * connection (store/named-statements.ts), so it is parsed once and, after a few runs, planned
+ * once. Only for statements whose best plan does not depend on their values: a lookup or a change
+ * by primary key, an insert. A claim's plan does (how many jobs wait, in which groups); the capped
+ * claim is named all the same, to be parsed once, and runs only in a transaction that forbids
+ * generic plans around it (store/dialect/postgres/capped-claim.ts `CUSTOM_PLANS`).
  */
 import type { Compilable, CompiledQuery, QueryCreator } from "kysely";
 import type { DialectName } from "./dialect/capabilities.js";
+import type { StoreConnection } from "./dialect/dialect.js";
+import { endingTransaction } from "./dialect/postgres/driver.js";
 import { reusePlanOf } from "./named-statements.js";
 import type { Database, Executor } from "./schema.js";
+import { executorOf, type InTransaction } from "./transaction.js";
 
 /** A value a statement passes to the database as a parameter. */
 type Parameter = string | number | bigint | boolean | null | undefined | Uint8Array;
@@ -47,11 +44,22 @@ interface Compiled {
   readonly slots: readonly Slot[];
 }
 
+/** Where a prepared statement runs: in a transaction of the store, and whether it ends it. */
+export interface RunOptions {
+  /** The transaction to run in; the store itself (a statement that commits alone) when absent. */
+  readonly in?: InTransaction;
+  /**
+   * Nothing runs after it in its transaction: on PostgreSQL its COMMIT goes right behind it
+   * (store/dialect/postgres/driver.ts), a round trip fewer.
+   */
+  readonly last?: boolean;
+}
+
 export interface Prepared<V extends Values, R> {
-  /** The statement for `values`, compiled on `executor`'s dialect. */
+  /** The statement for `values`, compiled on `executor` for `dialect` (inside the store). */
   compile(executor: Executor, dialect: DialectName, values: V): CompiledQuery<R>;
-  /** Runs the statement for `values` on `executor` (the store, or a transaction of it); its rows. */
-  execute(executor: Executor, dialect: DialectName, values: V): Promise<R[]>;
+  /** Runs the statement for `values` on `store` (or in a transaction of it); its rows. */
+  execute(store: StoreConnection, values: V, options?: RunOptions): Promise<R[]>;
   /** The statement for `values` built the ordinary way, for a caller that composes it further. */
   build(creator: QueryCreator<Database>, values: V): Compilable<R>;
 }
@@ -84,8 +92,12 @@ export function prepared<V extends Values, R = unknown>(
 
   return {
     compile,
-    async execute(executor, dialect, values) {
-      return (await executor.executeQuery(compile(executor, dialect, values))).rows;
+    async execute(store, values, options = {}) {
+      const executor = options.in === undefined ? store.db : executorOf(options.in);
+      const { capabilities } = store.dialect;
+      const query = compile(executor, capabilities.name, values);
+      const ends = options.last === true && capabilities.roundTrips;
+      return (await executor.executeQuery(ends ? endingTransaction(query) : query)).rows;
     },
     build,
   };

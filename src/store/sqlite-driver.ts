@@ -37,7 +37,7 @@ interface Manifest {
   readonly engines?: { readonly node?: string };
 }
 
-/** The package's manifest; undefined when it is not installed (a node_modules from before 13 was added). */
+/** The package's manifest; undefined when it is not installed (an older node_modules may lack one). */
 function manifestOf(name: string): Manifest | undefined {
   try {
     return require(`${name}/package.json`) as Manifest;

@@ -1,18 +1,20 @@
 /**
- * The store: the database handle, its capabilities and the jobs table, opened and migrated in one
- * call. Core modules take a Store and run their queries through `db` (or a transaction of it).
+ * The store: the database, opened and migrated in one call, and its contract of domain
+ * operations (the jobs table, rate slots, transactions as opaque handles). Core code that still
+ * builds its own queries reaches Kysely through `db` or `dbIn(tx)`, and says why where it does.
  */
 import { Kysely, Migrator, sql } from "kysely";
 import { type ClusterLocks, createLocalLocks, createPostgresLocks } from "./cluster-locks.js";
 import type { DialectCapabilities } from "./dialect/capabilities.js";
 import type { DialectAdapter, StoreConnection, StoreLocation } from "./dialect/dialect.js";
 import { openDialect } from "./dialect/open.js";
-import type { StatementBatch } from "./dialect/postgres/statement-batch.js";
 import type { JobQueue } from "./jobs/contract.js";
 import { createJobQueue } from "./jobs/job-queue.js";
 import { migrations } from "./migrations/index.js";
 import { createLocalNotifier, createPostgresNotifier, type Notifier, notifyQuery } from "./notifier.js";
+import { createRateSlotTable, type RateSlotTable } from "./rate-slots.js";
 import type { Database } from "./schema.js";
+import { executorOf, handleOf, type StoreTransaction } from "./transaction.js";
 
 export interface Store extends StoreConnection {
   readonly db: Kysely<Database>;
@@ -20,12 +22,21 @@ export interface Store extends StoreConnection {
   readonly dialect: DialectAdapter;
   readonly capabilities: DialectCapabilities;
   readonly jobs: JobQueue;
+  /** Per-webhook rate limits' slots, shared by every node. */
+  readonly rateSlots: RateSlotTable;
   /** Post-commit wake-ups, across nodes on PostgreSQL. */
   readonly notifier: Notifier;
   /** Locks one node of the cluster holds at a time (every lock is granted in the embedded mode). */
   readonly locks: ClusterLocks;
-  /** Several statements as one transaction in one round trip (PostgreSQL). */
-  readonly batch?: StatementBatch;
+  /** Runs `work` in a transaction of its own. */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in a transaction that SQLite shares with the writes that queued meanwhile (one
+   * flush for all: store/shared-transaction.ts). `work` must write only through `tx`.
+   */
+  sharedTransaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /** The query builder inside `tx`, for core code that builds its own queries there. */
+  dbIn(tx: StoreTransaction): Kysely<Database>;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -68,10 +79,13 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
     db,
     dialect: adapter,
     capabilities: adapter.capabilities,
-    jobs: createJobQueue(db, adapter),
+    jobs: createJobQueue({ db, dialect: adapter }),
+    rateSlots: createRateSlotTable(db),
     notifier,
     locks,
-    ...(adapter.batch ? { batch: adapter.batch } : {}),
+    transaction: (work) => db.transaction().execute((tx) => work(handleOf(tx))),
+    sharedTransaction: (work) => adapter.inSharedTransaction(db, (tx) => work(handleOf(tx))),
+    dbIn: executorOf,
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -15,6 +15,7 @@ import { endingTransaction } from "./dialect/postgres/driver.js";
 import { type Notice, notifyQuery } from "./notifier.js";
 import type { Database, Executor } from "./schema.js";
 import { inSharedTransaction } from "./shared-transaction.js";
+import { executorOf, type InTransaction } from "./transaction.js";
 import { compiledWrite, preparedTexts, type ReturningWrite, type Write } from "./write.js";
 
 export {
@@ -87,11 +88,12 @@ export interface WritesEnd {
  * statement.
  */
 export async function writeIn(
-  executor: Executor,
+  tx: InTransaction,
   capabilities: DialectCapabilities,
   writes: readonly Write[],
   { notice, last = false }: WritesEnd = {},
 ): Promise<void> {
+  const executor = executorOf(tx);
   // Marked only where a statement is a round trip (PostgreSQL): SQLite's driver has no use for
   // the mark, and its transaction may be shared with other work (store/dialect/sqlite/group-commit.ts).
   const marks = last && capabilities.roundTrips;

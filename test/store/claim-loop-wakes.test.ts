@@ -88,7 +88,7 @@ describe("the claim loop's wake-ups when a job ends", () => {
       },
     );
     for (const payload of ["a", "b"].slice(0, concurrency === 1 ? 1 : 2))
-      await store.jobs.enqueue(store.db, { queue, payload });
+      await store.jobs.enqueue({ queue, payload });
     loop.start();
     loops.push(loop);
     await waitUntil("the first claim", () => claims.count >= 1);
@@ -115,13 +115,13 @@ describe("the claim loop's wake-ups when a job ends", () => {
     claimed: () => boolean,
     looksAtNextRunAt: () => number,
   ) => {
-    await store.jobs.enqueue(store.db, {
+    await store.jobs.enqueue({
       queue,
       payload: "stuck-leased",
       groupKey: "stuck",
       claim: { leaseToken: "elsewhere", leaseMs: 60_000 },
     });
-    await store.jobs.enqueue(store.db, { queue, payload: "stuck-0", groupKey: "stuck" });
+    await store.jobs.enqueue({ queue, payload: "stuck-0", groupKey: "stuck" });
     const looks = looksAtNextRunAt();
     store.notifier.publish(topic);
     await waitUntil("the claim that finds stuck-0 held back", claimed);
@@ -177,7 +177,7 @@ describe("the claim loop's wake-ups when a job ends", () => {
     );
     await waitUntil("jobs a and b to end", () => ended.length === 2);
     // Nothing due waits: an announcement naming a group wakes a claim of the whole queue.
-    await store.jobs.enqueue(store.db, { queue, payload: "f-0", groupKey: "f" });
+    await store.jobs.enqueue({ queue, payload: "f-0", groupKey: "f" });
     store.notifier.publish(topic, ["f"]);
     await waitUntil("f-0 to end", () => ended.includes("f-0"));
     expect(claims.onlyGroups).toEqual([undefined, undefined]);
@@ -188,7 +188,7 @@ describe("the claim loop's wake-ups when a job ends", () => {
       () => claims.nextRunAtLooks,
     );
     // New jobs of "g" announced: a claim of "g" alone takes them.
-    await store.jobs.enqueue(store.db, { queue, payload: "g-0", groupKey: "g" });
+    await store.jobs.enqueue({ queue, payload: "g-0", groupKey: "g" });
     store.notifier.publish(topic, ["g"]);
     await waitUntil("g-0 to end", () => ended.includes("g-0"));
     expect(claims.onlyGroups.slice(2)).toEqual([undefined, ["g"]]);
@@ -196,7 +196,7 @@ describe("the claim loop's wake-ups when a job ends", () => {
     // announcements of "g" keep waking the loop: the next look at the whole queue claims it, at
     // the latest a poll after the last one.
     const since = claims.count;
-    await store.jobs.enqueue(store.db, { queue, payload: "h-0", groupKey: "h" });
+    await store.jobs.enqueue({ queue, payload: "h-0", groupKey: "h" });
     const announcing = setInterval(() => store.notifier.publish(topic, ["g"]), 20);
     try {
       await waitUntil("h-0 to end", () => ended.includes("h-0"));
@@ -211,7 +211,7 @@ describe("the claim loop's wake-ups when a job ends", () => {
     store.notifier.publish(topic);
     await waitUntil("a claim for the announcement", () => claims.count === before + 1);
     expect(claims.onlyGroups.at(-1)).toBeUndefined();
-    await store.jobs.enqueue(store.db, { queue, payload: "slow", groupKey: "s" });
+    await store.jobs.enqueue({ queue, payload: "slow", groupKey: "s" });
     store.notifier.publish(topic, ["s"]);
     await waitUntil("slow to end", () => ended.includes("slow"));
     await waitUntil("the claim its end woke", () => claims.count === before + 3);
@@ -233,11 +233,11 @@ describe("the claim loop's wake-ups when a job ends", () => {
       () => claims.nextRunAtLooks,
     );
     // "x" is left out of every claim (at its cap here, say): announcing it alone costs no claim.
-    await store.jobs.enqueue(store.db, { queue, payload: "x-0", groupKey: "x" });
+    await store.jobs.enqueue({ queue, payload: "x-0", groupKey: "x" });
     store.notifier.publish(topic, ["x"]);
     await noClaimWithin(claims, 2, 200);
     // Announced with a group that is not left out, a claim of both: x-0 still stays.
-    await store.jobs.enqueue(store.db, { queue, payload: "g-0", groupKey: "g" });
+    await store.jobs.enqueue({ queue, payload: "g-0", groupKey: "g" });
     store.notifier.publish(topic, ["x", "g"]);
     await waitUntil("g-0 to end", () => ended.includes("g-0"));
     expect(claims.onlyGroups.slice(2)).toEqual([["x", "g"]]);

@@ -55,7 +55,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("the claim loop's leases on
   };
 
   const enqueue = (store: Store, queue: string, payload: string) =>
-    store.db.transaction().execute((tx) => store.jobs.enqueue(tx, { queue, payload }));
+    store.transaction((tx) => store.jobs.enqueue({ queue, payload }, tx));
 
   it("a run four leases long keeps its job: the other node never runs it", async () => {
     const [a, b] = stores as [Store, Store];

@@ -31,8 +31,8 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
     const total = 600;
     const [first] = stores;
     if (!first) throw new Error("no store");
-    await first.db.transaction().execute(async (tx) => {
-      for (let n = 0; n < total; n++) await first.jobs.enqueue(tx, { queue, payload: n });
+    await first.transaction(async (tx) => {
+      for (let n = 0; n < total; n++) await first.jobs.enqueue({ queue, payload: n }, tx);
     });
 
     const claimedBy = stores.map(() => [] as string[]);
@@ -65,10 +65,10 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
     const perGroup = 40;
     const [first] = stores;
     if (!first) throw new Error("no store");
-    await first.db.transaction().execute(async (tx) => {
+    await first.transaction(async (tx) => {
       for (let n = 0; n < perGroup; n++)
         for (const group of groups)
-          await first.jobs.enqueue(tx, { queue, payload: n, groupKey: group, runAt: n });
+          await first.jobs.enqueue({ queue, payload: n, groupKey: group, runAt: n }, tx);
     });
 
     const inFlight = new Map<string, number>();
@@ -116,9 +116,9 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
     const [first] = stores;
     if (!first) throw new Error("no store");
     // workflows.concurrency holds the cap; a group with no row there gets 1.
-    await first.db.transaction().execute(async (tx) => {
+    await first.transaction(async (tx) => {
       for (let n = 0; n < 30; n++)
-        await first.jobs.enqueue(tx, { queue, payload: n, groupKey: "wf_none", runAt: n });
+        await first.jobs.enqueue({ queue, payload: n, groupKey: "wf_none", runAt: n }, tx);
     });
     const order: number[] = [];
     let running = 0;
@@ -162,18 +162,21 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
     const cap = { table: "workflows", idColumn: "id", limitColumn: "concurrency" } as const;
     // The job due first commits last: the later one, committed first, found nothing ahead of it.
     const commitEarly = heldAnswer();
-    const early = first.db.transaction().execute(async (tx) => {
-      const id = await first.jobs.enqueue(tx, {
-        queue,
-        payload: "early",
-        runAt: Date.now() - 1000,
-        groupKey: "wf_turns",
-        claim: { leaseToken: "early", leaseMs: 60_000, waitsForTurn: true },
-      });
+    const early = first.transaction(async (tx) => {
+      const id = await first.jobs.enqueue(
+        {
+          queue,
+          payload: "early",
+          runAt: Date.now() - 1000,
+          groupKey: "wf_turns",
+          claim: { leaseToken: "early", leaseMs: 60_000, waitsForTurn: true },
+        },
+        tx,
+      );
       await commitEarly.held;
       return id as string;
     });
-    const late = await second.jobs.enqueue(second.db, {
+    const late = await second.jobs.enqueue({
       queue,
       payload: "late",
       groupKey: "wf_turns",
@@ -204,13 +207,16 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
       Array.from({ length: 12 }, async (_, n) => {
         const leaseToken = `held-${index}-${n}`;
         await letTimePass(Math.random() * 40);
-        const id = (await store.db.transaction().execute(async (tx) => {
-          const queued = await store.jobs.enqueue(tx, {
-            queue,
-            payload: leaseToken,
-            groupKey: "wf_turns",
-            claim: { leaseToken, leaseMs: 60_000, waitsForTurn: true },
-          });
+        const id = (await store.transaction(async (tx) => {
+          const queued = await store.jobs.enqueue(
+            {
+              queue,
+              payload: leaseToken,
+              groupKey: "wf_turns",
+              claim: { leaseToken, leaseMs: 60_000, waitsForTurn: true },
+            },
+            tx,
+          );
           await letTimePass(Math.random() * 5);
           return queued;
         })) as string;
@@ -221,7 +227,6 @@ describe.skipIf(!postgres || !isAvailable(postgres))("concurrent claimers on pos
       }),
     );
     await first.jobs.enqueueMany(
-      first.db,
       Array.from({ length: 12 }, (_, n) => ({ queue, payload: n, groupKey: "wf_turns" })),
     );
     const claimers = stores.map(async (store) => {

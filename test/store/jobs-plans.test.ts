@@ -11,6 +11,7 @@ import { type CompiledQuery, sql } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { nextDue } from "../../src/store/jobs/next-due.js";
+import { takeNextWrite } from "../../src/store/jobs/take-next.js";
 import type { Store } from "../../src/store/store.js";
 import { dialects, postgresUrl, type TestDatabase } from "../support/dialects.js";
 import { storeForSuite } from "../support/suite-store.js";
@@ -54,7 +55,7 @@ async function preparedPlans(database: TestDatabase, statement: CompiledQuery) {
 async function jobsInFlight(store: Store, queue: string, groupKey: string, now: number): Promise<string[]> {
   const ids: string[] = [];
   for (let n = 0; n < 8; n++) {
-    const id = await store.jobs.enqueue(store.db, {
+    const id = await store.jobs.enqueue({
       queue,
       payload: `leased-${n}`,
       runAt: now - 200_000 + n,
@@ -76,7 +77,8 @@ async function handOffPlan(
   finished: { id: string; leaseToken: string; queue: string; groupKey: string; runAt: number; now: number },
 ): Promise<string[]> {
   const { id, leaseToken, queue, groupKey, runAt, now } = finished;
-  const write = store.jobs.takeNextWrite(
+  const write = takeNextWrite(
+    store.capabilities,
     {
       id,
       leaseToken,
@@ -133,11 +135,9 @@ describeOnOwnStore("the jobs statements' plans on postgres", (opened) => {
       runAt: now - 100_000 + n,
       groupKey: "backlog",
     }));
-    await store.jobs.enqueueMany(store.db, backlog);
-    await store.jobs.enqueueMany(store.db, [
-      { queue, payload: "next", runAt: now - 10, groupKey: "healthy" },
-    ]);
-    const finished = await store.jobs.enqueue(store.db, {
+    await store.jobs.enqueueMany(backlog);
+    await store.jobs.enqueueMany([{ queue, payload: "next", runAt: now - 10, groupKey: "healthy" }]);
+    const finished = await store.jobs.enqueue({
       queue,
       payload: "finished",
       runAt: now - 20,
@@ -170,7 +170,6 @@ describeOnOwnStore("the hand-off's plan on a young queue on postgres", (opened) 
     const now = Date.now();
     const leased = await jobsInFlight(store, queue, "hook", now);
     await store.jobs.enqueueMany(
-      store.db,
       Array.from({ length: 500 }, (_, n) => ({
         queue,
         payload: n,
@@ -206,7 +205,7 @@ describeOnOwnStore("the next-due probe's plans on postgres", (opened) => {
       runAt: now - 100_000 + n,
       groupKey: "backlog",
     }));
-    await store.jobs.enqueueMany(store.db, backlog);
+    await store.jobs.enqueueMany(backlog);
     expect(await store.jobs.nextRunAt(queue)).toBe(now - 100_000);
 
     const prepared = await preparedPlans(database, nextDue.compile(store.db, "postgres", { queue }));

@@ -21,8 +21,8 @@ for (const dialect of dialects) {
     it("a job enqueued in a transaction that rolls back does not exist", async () => {
       const queue = freshQueue();
       await expect(
-        store.db.transaction().execute(async (tx) => {
-          await store.jobs.enqueue(tx, { queue, payload: { n: 1 } });
+        store.transaction(async (tx) => {
+          await store.jobs.enqueue({ queue, payload: { n: 1 } }, tx);
           throw new Error("roll back");
         }),
       ).rejects.toThrow("roll back");
@@ -31,9 +31,7 @@ for (const dialect of dialects) {
 
     it("a job enqueued in a committed transaction is claimed with its payload", async () => {
       const queue = freshQueue();
-      const id = await store.db
-        .transaction()
-        .execute((tx) => store.jobs.enqueue(tx, { queue, payload: { n: 1 } }));
+      const id = await store.transaction((tx) => store.jobs.enqueue({ queue, payload: { n: 1 } }, tx));
       const claimed = await store.jobs.claimDue({ queue, limit: 10, leaseMs: 1000 });
       expect(claimed).toHaveLength(1);
       expect(claimed[0]).toMatchObject({ id, queue, payload: { n: 1 }, attempts: 1 });
@@ -42,9 +40,9 @@ for (const dialect of dialects) {
     it("a job is not claimed before its run time, and claims come oldest due first", async () => {
       const queue = freshQueue();
       const now = Date.now();
-      await store.jobs.enqueue(store.db, { queue, payload: "later", runAt: now + 60_000 });
-      await store.jobs.enqueue(store.db, { queue, payload: "second", runAt: now - 1000 });
-      await store.jobs.enqueue(store.db, { queue, payload: "first", runAt: now - 2000 });
+      await store.jobs.enqueue({ queue, payload: "later", runAt: now + 60_000 });
+      await store.jobs.enqueue({ queue, payload: "second", runAt: now - 1000 });
+      await store.jobs.enqueue({ queue, payload: "first", runAt: now - 2000 });
       const claimed = await store.jobs.claimDue({ queue, limit: 10, leaseMs: 1000, now });
       expect(claimed.map((job) => job.payload)).toEqual(["first", "second"]);
       expect(await store.jobs.nextRunAt(queue)).toBe(now + 1000);
@@ -53,7 +51,7 @@ for (const dialect of dialects) {
     it("a leased job is not claimed again until its lease expires, then it is", async () => {
       const queue = freshQueue();
       const now = Date.now();
-      await store.jobs.enqueue(store.db, { queue, payload: 1, runAt: now });
+      await store.jobs.enqueue({ queue, payload: 1, runAt: now });
       const [first] = await store.jobs.claimDue({ queue, limit: 10, leaseMs: 5000, now });
       expect(first).toBeDefined();
       expect(await store.jobs.claimDue({ queue, limit: 10, leaseMs: 5000, now: now + 4999 })).toEqual([]);
@@ -67,7 +65,7 @@ for (const dialect of dialects) {
 
     it("extending a lease keeps the job from other claimers", async () => {
       const queue = freshQueue();
-      await store.jobs.enqueue(store.db, { queue, payload: 1 });
+      await store.jobs.enqueue({ queue, payload: 1 });
       const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 50 });
       expect(job).toBeDefined();
       expect(await store.jobs.extendLeases([job as NonNullable<typeof job>], 60_000)).toEqual(
@@ -79,7 +77,7 @@ for (const dialect of dialects) {
 
     it("a completed job is gone", async () => {
       const queue = freshQueue();
-      await store.jobs.enqueue(store.db, { queue, payload: 1 });
+      await store.jobs.enqueue({ queue, payload: 1 });
       const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 1000 });
       expect(await store.jobs.complete(job as NonNullable<typeof job>)).toBe(true);
       const rows = await store.db.selectFrom("jobs").selectAll().where("queue", "=", queue).execute();
@@ -90,7 +88,7 @@ for (const dialect of dialects) {
     it("a failed job is due again at its retry time, with the error recorded", async () => {
       const queue = freshQueue();
       const now = Date.now();
-      await store.jobs.enqueue(store.db, { queue, payload: 1, runAt: now });
+      await store.jobs.enqueue({ queue, payload: 1, runAt: now });
       const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 60_000, now });
       expect(
         await store.jobs.fail(job as NonNullable<typeof job>, { error: "boom", retryAt: now + 10_000 }),
@@ -102,7 +100,7 @@ for (const dialect of dialects) {
 
     it("a job failed with no retry time is kept as failed and never claimed", async () => {
       const queue = freshQueue();
-      await store.jobs.enqueue(store.db, { queue, payload: 1 });
+      await store.jobs.enqueue({ queue, payload: 1 });
       const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 1000 });
       await store.jobs.fail(job as NonNullable<typeof job>, { error: "gave up", retryAt: null });
       expect(await store.jobs.claimDue({ queue, limit: 1, leaseMs: 1000, now: Date.now() + 1e9 })).toEqual(
@@ -120,7 +118,7 @@ for (const dialect of dialects) {
       const queue = freshQueue();
       const now = Date.now();
       const uniqueKey = `${queue}:tick`;
-      await store.jobs.enqueue(store.db, { queue, payload: { n: 1 }, runAt: now, uniqueKey });
+      await store.jobs.enqueue({ queue, payload: { n: 1 }, runAt: now, uniqueKey });
       const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 60_000, now });
       const held = job as NonNullable<typeof job>;
       await writeTogether(store, [
@@ -153,15 +151,15 @@ for (const dialect of dialects) {
     it("a second job with the same unique key is not enqueued", async () => {
       const queue = freshQueue();
       const uniqueKey = `${queue}:tick`;
-      expect(await store.jobs.enqueue(store.db, { queue, payload: 1, uniqueKey })).toMatch(/^job_/);
-      expect(await store.jobs.enqueue(store.db, { queue, payload: 2, uniqueKey })).toBeNull();
+      expect(await store.jobs.enqueue({ queue, payload: 1, uniqueKey })).toMatch(/^job_/);
+      expect(await store.jobs.enqueue({ queue, payload: 2, uniqueKey })).toBeNull();
       const claimed = await store.jobs.claimDue({ queue, limit: 10, leaseMs: 1000 });
       expect(claimed.map((job) => job.payload)).toEqual([1]);
     });
 
     it("claims respect the limit and leave the rest for the next claim", async () => {
       const queue = freshQueue();
-      for (let n = 0; n < 5; n++) await store.jobs.enqueue(store.db, { queue, payload: n });
+      for (let n = 0; n < 5; n++) await store.jobs.enqueue({ queue, payload: n });
       const first = await store.jobs.claimDue({ queue, limit: 3, leaseMs: 60_000 });
       const second = await store.jobs.claimDue({ queue, limit: 3, leaseMs: 60_000 });
       expect(first).toHaveLength(3);
@@ -173,10 +171,10 @@ for (const dialect of dialects) {
       const queue = freshQueue();
       const now = Date.now();
       const enqueue = (runAt: number, group: string | undefined, payload: string) =>
-        store.jobs.enqueue(store.db, { queue, payload, runAt, ...(group ? { groupKey: group } : {}) });
+        store.jobs.enqueue({ queue, payload, runAt, ...(group ? { groupKey: group } : {}) });
       // "full" holds its cap (2) and has the oldest backlog; "left-out" is excluded by the claimer.
       for (let n = 0; n < 2; n++)
-        await store.jobs.enqueue(store.db, {
+        await store.jobs.enqueue({
           queue,
           payload: `full-leased-${n}`,
           runAt: now - 100_000 + n,
@@ -203,7 +201,7 @@ for (const dialect of dialects) {
       const queue = freshQueue();
       const now = Date.now();
       const leased = (group: string, n: number, runAt: number) =>
-        store.jobs.enqueue(store.db, {
+        store.jobs.enqueue({
           queue,
           payload: `${group}-leased-${n}`,
           runAt,
@@ -220,7 +218,7 @@ for (const dialect of dialects) {
         runAt: now - 90_000 + n,
         groupKey: "full",
       }));
-      await store.jobs.enqueueMany(store.db, backlog);
+      await store.jobs.enqueueMany(backlog);
       await leased("half", 0, now - 50_000);
       const jobs: NewJob[] = [
         { queue, payload: "left-out-0", runAt: now - 45_000, groupKey: "left-out" },
@@ -229,7 +227,7 @@ for (const dialect of dialects) {
         { queue, payload: "ungrouped", runAt: now - 20_000 },
         { queue, payload: "retried-later", runAt: now + 60_000, groupKey: "failing" },
       ];
-      await store.jobs.enqueueMany(store.db, jobs);
+      await store.jobs.enqueueMany(jobs);
 
       const { jobs: claimed, nextRunAt } = await store.jobs.claimDueThenNext({
         queue,
@@ -258,7 +256,7 @@ for (const dialect of dialects) {
       /** `count` jobs of `group`, named after it, due one ms apart from `since` ms ago. */
       const enqueueGroup = async (group: string, count: number, since: number) => {
         for (let n = 0; n < count; n++)
-          await store.jobs.enqueue(store.db, {
+          await store.jobs.enqueue({
             queue,
             payload: `${group}-${n}`,
             runAt: now - since + n,
@@ -283,7 +281,7 @@ for (const dialect of dialects) {
       const queue = freshQueue();
       const now = Date.now();
       const leased = (group: string, n: number) =>
-        store.jobs.enqueue(store.db, {
+        store.jobs.enqueue({
           queue,
           payload: `${group}-leased-${n}`,
           runAt: now - 100_000 + n,
@@ -301,7 +299,7 @@ for (const dialect of dialects) {
           runAt: now - since + n,
           ...(group ? { groupKey: group } : {}),
         }));
-      await store.jobs.enqueueMany(store.db, [
+      await store.jobs.enqueueMany([
         ...due("full", 50, 90_000),
         ...due("other", 2, 80_000),
         ...due(undefined, 1, 70_000),
@@ -331,7 +329,7 @@ for (const dialect of dialects) {
       expect(whole.map((job) => job.payload)).toEqual(["other-0", "other-1", "ungrouped-0", "left-out-0"]);
       // Without a cap too: only the named groups' jobs.
       const uncapped = freshQueue();
-      await store.jobs.enqueueMany(store.db, [
+      await store.jobs.enqueueMany([
         { queue: uncapped, payload: "a-0", groupKey: "a", runAt: now - 2 },
         { queue: uncapped, payload: "b-0", groupKey: "b", runAt: now - 1 },
         { queue: uncapped, payload: "none", runAt: now - 3 },
@@ -349,7 +347,7 @@ for (const dialect of dialects) {
 
     it("releasing every lease makes claimed jobs claimable at once, and the old claims lose them", async () => {
       const queue = freshQueue();
-      await store.jobs.enqueue(store.db, { queue, payload: "held" });
+      await store.jobs.enqueue({ queue, payload: "held" });
       const [held] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 3_600_000 });
       expect(held).toBeDefined();
       expect(await store.jobs.releaseAllLeases()).toBeGreaterThanOrEqual(1);
@@ -361,7 +359,7 @@ for (const dialect of dialects) {
 
     it("opening the store again finds the schema migrated and the data intact", async () => {
       const queue = freshQueue();
-      await store.jobs.enqueue(store.db, { queue, payload: "kept" });
+      await store.jobs.enqueue({ queue, payload: "kept" });
       const reopened = await openStore(database);
       try {
         const [job] = await reopened.jobs.claimDue({ queue, limit: 1, leaseMs: 1000 });
@@ -375,7 +373,7 @@ for (const dialect of dialects) {
       const now = Date.now();
       const hold = async (runAt: number, group: string) => {
         const leaseToken = `token-${runAt}-${group}`;
-        const id = await store.jobs.enqueue(store.db, {
+        const id = await store.jobs.enqueue({
           queue,
           payload: null,
           runAt,
@@ -418,8 +416,8 @@ for (const dialect of dialects) {
     it("a held job waiting for its turn takes its group's room from capped claims", async () => {
       const queue = freshQueue();
       const now = Date.now();
-      await store.jobs.enqueue(store.db, { queue, payload: "free", runAt: now - 1000, groupKey: "w" });
-      await store.jobs.enqueue(store.db, {
+      await store.jobs.enqueue({ queue, payload: "free", runAt: now - 1000, groupKey: "w" });
+      await store.jobs.enqueue({
         queue,
         payload: "held",
         runAt: now,

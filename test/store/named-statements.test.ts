@@ -51,7 +51,7 @@ describe.skipIf(!postgres || !isAvailable(postgres))("named statements on Postgr
     );
     for (let run = 0; run < 4; run++) {
       for (const [index, statement] of statements.entries()) {
-        const rows = await statement.execute(store.db, "postgres", { value: index * 10 + run });
+        const rows = await statement.execute(store, { value: index * 10 + run });
         expect(rows).toEqual([{ statement: index, value: index * 10 + run }]);
       }
     }

@@ -37,13 +37,12 @@ for (const dialect of dialects) {
           .where("next_at", ">", 0)
           .returning(["key", "next_at"]);
       });
-      const name = store.capabilities.name;
       await store.db.insertInto("rate_slots").values({ key: "p1", next_at: 5 }).execute();
       await store.db.insertInto("rate_slots").values({ key: "p2", next_at: 50 }).execute();
-      expect(await both.execute(store.db, name, { key: "p1", at: 10 })).toEqual([{ key: "p1", next_at: 10 }]);
+      expect(await both.execute(store, { key: "p1", at: 10 })).toEqual([{ key: "p1", next_at: 10 }]);
       // p2 is at 50: not below 20, so nothing changes.
-      expect(await both.execute(store.db, name, { key: "p2", at: 20 })).toEqual([]);
-      expect(await both.execute(store.db, name, { key: "p2", at: 60 })).toEqual([{ key: "p2", next_at: 60 }]);
+      expect(await both.execute(store, { key: "p2", at: 20 })).toEqual([]);
+      expect(await both.execute(store, { key: "p2", at: 60 })).toEqual([{ key: "p2", next_at: 60 }]);
       expect(builds).toBe(1);
       expect(await slots("p1", "p2")).toEqual([
         { key: "p1", next_at: 10 },
@@ -85,7 +84,7 @@ for (const dialect of dialects) {
     });
 
     it("writes prepared writes together as one statement, each with its own values", async () => {
-      await store.jobs.enqueue(store.db, { queue: "prepared-together", payload: "held" });
+      await store.jobs.enqueue({ queue: "prepared-together", payload: "held" });
       const [held] = await store.jobs.claimDue({ queue: "prepared-together", limit: 1, leaseMs: 60_000 });
       if (!held) throw new Error("nothing claimed");
       const job = (id: string) => ({

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { writeAndTakeNext } from "../../src/core/delivery/hand-off.js";
 import { toClaimedJob } from "../../src/store/jobs/claimed-job.js";
+import { takeNextWrite } from "../../src/store/jobs/take-next.js";
 import type { Store } from "../../src/store/store.js";
 import { writeTogether, writeTogetherReturning } from "../../src/store/write-together.js";
 import { dialects, isAvailable } from "../support/dialects.js";
@@ -23,7 +24,7 @@ for (const dialect of dialects) {
         .map((row) => ({ key: row.key, next_at: Number(row.next_at) }))
         .sort((a, b) => a.key.localeCompare(b.key));
     const claimOne = async (queue: string) => {
-      await store.jobs.enqueue(store.db, { queue, payload: "work" });
+      await store.jobs.enqueue({ queue, payload: "work" });
       const [job] = await store.jobs.claimDue({ queue, limit: 1, leaseMs: 60_000 });
       if (!job) throw new Error("nothing claimed");
       return job;
@@ -86,7 +87,7 @@ for (const dialect of dialects) {
       const start = Date.now() - 60_000;
       const ids: string[] = [];
       for (const [index, group] of groups.entries()) {
-        const id = await store.jobs.enqueue(store.db, {
+        const id = await store.jobs.enqueue({
           queue,
           payload: index,
           groupKey: group,
@@ -113,7 +114,7 @@ for (const dialect of dialects) {
           (db) => db.insertInto("rate_slots").values({ key: "e", next_at: 6 }),
           store.jobs.endWrite(job, undefined),
         ],
-        store.jobs.takeNextWrite(job, 30_000),
+        takeNextWrite(store.capabilities, job, 30_000),
       );
       expect(rows).toHaveLength(1);
       const taken = toClaimedJob(rows[0] as NonNullable<(typeof rows)[0]>);
@@ -132,7 +133,7 @@ for (const dialect of dialects) {
       // The jobs name deliveries that do not exist: the next job comes without a row.
       const ids: string[] = [];
       for (let index = 0; index < 3; index++) {
-        const id = await store.jobs.enqueue(store.db, {
+        const id = await store.jobs.enqueue({
           queue,
           payload: { deliveryId: `dlv_missing_${index}` },
           groupKey: "v",
@@ -191,7 +192,7 @@ for (const dialect of dialects) {
     it("takes nothing when the group has no other due job, and nothing at all when a write fails", async () => {
       const queue = "together-hand-off-none";
       const [only, otherGroup] = await enqueueGroups(queue, ["y", "z"]);
-      await store.jobs.enqueue(store.db, {
+      await store.jobs.enqueue({
         queue,
         payload: "future",
         groupKey: "y",
@@ -202,7 +203,9 @@ for (const dialect of dialects) {
       if (!job) return;
       const end = store.jobs.endWrite(job, undefined);
       // z's job is another group's; y's other job is not due yet.
-      expect(await writeTogetherReturning(store, [end], store.jobs.takeNextWrite(job, 30_000))).toEqual([]);
+      expect(
+        await writeTogetherReturning(store, [end], takeNextWrite(store.capabilities, job, 30_000)),
+      ).toEqual([]);
       expect(await leaseOf(otherGroup as string)).toBeNull();
 
       const [again] = await enqueueGroups(queue, ["y", "y"]);
@@ -217,7 +220,7 @@ for (const dialect of dialects) {
             // "a" exists: the primary key refuses it.
             (db) => db.insertInto("rate_slots").values({ key: "a", next_at: 7 }),
           ],
-          store.jobs.takeNextWrite(second, 30_000),
+          takeNextWrite(store.capabilities, second, 30_000),
         ),
       ).rejects.toThrow();
       // Neither the end nor the lease of y's next job happened.

@@ -3,6 +3,7 @@
  * hashes. Revoking a key takes effect on the next request, on every node.
  */
 
+// Kysely here, not in the store: accounts and API keys are read and written only here.
 import type { Executor } from "../../store/schema.js";
 import { inTransaction } from "../../store/transaction.js";
 import { ConflictError, NotFoundError } from "../errors.js";

@@ -3,6 +3,7 @@
  * keeps in an httpOnly cookie (the key itself never reaches the page's storage). A session lives
  * as long as its key: revoking the key ends every session opened with it, on the next request.
  */
+// Kysely here, not in the store: reads and writes only its own table (ui_sessions).
 import { randomBytes } from "node:crypto";
 import type { Executor } from "../../store/schema.js";
 import { hashApiKey } from "../ids.js";

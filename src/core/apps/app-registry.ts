@@ -3,6 +3,7 @@
  * own registration of a slug takes precedence over the server's; a slug nobody registers is an
  * open keys app (see app-definition.ts). Registering a slug again replaces its definition.
  */
+// Kysely here, not in the store: reads and writes only its own table (apps).
 import type { Executor } from "../../store/schema.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { type AppDefinition, type AppField, checkSlug, implicitApp } from "./app-definition.js";

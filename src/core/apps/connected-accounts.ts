@@ -4,6 +4,7 @@
  * An account reaches only its own connected accounts (another's is not found). A connected
  * account that a source or workflow uses cannot be deleted unless forced.
  */
+// Kysely here, not in the store: owns connected_accounts; sources and workflows are read to see who uses one.
 import type { Selectable } from "kysely";
 import type { ConnectedAccountsTable } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";

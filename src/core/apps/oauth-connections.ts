@@ -4,6 +4,7 @@
  * a hash and claimed once; on any failure nothing is stored but the attempt's error. An attempt
  * started with a one-shot grant (a Connect token) lives no longer than it, and its success spends it.
  */
+// Kysely here, not in the store: owns oauth_connections and the accounts a connection ends in.
 import { createHash } from "node:crypto";
 import type { Selectable } from "kysely";
 import type { OAuthConnectionsTable } from "../../store/schema.js";

@@ -4,6 +4,7 @@
  * rotating refresh token is used once and never burned. `invalid_grant` marks the account
  * unhealthy; any other failure fails only this invocation (or uses the token while still valid).
  */
+// Kysely here, not in the store: one locked read and write of a connected account.
 import type { Executor } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
 import { SluiceError } from "../errors.js";

@@ -5,6 +5,7 @@
  * shapes are Pipedream Connect's. additionalProps results are kept as `dyp_…` ids, which deploy,
  * update and run-action accept as `dynamic_props_id`.
  */
+// Kysely here, not in the store: reads and writes only a source's cached dynamic props.
 import type { ComponentDefinition, PropDefinition } from "../../runtime/component-definition.js";
 import type { InvocationResult } from "../../runtime/sandbox/sandbox.js";
 import { checkAuthRefs } from "../apps/auth-refs.js";

@@ -5,6 +5,7 @@
  * saved component of its own (same code, bundle and lock; nothing is compiled again), so a
  * deploy keeps running whatever its publisher later unpublishes or deprecates.
  */
+// Kysely here, not in the store: plain reads of the component tables by key.
 import semver from "semver";
 import type { ComponentsTable } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";

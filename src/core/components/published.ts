@@ -5,6 +5,7 @@
  * version is a conflict ("bump the version"). `key` alone means the latest version: the highest
  * semantic version, else the most recently published.
  */
+// Kysely here, not in the store: reads and writes only its own table (published_components).
 import semver from "semver";
 import type { PublishedComponentsTable } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";

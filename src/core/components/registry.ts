@@ -4,6 +4,7 @@
  * published it (or an admin). A deprecated version keeps running where it is deployed (each
  * deploy runs the account's own copy) but is not offered for new deploys.
  */
+// Kysely here, not in the store: plain reads and writes of the component tables.
 import semver from "semver";
 import type { PublicComponentsTable } from "../../store/schema.js";
 import type { Account } from "../accounts/accounts.js";

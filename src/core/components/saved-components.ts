@@ -2,6 +2,7 @@
  * Saved components (`sc_…`): code compiled into a bundle and described by the sandbox, immutable
  * and content-hashed. Saving the same code twice in an account returns the same component.
  */
+// Kysely here, not in the store: reads and writes only its own table (components).
 import { createHash } from "node:crypto";
 import { CompileError } from "../../runtime/compile/compiler.js";
 import type { ComponentDefinition } from "../../runtime/component-definition.js";

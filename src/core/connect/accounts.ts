@@ -4,6 +4,7 @@
  * its `app`. The project owner's app registrations apply (fields checked, names shown).
  * Credentials are in a response only when a server-side caller asks (`include_credentials`).
  */
+// Kysely here, not in the store: plain reads of connected_accounts, scoped to a project's end users.
 import { type AppDefinition, checkFields, checkSlug } from "../apps/app-definition.js";
 import { resolveApp } from "../apps/app-registry.js";
 import {

@@ -4,6 +4,7 @@
  * "trigger" or "action", `configurable_props` with the camelCase flags the SDK reads. An end user
  * runs a copy adopted into its own account, so its dynamic props and triggers stay its own.
  */
+// Kysely here, not in the store: plain reads of components for Connect's listing.
 import type { PropDefinition } from "../../runtime/component-definition.js";
 import { adoptComponent, searchComponents } from "../components/lookup.js";
 import { resolvePublished } from "../components/published.js";

@@ -4,6 +4,7 @@
  * calls the Connect API with it and opens the connect link page where the end user connects an
  * app. A token is spent once it has connected an account, as on Pipedream. Stored only hashed.
  */
+// Kysely here, not in the store: reads and writes only its own table (connect_tokens).
 import { randomBytes } from "node:crypto";
 import type { Executor } from "../../store/schema.js";
 import { InvalidInputError, SluiceError } from "../errors.js";

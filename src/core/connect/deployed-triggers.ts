@@ -6,6 +6,7 @@
  * Events the deploy hook emitted are delivered too, unless `emit_on_deploy` is false.
  */
 
+// Kysely here, not in the store: plain reads of a trigger's source and its past events.
 import type { CoreContext } from "../context.js";
 import { DELIVERIES_TOPIC, enqueueDeliveries } from "../delivery/enqueue.js";
 import { createWebhook, deleteWebhook, validateWebhookUrl } from "../delivery/webhooks.js";

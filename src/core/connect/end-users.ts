@@ -5,6 +5,7 @@
  * are isolated by the same account checks as every other resource: another end user's id is
  * simply not found.
  */
+// Kysely here, not in the store: owns connect_end_users and the internal accounts they are.
 import type { Executor } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
 import { deleteWebhook, listWebhooks } from "../delivery/webhooks.js";

@@ -5,6 +5,7 @@
  * SLUICE_ACCESS_TOKEN_SECONDS), is stored hashed too, and dies with its client when the client is
  * revoked.
  */
+// Kysely here, not in the store: reads and writes only its own tables (OAuth clients, their tokens).
 import { randomBytes } from "node:crypto";
 import type { Executor, OAuthClientsTable } from "../../store/schema.js";
 import type { Account } from "../accounts/accounts.js";

@@ -3,6 +3,7 @@
  * two environments, development and production, whose end users are kept apart. Deleting a
  * project deletes its end users with everything they own (triggers are deactivated first).
  */
+// Kysely here, not in the store: reads and writes only its own tables (projects, their end users).
 import type { ConnectProjectsTable, Executor } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";

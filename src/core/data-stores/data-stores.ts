@@ -5,6 +5,7 @@
  * characters; a store holds at most MAX_RECORDS records. A record set with a TTL is gone once it
  * expires (reads skip it; writes sweep the store's expired records).
  */
+// Kysely here, not in the store: reads and writes only its own tables (data stores, their records).
 import type { CoreContext } from "../context.js";
 import { ConflictError, InvalidInputError, NotFoundError, SluiceError } from "../errors.js";
 import { looksLikeId, newId } from "../ids.js";

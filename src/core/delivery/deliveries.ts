@@ -3,6 +3,7 @@
  * attempts, resending one, and resending every failed delivery of a webhook since a time.
  * A resend keeps the delivery's `webhook-id`, so receivers can recognise it.
  */
+// Kysely here, not in the store: plain reads and writes of its own tables; jobs go through store.jobs.
 import type { DeliveriesTable, DeliveryAttemptsTable, Executor } from "../../store/schema.js";
 import type { Store } from "../../store/store.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
@@ -100,22 +101,23 @@ export async function recoverWebhook(
 async function requeue(store: Store, deliveries: readonly DeliveriesTable[]): Promise<void> {
   if (deliveries.length === 0) return;
   const now = Date.now();
-  await store.db.transaction().execute(async (tx) => {
+  await store.transaction(async (tx) => {
     for (let start = 0; start < deliveries.length; start += 200) {
       const ids = deliveries.slice(start, start + 200).map((delivery) => delivery.id);
-      await tx
+      await store
+        .dbIn(tx)
         .updateTable("deliveries")
         .set({ status: "pending", next_attempt_at: now, updated_at: now })
         .where("id", "in", ids)
         .execute();
     }
     await store.jobs.enqueueMany(
-      tx,
       deliveries.map((delivery) => ({
         queue: DELIVERY_QUEUE,
         payload: { deliveryId: delivery.id, manual: true } satisfies DeliveryJob,
         groupKey: delivery.webhook_id,
       })),
+      tx,
     );
   });
   store.notifier.publish(DELIVERIES_TOPIC);

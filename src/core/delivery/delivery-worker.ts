@@ -15,14 +15,7 @@ import { type ClaimLoop, type ClaimLoopHooks, createClaimLoop, LEASE_MS } from "
 import { retryWhileDatabaseRecovers } from "../workers/database-retry.js";
 import { type AttemptedDelivery, attemptLabel, attemptWrites, judgeAttempt } from "./attempt-record.js";
 import { DELIVERIES_TOPIC, DELIVERY_QUEUE, type DeliveryJob } from "./enqueue.js";
-import {
-  claimedDeliveriesRead,
-  claimedDeliveryRow,
-  type DeliveryRow,
-  type TakenNext,
-  writeAndTakeNext,
-} from "./hand-off.js";
-import { createHandOffGroups, type HandOffGroups } from "./hand-off-groups.js";
+import { claimedDeliveryRow, type DeliveryRow, type TakenNext, writeAndTakeNext } from "./hand-off.js";
 import { awaitTurn, createRateSlots, type RateSlots } from "./rate-slots.js";
 import {
   createSigners,
@@ -81,7 +74,6 @@ class NodeDeliveryWorker implements DeliveryWorker {
   /** Deliveries in flight on this node, per webhook. */
   private readonly busy = new Map<string, number>();
   private readonly signerOf: (sealed: string) => Signer;
-  private readonly groups: HandOffGroups | undefined;
   private readonly loop: ClaimLoop;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
@@ -91,7 +83,6 @@ class NodeDeliveryWorker implements DeliveryWorker {
     this.onError = options.onError ?? (() => {});
     this.gate = createRateSlots(store);
     this.signerOf = createSigners((sealed) => options.secrets.decrypt(sealed));
-    this.groups = store.batch ? createHandOffGroups(store) : undefined;
     this.loop = createClaimLoop(
       {
         store,
@@ -100,7 +91,7 @@ class NodeDeliveryWorker implements DeliveryWorker {
         concurrency: options.concurrency ?? 64,
         groupLimit: this.perWebhook,
         // PostgreSQL: each job's delivery and webhook come with the claim (one round trip, not one a job).
-        ...(store.capabilities.roundTrips ? { readAlong: claimedDeliveriesRead(store.db) } : {}),
+        readAlong: "delivery",
         pollMs: options.pollMs ?? 1000,
         onError: this.onError,
       },
@@ -170,8 +161,7 @@ class NodeDeliveryWorker implements DeliveryWorker {
   private async deliver(job: ClaimedJob, known?: DeliveryRow): Promise<DeliveryEnd> {
     const { store } = this;
     const { deliveryId, manual } = job.payload as DeliveryJob;
-    const row =
-      known ?? (await readDelivery.execute(store.db, store.capabilities.name, { id: deliveryId }))[0];
+    const row = known ?? (await readDelivery.execute(store, { id: deliveryId }))[0];
     if (!row) {
       // The delivery is gone, or its webhook is: on PostgreSQL a commit that read the
       // subscription before the webhook's delete committed may store deliveries for it after the
@@ -262,7 +252,7 @@ class NodeDeliveryWorker implements DeliveryWorker {
         return undefined;
       }
       takeNext = false;
-      const taken = await writeAndTakeNext(store, writes, job, LEASE_MS, now, this.groups);
+      const taken = await writeAndTakeNext(store, writes, job, LEASE_MS, now, true);
       // A job retried later stays in the queue, due then: its end wakes a claim (undefined), so
       // that the loop sleeps until the retry is due rather than until its next poll.
       return taken ?? (verdict.delay === null ? null : undefined);

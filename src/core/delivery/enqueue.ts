@@ -4,6 +4,7 @@
  * deliveries commit together, so a crash can lose neither.
  */
 
+// Kysely here, not in the store: a plain insert of delivery rows; their jobs come from store.jobs.
 import type { Insertable } from "kysely";
 import type { JobQueue, NewJob } from "../../store/jobs/contract.js";
 import type { DeliveriesTable, Executor } from "../../store/schema.js";

@@ -5,7 +5,6 @@
  * most N + 1 requests in any second. Slots live in memory on SQLite and in a row per webhook on
  * PostgreSQL, so the limit holds for the cluster, not per node.
  */
-import { sql } from "kysely";
 import type { Store } from "../../store/store.js";
 
 /** A booked slot's start (epoch ms), or when to try again when none was free soon enough. */
@@ -54,27 +53,13 @@ export function createRateSlots(store: Store): RateSlots {
     maxWaitMs: number,
   ): Promise<Booking> => {
     const spacing = spacingMs(perSecond);
-    // The slot starts at the later of now and the end of the last one booked; booked only when it
-    // starts within maxWaitMs.
-    const booked = await sql<{ next_at: string | number }>`
-      insert into rate_slots (key, next_at) values (${webhookId}, ${now + spacing})
-      on conflict (key) do update
-        set next_at = (case when rate_slots.next_at > ${now} then rate_slots.next_at else ${now} end) + ${spacing}
-        where rate_slots.next_at <= ${now + maxWaitMs}
-      returning next_at`.execute(store.db);
-    const nextAt = booked.rows[0]?.next_at;
-    if (nextAt !== undefined) {
-      seen(webhookId, Number(nextAt));
-      return { startAt: Number(nextAt) - spacing };
+    const booking = await store.rateSlots.book(webhookId, { now, spacingMs: spacing, maxWaitMs });
+    if ("bookedUntil" in booking) {
+      seen(webhookId, booking.bookedUntil);
+      return { startAt: booking.bookedUntil - spacing };
     }
-    const row = await store.db
-      .selectFrom("rate_slots")
-      .select("next_at")
-      .where("key", "=", webhookId)
-      .executeTakeFirst();
-    const until = Number(row?.next_at ?? now);
-    seen(webhookId, until);
-    return { retryAt: Math.max(now + 1, until - maxWaitMs) };
+    seen(webhookId, booking.takenUntil);
+    return { retryAt: Math.max(now + 1, booking.takenUntil - maxWaitMs) };
   };
 
   return {

@@ -4,6 +4,7 @@
  * not grow for as long as the server runs; a pending one never is. Each node sweeps on its own, in
  * batches; concurrent sweeps remove each row once and never wait for a row while holding others.
  */
+// Kysely here, not in the store: a sweep of its own tables (deliveries, their attempts).
 import type { Store } from "../../store/store.js";
 
 /** Deliveries removed in one transaction at most. */

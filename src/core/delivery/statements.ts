@@ -2,10 +2,11 @@
  * The statements every delivery runs, prepared (store/prepared.ts): built and compiled once, run
  * with each delivery's values. Their builders pass the values on and never look at them.
  */
-import { type QueryCreator, sql } from "kysely";
+// Kysely here, not in the store: plain prepared statements that run alike on both databases.
+import type { QueryCreator } from "kysely";
+import { type DeliveryRow, deliveryRows } from "../../store/jobs/read-along.js";
 import { prepared } from "../../store/prepared.js";
 import type { Database, DeliveriesTable, DeliveryAttemptsTable } from "../../store/schema.js";
-import { type DeliveryRow, deliveryRows } from "./hand-off.js";
 
 /** A delivery and its webhook, by the delivery's id. */
 export const readDelivery = prepared<{ id: string }, DeliveryRow>(
@@ -38,7 +39,7 @@ type Attempt = Pick<DeliveryAttemptsTable, keyof DeliveryAttemptsTable>;
 function attemptInsert(creator: QueryCreator<Database>, attempt: Attempt, lock: boolean) {
   const delivery = creator
     .selectFrom("deliveries")
-    .select(sql.lit(1).as("found"))
+    .select((eb) => eb.lit(1).as("found"))
     .where("deliveries.id", "=", attempt.delivery_id);
   return creator
     .insertInto("delivery_attempts")

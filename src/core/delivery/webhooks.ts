@@ -2,6 +2,7 @@
  * Webhooks: the account's own URLs that subscribed events are delivered to. The signing secret is
  * generated here, stored encrypted, and returned once, in the result of createWebhook.
  */
+// Kysely here, not in the store: reads and writes only its own tables (webhooks, their subscriptions).
 import type { Updateable } from "kysely";
 import type { Executor, WebhooksTable } from "../../store/schema.js";
 import type { Store } from "../../store/store.js";

@@ -3,9 +3,10 @@
  * that rise strictly per emitter, the rows, and the retention trim. What listens to the emitter is
  * fan-out's (core/fan-out/): events import none of their consumers.
  */
-import type { DialectCapabilities } from "../../store/dialect/capabilities.js";
+// Kysely here, not in the store: plain prepared statements that run alike on both databases.
 import { prepared } from "../../store/prepared.js";
-import type { Executor } from "../../store/schema.js";
+import type { Store } from "../../store/store.js";
+import type { InTransaction } from "../../store/transaction.js";
 import { insertWrites, type Write } from "../../store/write-together.js";
 import { storableText } from "../storable-text.js";
 import { formatSequenceId, nextSequenceId, type SequenceId } from "./event-ids.js";
@@ -102,14 +103,14 @@ export function retention(count: number, limit: number): { readonly excess: numb
  * never the whole retained window.
  */
 export async function trimOldest(
-  tx: Executor,
-  dialect: DialectCapabilities["name"],
+  tx: InTransaction,
+  store: Store,
   table: SequencedTable,
   emitterId: string,
   excess: number,
 ): Promise<void> {
   if (excess <= 0) return;
-  await trimStatements[table].execute(tx, dialect, { emitter_id: emitterId, rank: excess - 1 });
+  await trimStatements[table].execute(store, { emitter_id: emitterId, rank: excess - 1 }, { in: tx });
 }
 
 /** Per table, the trim as one prepared statement: built once, not at every commit past the limit. */

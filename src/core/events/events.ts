@@ -2,6 +2,7 @@
  * Reading an emitter's events and logs: newest first, paged by their `<ms>-<seq>` ids, and the
  * item shapes of Pipedream's event_summaries (the same shape the SSE streams send).
  */
+// Kysely here, not in the store: reads and writes only the emitted rows (events, log lines).
 import type { Executor } from "../../store/schema.js";
 import type { Store } from "../../store/store.js";
 import { InvalidInputError } from "../errors.js";

@@ -2,6 +2,7 @@
  * Queries shared by the two tables whose rows an emitter numbers `<ms>-<seq>` (events and log
  * lines): comparing ids without row values, and finding the newest id.
  */
+// Kysely here, not in the store: plain reads of an emitter's id-ordered rows.
 import type { ExpressionBuilder, OperandValueExpression } from "kysely";
 import type { Database, Executor } from "../../store/schema.js";
 import type { SequenceId } from "./event-ids.js";

@@ -4,6 +4,7 @@
  * subscription too, with the workflow as the listener; those are made by the workflow itself.) Subscribing twice returns the
  * existing subscription; deleting either end removes its subscriptions.
  */
+// Kysely here, not in the store: reads and writes only its own table (subscriptions).
 import type { Executor, SubscriptionsTable } from "../../store/schema.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { newId } from "../ids.js";

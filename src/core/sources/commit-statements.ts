@@ -3,32 +3,26 @@
  * (store/prepared.ts): built and compiled once, run with each commit's values. Their builders
  * pass the values on and never look at them.
  */
+// Kysely here, not in the store: plain prepared statements that run alike on both databases.
 import type { QueryCreator } from "kysely";
 import { prepared } from "../../store/prepared.js";
 import type { Database } from "../../store/schema.js";
+import { emitterWithListeners } from "../fan-out/emitter-listeners.js";
 
-/** The source's commit state and what listens to it: a row per subscription (one, empty, if none). */
+/** The source's commit state and what listens to it. */
 function sourceWithListeners(creator: QueryCreator<Database>, id: string) {
-  return creator
-    .selectFrom("sources")
-    .leftJoin("subscriptions", "subscriptions.emitter_id", "sources.id")
-    .leftJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
-    .leftJoin("workflows", "workflows.id", "subscriptions.listener_id")
+  return emitterWithListeners(creator, "sources")
+    .where("emitter.id", "=", id)
     .select([
-      "sources.dedupe_state",
-      "sources.last_event_ms",
-      "sources.last_event_seq",
-      "sources.last_log_ms",
-      "sources.last_log_seq",
-      "sources.max_events",
-      "sources.event_count",
-      "sources.log_count",
-      "subscriptions.listener_id",
-      "subscriptions.event_name",
-      "webhooks.active as webhook_active",
-      "workflows.active as workflow_active",
-    ])
-    .where("sources.id", "=", id);
+      "emitter.dedupe_state",
+      "emitter.last_event_ms",
+      "emitter.last_event_seq",
+      "emitter.last_log_ms",
+      "emitter.last_log_seq",
+      "emitter.max_events",
+      "emitter.event_count",
+      "emitter.log_count",
+    ]);
 }
 
 type SourceRow = Awaited<ReturnType<ReturnType<typeof sourceWithListeners>["executeTakeFirstOrThrow"]>>;
@@ -39,9 +33,9 @@ export const readSource = prepared<{ id: string }, SourceRow>(
   { reusePlan: true },
 );
 
-/** The same, the source's row locked until the commit (`FOR UPDATE OF sources`: PostgreSQL). */
+/** The same, the source's row locked until the commit (`FOR UPDATE OF emitter`: PostgreSQL). */
 export const readSourceLocked = prepared<{ id: string }, SourceRow>(
-  (creator, source) => sourceWithListeners(creator, source.id).forUpdate(["sources"]),
+  (creator, source) => sourceWithListeners(creator, source.id).forUpdate(["emitter"]),
   { reusePlan: true },
 );
 

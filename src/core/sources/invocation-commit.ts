@@ -154,9 +154,9 @@ async function commitBatch(
   const emitterId = first.emitterId;
   // The source's row, locked, and what listens to it, in one round trip: a row per subscription.
   const rows = await (store.capabilities.skipLocked ? readSourceLocked : readSource).execute(
-    tx,
-    store.capabilities.name,
+    store,
     { id: emitterId },
+    { in: tx },
   );
   const emitter = rows[0];
   // Deleted while they ran: nothing of them is kept.
@@ -179,8 +179,8 @@ async function commitBatch(
   // COMMIT goes right behind them (store/dialect/postgres/driver.ts).
   const trims = eventRetention.excess > 0 || logRetention.excess > 0;
   await writeIn(tx, store.capabilities, writes, { notice, last: !trims });
-  await trimOldest(tx, store.capabilities.name, "events", emitterId, eventRetention.excess);
-  await trimOldest(tx, store.capabilities.name, "emitter_logs", emitterId, logRetention.excess);
+  await trimOldest(tx, store, "events", emitterId, eventRetention.excess);
+  await trimOldest(tx, store, "emitter_logs", emitterId, logRetention.excess);
   return outcomesOf(batch);
 }
 

@@ -3,6 +3,7 @@
  * it did. Hooks and `run` go the same way: props and key-value state in, the sandbox's result
  * committed in one transaction, subscribers woken after the commit.
  */
+// Kysely here, not in the store: one plain read of a source's row.
 import type { ComponentDefinition, HookName, PropDefinition } from "../../runtime/component-definition.js";
 import { failedResult } from "../../runtime/sandbox/invocation-collector.js";
 import type { HttpResponse, InvocationResult, LogLine, PropValue } from "../../runtime/sandbox/sandbox.js";

@@ -8,6 +8,7 @@
  * runner runs them in that order on the state the previous one left there. Commits that queue up
  * while earlier ones are written go together, in one transaction.
  */
+// Kysely here, not in the store: one plain prepared read of the source's key-value rows.
 import { prepared } from "../../store/prepared.js";
 import type { Store } from "../../store/store.js";
 import { type CommitOutcome, type CommitRequest, commitInvocationsShared } from "./invocation-commit.js";
@@ -297,7 +298,7 @@ class Lane {
   }
 
   private async readKv(): Promise<Record<string, unknown>> {
-    const rows = await kvOf.execute(this.store.db, this.store.capabilities.name, { id: this.sourceId });
+    const rows = await kvOf.execute(this.store, { id: this.sourceId });
     const db: Record<string, unknown> = {};
     for (const row of rows) db[row.key] = JSON.parse(row.value);
     return db;

@@ -3,10 +3,12 @@
  * deploy → activate on deploy; deactivate → replace → activate on update; deactivate on delete
  * or on `active: false`. Hooks run in the sandbox like `run`, and may $emit.
  */
+// Kysely here, not in the store: plain reads and writes of its own tables; text search comes from the store.
 import { randomBytes } from "node:crypto";
-import { type Selectable, sql } from "kysely";
+import type { Selectable } from "kysely";
 import type { ComponentDefinition, PropDefinition } from "../../runtime/component-definition.js";
 import type { SourcesTable } from "../../store/schema.js";
+import { containsText } from "../../store/text-match.js";
 import { checkAuthRefs } from "../apps/auth-refs.js";
 import { ConfigurationError, loadDynamicProps, withDynamicProps } from "../components/dynamic-props.js";
 import { componentForKey } from "../components/lookup.js";
@@ -273,9 +275,7 @@ export function listSources(
   page: PageRequest & { readonly q?: string },
 ): Promise<Page<DeployedSource>> {
   const words = (page.q ?? "").trim().toLowerCase();
-  // LIKE's wildcards in the words are escaped; ESCAPE is spelled out for SQLite, which has no default.
-  const pattern = `%${words.replace(/[\\%_]/g, (wildcard) => `\\${wildcard}`)}%`;
-  const holds = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+  const holds = (column: string) => containsText(column, words);
   const owned = () => {
     const query = context.store.db
       .selectFrom("sources")

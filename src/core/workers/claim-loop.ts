@@ -5,7 +5,7 @@
  * renewed by a heartbeat; jobs stranded by a database outage go back once it answers. Its
  * invariants (leases, wake-ups, claims of named groups): store/jobs/ARCHITECTURE.md.
  */
-import type { ClaimedJob, GroupLimitColumn, Lease } from "../../store/jobs/contract.js";
+import type { ClaimedJob, GroupLimitColumn, Lease, ReadAlong } from "../../store/jobs/contract.js";
 import type { Store } from "../../store/store.js";
 import { createStrandedJobs, type StrandedJobs } from "./stranded-jobs.js";
 import { createWakeableSleep, type WakeableSleep } from "./wakeable-sleep.js";
@@ -42,7 +42,7 @@ export interface ClaimLoopOptions {
   /** The longest sleep between looks at the queue. */
   readonly pollMs?: number;
   /** What to read with each job in the claim's statement (store/jobs/contract.ts `ClaimOptions.readAlong`). */
-  readonly readAlong?: string;
+  readonly readAlong?: ReadAlong;
   /** How long a claim holds without renewal (LEASE_MS); renewed every quarter of it. */
   readonly leaseMs?: number;
   readonly onError?: (error: unknown) => void;

@@ -5,16 +5,16 @@
  * workflow's locked row (when the run emitted), the writes as one statement, the trim with COMMIT.
  */
 
+// Kysely here, not in the store: plain prepared statements that run alike on both databases.
 import type { QueryCreator } from "kysely";
-import { endingTransaction } from "../../store/dialect/postgres/driver.js";
 import type { Lease } from "../../store/jobs/contract.js";
 import { prepared } from "../../store/prepared.js";
 import type { Database, WorkflowRunStatus } from "../../store/schema.js";
-import { inSharedTransaction } from "../../store/shared-transaction.js";
 import type { Store } from "../../store/store.js";
 import { preparedWrite, type Write, writeIn } from "../../store/write-together.js";
 import { type NewEvent, planAppend, retention, trimOldest } from "../events/emitter-events.js";
 import { type Committed, commitWakeUps } from "../events/topics.js";
+import { emitterWithListeners } from "../fan-out/emitter-listeners.js";
 import { listenersOf, planFanOut } from "../fan-out/fan-out.js";
 
 /** Finished runs kept per workflow; older ones are removed as new ones finish. Runs queued or running are never removed. */
@@ -41,18 +41,15 @@ export async function commitRun(
   record: RunRecord,
 ): Promise<Committed & { readonly othersTold: boolean }> {
   const { workflow, retry } = record;
-  const dialect = store.capabilities.name;
-  return inSharedTransaction(store, async (tx) => {
+  return store.sharedTransaction(async (tx) => {
     const writes: Write[] = [];
     let committed: Committed = { events: 0, logLines: 0, deliveries: 0, webhooks: [], runs: 0 };
     let excess = 0;
     if (record.events.length > 0) {
       const rows = await (store.capabilities.skipLocked ? readWorkflowLocked : readWorkflow).execute(
-        tx,
-        dialect,
-        {
-          id: workflow.id,
-        },
+        store,
+        { id: workflow.id },
+        { in: tx },
       );
       const emitter = rows[0];
       // A workflow deleted while it ran keeps nothing of what it emitted.
@@ -98,33 +95,17 @@ export async function commitRun(
     // A run that is over trims the workflow's old runs last; a retried one, its events at most.
     const trims = excess > 0 || !retry;
     await writeIn(tx, store.capabilities, writes, { notice, last: !trims });
-    if (excess > 0) await trimOldest(tx, dialect, "events", workflow.id, excess);
-    if (!retry) {
-      const trim = trimRuns.compile(tx, dialect, { workflow_id: workflow.id });
-      await tx.executeQuery(store.capabilities.roundTrips ? endingTransaction(trim) : trim);
-    }
+    if (excess > 0) await trimOldest(tx, store, "events", workflow.id, excess);
+    if (!retry) await trimRuns.execute(store, { workflow_id: workflow.id }, { in: tx, last: true });
     return { ...committed, othersTold: notice !== undefined };
   });
 }
 
-/** The workflow's event state and what listens to it: a row per subscription (one, empty, if none). */
+/** The workflow's event state and what listens to it (a row per subscription). */
 function workflowWithListeners(creator: QueryCreator<Database>, id: string) {
-  return creator
-    .selectFrom("workflows")
-    .leftJoin("subscriptions", "subscriptions.emitter_id", "workflows.id")
-    .leftJoin("webhooks", "webhooks.id", "subscriptions.listener_id")
-    .leftJoin("workflows as listening", "listening.id", "subscriptions.listener_id")
-    .select([
-      "workflows.last_event_ms",
-      "workflows.last_event_seq",
-      "workflows.event_count",
-      "workflows.max_events",
-      "subscriptions.listener_id",
-      "subscriptions.event_name",
-      "webhooks.active as webhook_active",
-      "listening.active as workflow_active",
-    ])
-    .where("workflows.id", "=", id);
+  return emitterWithListeners(creator, "workflows")
+    .where("emitter.id", "=", id)
+    .select(["emitter.last_event_ms", "emitter.last_event_seq", "emitter.event_count", "emitter.max_events"]);
 }
 
 type WorkflowRow = Awaited<ReturnType<ReturnType<typeof workflowWithListeners>["executeTakeFirstOrThrow"]>>;
@@ -135,9 +116,9 @@ const readWorkflow = prepared<{ id: string }, WorkflowRow>(
   { reusePlan: true },
 );
 
-/** The same, the workflow's row locked until the commit (`FOR UPDATE OF workflows`: PostgreSQL). */
+/** The same, the workflow's row locked until the commit (`FOR UPDATE OF emitter`: PostgreSQL). */
 const readWorkflowLocked = prepared<{ id: string }, WorkflowRow>(
-  (creator, values) => workflowWithListeners(creator, values.id).forUpdate(["workflows"]),
+  (creator, values) => workflowWithListeners(creator, values.id).forUpdate(["emitter"]),
   { reusePlan: true },
 );
 

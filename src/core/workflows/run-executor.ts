@@ -5,7 +5,7 @@
  * in one transaction with the completion of its job (run-commit.ts). A step that throws fails the
  * run and the later steps do not run; `$.flow.exit()` ends it after the step that called it.
  */
-import { sql } from "kysely";
+// Kysely here, not in the store: a plain prepared update of the run's own row.
 import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/sandbox/sandbox.js";
 import type { Lease } from "../../store/jobs/contract.js";
 import { prepared } from "../../store/prepared.js";
@@ -169,8 +169,8 @@ const startAttempt = prepared(
       .updateTable("workflow_runs")
       .set({
         status: "running",
-        attempts: sql`attempts + 1`,
-        started_at: sql`coalesce(started_at, ${values.now})`,
+        attempts: (eb) => eb("attempts", "+", 1),
+        started_at: (eb) => eb.fn.coalesce("started_at", eb.val(values.now)),
       })
       .where("id", "=", values.id)
       .returningAll(),

@@ -4,10 +4,12 @@
  * source event that triggered it, the HTTP request, the manual run or the replay. So a trigger
  * that committed always has its run, across crashes.
  */
+// Kysely here, not in the store: a plain insert of run rows; their jobs come from store.jobs.
 import type { Insertable } from "kysely";
 import type { JobQueue, NewJob } from "../../store/jobs/contract.js";
-import type { Executor, WorkflowRunsTable } from "../../store/schema.js";
+import type { WorkflowRunsTable } from "../../store/schema.js";
 import type { Store } from "../../store/store.js";
+import type { StoreTransaction } from "../../store/transaction.js";
 import { insertWrites, type Write, writeIn } from "../../store/write-together.js";
 import type { StoredEvent } from "../events/emitter-events.js";
 import { newId } from "../ids.js";
@@ -62,18 +64,21 @@ function runRow(runId: string, run: NewRun, now: number): Insertable<WorkflowRun
 
 /** Records a queued run and its job, in `tx` of `store`; returns the run id and the job id. */
 export async function queueRun(
-  tx: Executor,
+  tx: StoreTransaction,
   store: Pick<Store, "jobs" | "capabilities">,
   run: NewRun,
 ): Promise<{ runId: string; jobId: string }> {
   const runId = newId("wr");
   await writeIn(tx, store.capabilities, insertWrites("workflow_runs", [runRow(runId, run, Date.now())]));
-  const jobId = await store.jobs.enqueue(tx, {
-    queue: WORKFLOW_RUN_QUEUE,
-    payload: { runId } satisfies RunJob,
-    groupKey: run.workflowId,
-    ...(run.claim ? { claim: run.claim } : {}),
-  });
+  const jobId = await store.jobs.enqueue(
+    {
+      queue: WORKFLOW_RUN_QUEUE,
+      payload: { runId } satisfies RunJob,
+      groupKey: run.workflowId,
+      ...(run.claim ? { claim: run.claim } : {}),
+    },
+    tx,
+  );
   return { runId, jobId: jobId ?? "" };
 }
 

@@ -5,6 +5,7 @@
  * this node and starts once its turn comes (`awaitTurn`), under the claims' lock, so the cap holds
  * however the nodes' commits interleave; it may go before runs no node has claimed yet.
  */
+// Kysely here, not in the store: one plain read of a workflow's row.
 import type { Lease } from "../../store/jobs/contract.js";
 import type { CoreContext } from "../context.js";
 import { createClaimLoop, LEASE_MS } from "../workers/claim-loop.js";

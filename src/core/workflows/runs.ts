@@ -3,8 +3,8 @@
  * by the workflow as it is now), an HTTP request to the workflow's endpoint; the runs of a
  * workflow, newest first; one run.
  */
+// Kysely here, not in the store: reads and writes only its own table (workflow_runs).
 import { randomUUID } from "node:crypto";
-import { inSharedTransaction } from "../../store/shared-transaction.js";
 import type { CoreContext } from "../context.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { type Page, type PageRequest, readPage } from "../pagination.js";
@@ -54,7 +54,7 @@ export async function queueHttpRun(
   claim: boolean,
 ): Promise<{ runId: string; lease: { id: string; leaseToken: string } | null }> {
   const leaseToken = randomUUID();
-  const { runId, jobId } = await inSharedTransaction(context.store, (tx) =>
+  const { runId, jobId } = await context.store.sharedTransaction((tx) =>
     queueRun(tx, context.store, {
       workflowId: workflow.id,
       accountId: workflow.accountId,
@@ -81,7 +81,7 @@ async function queued(
   trigger: RunTrigger,
   replayOf?: string,
 ): Promise<RunRecord> {
-  const { runId } = await context.store.db.transaction().execute((tx) =>
+  const { runId } = await context.store.transaction((tx) =>
     queueRun(tx, context.store, {
       workflowId: workflow.id,
       accountId: workflow.accountId,

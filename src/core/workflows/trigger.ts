@@ -4,6 +4,7 @@
  * source of the account. A source's events reach the workflow through a subscription row whose
  * listener is the workflow, so its commit queues the runs in the same transaction as the events.
  */
+// Kysely here, not in the store: reads and writes only a workflow's subscription rows.
 import type { Executor } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";

@@ -5,6 +5,7 @@
  * workflow again" by name.
  */
 
+// Kysely here, not in the store: plain reads and writes of workflows and their runs; jobs via store.jobs.
 import type { Selectable } from "kysely";
 import type { WorkflowsTable } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";

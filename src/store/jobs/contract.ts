@@ -6,8 +6,11 @@
  *
  * Each operation is a file of its own beside this one; store/jobs/job-queue.ts puts them together.
  */
-import type { Executor, JobsTable } from "../schema.js";
-import type { ReturningWrite, Write } from "../write.js";
+import type { StoreTransaction } from "../transaction.js";
+import type { Write } from "../write.js";
+import type { DeliveryRow, ReadAlong } from "./read-along.js";
+
+export type { DeliveryRow, ReadAlong } from "./read-along.js";
 
 export interface NewJob {
   readonly queue: string;
@@ -46,8 +49,8 @@ export interface ClaimedJob extends Lease {
   readonly attempts: number;
   readonly lockedUntil: number;
   readonly lastError: string | null;
-  /** What the claim's `readAlong` read with the job, when it did. */
-  readonly readAlong?: Readonly<Record<string, unknown>>;
+  /** What the claim's or hand-off's `readAlong` read with the job, when it did and found it. */
+  readonly readAlong?: DeliveryRow;
 }
 
 export interface ClaimOptions {
@@ -73,12 +76,27 @@ export interface ClaimOptions {
    */
   readonly groupLimit?: number | GroupLimitColumn;
   /**
-   * PostgreSQL, capped claims: a SELECT over `claimed` (the jobs the claim takes) returning each
-   * job as `claimed_job` (`to_jsonb(claimed)`) with what the worker needs of it, read in the
-   * claim's statement instead of a round trip per job after it. Its other columns come back as
-   * the job's `readAlong`. Elsewhere it is ignored, and the worker reads for itself.
+   * What to read with each job, in the claim's own statement instead of a round trip per job
+   * after it (PostgreSQL, capped claims); it comes back as the job's `readAlong`. Elsewhere it
+   * is ignored, and the worker reads for itself.
    */
-  readonly readAlong?: string;
+  readonly readAlong?: ReadAlong;
+}
+
+/** A hand-off (`JobQueue.takeNext`): what commits with the finished job's end, and the lease taken. */
+export interface TakeNextOptions {
+  /** The finished job's end (`endWrite`) and the caller's writes, committed all or none with the take. */
+  readonly writes: readonly Write[];
+  readonly leaseMs: number;
+  /** For tests that control time; defaults to the clock. */
+  readonly now?: number;
+  /** What to read with the job taken, in the same statement where it costs nothing more (PostgreSQL). */
+  readonly readAlong?: ReadAlong;
+  /**
+   * May commit in one transaction with other hand-offs ending meanwhile (PostgreSQL), when all its
+   * writes are prepared ones: a transaction fewer each, while others are in flight.
+   */
+  readonly together?: boolean;
 }
 
 /** Where each group's cap is kept: `table.limitColumn` of the row whose `idColumn` is the group key. */
@@ -89,10 +107,10 @@ export interface GroupLimitColumn {
 }
 
 export interface JobQueue {
-  /** Adds a job inside `executor` (the caller's transaction). Returns its id, or null if `uniqueKey` exists. */
-  enqueue(executor: Executor, job: NewJob): Promise<string | null>;
-  /** Adds many jobs (without unique keys or claims) inside `executor`, 500 to a statement. */
-  enqueueMany(executor: Executor, jobs: readonly NewJob[]): Promise<void>;
+  /** Adds a job, in `tx` (the caller's transaction) when given. Returns its id, or null if `uniqueKey` exists. */
+  enqueue(job: NewJob, tx?: StoreTransaction): Promise<string | null>;
+  /** Adds many jobs (without unique keys or claims), in `tx` when given, 500 to a statement. */
+  enqueueMany(jobs: readonly NewJob[], tx?: StoreTransaction): Promise<void>;
   /** The writes that add `jobs` (without unique keys or claims), for a caller that writes them with its own. */
   enqueueWrites(jobs: readonly NewJob[]): Write[];
   /** Claims up to `limit` due, unleased jobs of a queue, oldest due first. */
@@ -109,7 +127,7 @@ export interface JobQueue {
    */
   extendLeases(leases: readonly Lease[], leaseMs: number): Promise<Set<string>>;
   /** Removes a finished job. Pass a transaction to complete it together with the work's own writes. */
-  complete(lease: Lease, executor?: Executor): Promise<boolean>;
+  complete(lease: Lease, tx?: StoreTransaction): Promise<boolean>;
   /**
    * Releases the job: due again at `retryAt`, or kept as failed for inspection when `retryAt` is
    * null. Pass a transaction to release it together with the work's own writes.
@@ -117,7 +135,7 @@ export interface JobQueue {
   fail(
     lease: Lease,
     outcome: { error: string; retryAt: number | null },
-    executor?: Executor,
+    tx?: StoreTransaction,
   ): Promise<boolean>;
   /**
    * Starts a job enqueued held but waiting for its turn (`claim.waitsForTurn`) if its group has
@@ -150,13 +168,12 @@ export interface JobQueue {
    */
   rescheduleWrite(lease: Lease, next: { readonly runAt: number; readonly payload: unknown }): Write;
   /**
-   * The statement that leases the next due job of `lease`'s group (oldest first, skipping one
-   * another claimer holds), as a write that returns the job's row: for a worker that hands the
-   * place its finished job held in the group to the group's next job, written together with the
-   * finished job's end. The group's jobs in flight stay as many as before, so no claim is needed
-   * and no cap is crossed. Its row, if any, becomes a ClaimedJob with `toClaimedJob`.
+   * The hand-off: commits `options.writes` (the finished job's end among them) and leases the
+   * next due job of `finished`'s group (oldest first, skipping one another claimer holds), all or
+   * none; the job taken, or undefined when the group has none due. The group's jobs in flight
+   * stay as many as before, so no claim is needed and no cap is crossed.
    */
-  takeNextWrite(lease: ClaimedJob, leaseMs: number, now?: number): ReturningWrite<JobsTable>;
+  takeNext(finished: ClaimedJob, options: TakeNextOptions): Promise<ClaimedJob | undefined>;
   /**
    * Frees every lease at once. Only for a server that knows no other process can hold one (the
    * embedded mode at start): the claims of the process that died are taken up at once instead

@@ -1,7 +1,8 @@
 /** Adding jobs, in the caller's transaction or as writes committed with the caller's own. */
-import type { DialectName } from "../dialect/capabilities.js";
+import type { StoreConnection } from "../dialect/dialect.js";
 import { prepared } from "../prepared.js";
 import type { Executor } from "../schema.js";
+import type { StoreTransaction } from "../transaction.js";
 import { insertWrites, type Write } from "../write.js";
 import type { NewJob } from "./contract.js";
 import { newJobId } from "./job-id.js";
@@ -32,22 +33,30 @@ const insertJob = prepared<
   { reusePlan: true },
 );
 
-/** Adds `job` inside `executor`; its id, or null if its `uniqueKey` exists. */
-export async function enqueue(executor: Executor, dialect: DialectName, job: NewJob): Promise<string | null> {
+/** Adds `job`, in `tx` when given; its id, or null if its `uniqueKey` exists. */
+export async function enqueue(
+  store: StoreConnection,
+  job: NewJob,
+  tx: StoreTransaction | undefined,
+): Promise<string | null> {
   const now = Date.now();
-  const [row] = await insertJob.execute(executor, dialect, {
-    id: newJobId(),
-    queue: job.queue,
-    unique_key: job.uniqueKey ?? null,
-    group_key: job.groupKey ?? null,
-    payload: JSON.stringify(job.payload ?? null),
-    state: "queued",
-    run_at: job.runAt ?? now,
-    attempts: job.claim && !job.claim.waitsForTurn ? 1 : 0,
-    lease_token: job.claim?.leaseToken ?? null,
-    locked_until: job.claim ? now + job.claim.leaseMs : null,
-    created_at: now,
-  });
+  const [row] = await insertJob.execute(
+    store,
+    {
+      id: newJobId(),
+      queue: job.queue,
+      unique_key: job.uniqueKey ?? null,
+      group_key: job.groupKey ?? null,
+      payload: JSON.stringify(job.payload ?? null),
+      state: "queued",
+      run_at: job.runAt ?? now,
+      attempts: job.claim && !job.claim.waitsForTurn ? 1 : 0,
+      lease_token: job.claim?.leaseToken ?? null,
+      locked_until: job.claim ? now + job.claim.leaseMs : null,
+      created_at: now,
+    },
+    tx === undefined ? {} : { in: tx },
+  );
   return row?.id ?? null;
 }
 

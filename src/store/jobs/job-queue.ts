@@ -2,9 +2,8 @@
  * The jobs table's operations (one file each, beside this one) as the store's JobQueue: a plain
  * object of them over one database and its adapter, so a caller may wrap or replace one.
  */
-import type { Kysely } from "kysely";
-import type { DialectAdapter } from "../dialect/dialect.js";
-import type { Database, Executor } from "../schema.js";
+import type { StoreConnection } from "../dialect/dialect.js";
+import { executorOf, type StoreTransaction } from "../transaction.js";
 import { compiledWrite, type Write } from "../write.js";
 import { claimDue } from "./claim-due.js";
 import { completeWrite } from "./complete.js";
@@ -12,16 +11,19 @@ import type { JobQueue } from "./contract.js";
 import { enqueue, enqueueMany, enqueueWrites } from "./enqueue.js";
 import { extendLeases } from "./extend-leases.js";
 import { failWrite } from "./fail.js";
+import { takeNext } from "./hand-off.js";
+import { createHandOffGroups, type HandOffGroups } from "./hand-off-groups.js";
 import { nextRunAt } from "./next-due.js";
 import { releaseAllLeases } from "./release-leases.js";
 import { rescheduleWrite } from "./reschedule.js";
-import { takeNextWrite } from "./take-next.js";
 import { takeTurn } from "./take-turn.js";
 
-export function createJobQueue(db: Kysely<Database>, dialect: DialectAdapter): JobQueue {
+export function createJobQueue(store: StoreConnection): JobQueue {
+  const { db, dialect } = store;
   const { capabilities } = dialect;
-  /** Runs a write alone on `executor`; whether it changed a row. */
-  const run = async (executor: Executor, write: Write): Promise<boolean> => {
+  /** Runs a write alone, or in `tx`; whether it changed a row. */
+  const run = async (write: Write, tx: StoreTransaction | undefined): Promise<boolean> => {
+    const executor = tx === undefined ? db : executorOf(tx);
     const result = await executor.executeQuery(compiledWrite(write, executor, capabilities.name));
     return (result.numAffectedRows ?? 0n) > 0n;
   };
@@ -29,9 +31,11 @@ export function createJobQueue(db: Kysely<Database>, dialect: DialectAdapter): J
     if (options.groupLimit === undefined) return claimDue(db, dialect, options);
     return (await dialect.claimCapped(db, options, options.groupLimit, false)).jobs;
   };
+  /** Hand-offs that end together commit together (PostgreSQL); made at the first that may. */
+  let groups: HandOffGroups | undefined;
   return {
-    enqueue: (executor, job) => enqueue(executor, capabilities.name, job),
-    enqueueMany,
+    enqueue: (job, tx) => enqueue(store, job, tx),
+    enqueueMany: (jobs, tx) => enqueueMany(tx === undefined ? db : executorOf(tx), jobs),
     enqueueWrites,
     claimDue: claim,
     claimDueThenNext: async (options) =>
@@ -39,13 +43,16 @@ export function createJobQueue(db: Kysely<Database>, dialect: DialectAdapter): J
         ? { jobs: await claim(options) }
         : dialect.claimCapped(db, options, options.groupLimit, true),
     extendLeases: (leases, leaseMs) => extendLeases(db, dialect, leases, leaseMs),
-    complete: (lease, executor = db) => run(executor, completeWrite(lease)),
-    fail: (lease, failure, executor = db) => run(executor, failWrite(lease, failure)),
+    complete: (lease, tx) => run(completeWrite(lease), tx),
+    fail: (lease, failure, tx) => run(failWrite(lease, failure), tx),
     takeTurn: (lease, turn) => takeTurn(db, dialect, lease, turn),
     endWrite: (lease, failure) => (failure === undefined ? completeWrite(lease) : failWrite(lease, failure)),
     rescheduleWrite,
-    takeNextWrite: (lease, leaseMs, now) => takeNextWrite(capabilities, lease, leaseMs, now),
+    takeNext: (finished, options) => {
+      if (options.together && dialect.batch) groups ??= createHandOffGroups(db, dialect.batch);
+      return takeNext(store, finished, options, groups);
+    },
     releaseAllLeases: () => releaseAllLeases(db),
-    nextRunAt: (queue) => nextRunAt(db, capabilities.name, queue),
+    nextRunAt: (queue) => nextRunAt(store, queue),
   };
 }

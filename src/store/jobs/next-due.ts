@@ -1,8 +1,7 @@
 /** When a queue's next job is due: for a claimer that sleeps until then. */
 import { type SqlBool, sql } from "kysely";
-import type { DialectName } from "../dialect/capabilities.js";
+import type { StoreConnection } from "../dialect/dialect.js";
 import { prepared } from "../prepared.js";
-import type { Executor } from "../schema.js";
 
 /**
  * The earliest due time of a queue's free jobs and the earliest end of its leases: two
@@ -14,11 +13,8 @@ export const nextDue = prepared(
   (creator, ask: { queue: string }) =>
     creator.selectNoFrom((eb) => [
       // A free job is asked for as `coalesce(locked_until, 0) = 0`, of which PostgreSQL keeps no
-      // statistics, so every plan reads the due jobs in order to the first free one. `is null`
-      // was read from jobs_leased (every free job, then sorted) by a planner that had analyzed
-      // the table while all its jobs were leased, as a busy queue's are; `is not distinct from`
-      // a parameter, by a plan made for the null after ANALYZE saw a backlog: estimated one free
-      // job, it sorted the whole table (3.3 ms a probe with 20,000 waiting; bench/RESULTS.md).
+      // statistics, so every plan reads the due jobs in order to the first free one, whatever
+      // the statistics say of the leased jobs.
       eb
         .selectFrom("jobs")
         .select("run_at")
@@ -28,8 +24,8 @@ export const nextDue = prepared(
         .limit(sql.lit(1))
         .as("free"),
       // Only a queued job holds a lease (every end of one clears it), so the state is not asked
-      // for: with it, a plan kept for this statement read the leases from the due jobs' index,
-      // a whole backlog of them, instead of from jobs_leased (bench/RESULTS.md).
+      // for: with it, a kept plan could read the leases from the due jobs' index, a whole
+      // backlog of them, instead of from jobs_leased.
       eb
         .selectFrom("jobs")
         .select("locked_until")
@@ -55,8 +51,8 @@ export function earliestOf(row: NextDueRow | undefined): number | null {
 }
 
 /** The earliest due time of `queue`'s waiting jobs, or null if none. */
-export async function nextRunAt(db: Executor, dialect: DialectName, queue: string): Promise<number | null> {
+export async function nextRunAt(store: StoreConnection, queue: string): Promise<number | null> {
   // A leased job is due again only when its lease expires, so it counts at its lease's end.
-  const [row] = await nextDue.execute(db, dialect, { queue });
+  const [row] = await nextDue.execute(store, { queue });
   return earliestOf(row);
 }

@@ -11,11 +11,9 @@ import { preparedReturning, type ReturningWrite } from "../write.js";
 import type { ClaimedJob } from "./contract.js";
 
 /**
- * `id` is the one id `subquery` selects (it has `limit 1`), as `id = (…)`. On SQLite `in (…)`
- * built a temporary table for the one id, which made the whole UPDATE about twice as slow
- * (bench/RESULTS.md). On PostgreSQL `= any(array(…))` is estimated at ten ids: a plan kept for
- * reuse (store/prepared.ts) and made while the tables were small then read the job, and the
- * delivery joined to it, by scanning the whole table. One id is one primary-key lookup in any plan.
+ * `id` is the one id `subquery` selects (it has `limit 1`), as `id = (…)`: one primary-key lookup
+ * in any plan. SQLite builds a temporary table for `in (…)`, and PostgreSQL estimates
+ * `= any(array(…))` at ten ids, so a plan kept for reuse (store/prepared.ts) could scan tables.
  */
 const idIsFirst = (subquery: Expression<unknown>) => sql<SqlBool>`id = (${subquery})`;
 
@@ -45,12 +43,9 @@ const takeNextStatement = (skipLocked: boolean) =>
       // In the text, not a parameter: a plan made for any limit could sort the group's backlog.
       .limit(sql.lit(1));
     if (skipLocked) {
-      // The finished job's row is locked first (a one-time filter, read before the group's
-      // jobs), so the hand-off waits for it holding nothing. Taking the next job first and then
-      // waiting for the finished one, held by a transaction deleting the group's jobs that in
-      // turn waited for the next one (a webhook's delete), was a deadlock. The filter is always
-      // true: whether the finished job is still there (its end may have run before, in this
-      // transaction) changes nothing.
+      // The finished job's row is locked first (a one-time filter, always true), so the hand-off
+      // waits for it holding nothing: taking the next job first could deadlock with a webhook's
+      // delete waiting for it.
       next = next
         .where(
           sql<SqlBool>`(select count(*) from (select from jobs as finished where finished.id = ${take.id} for update) as locked) >= 0`,

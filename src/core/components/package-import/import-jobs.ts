@@ -5,6 +5,7 @@
  * recorded in the import's row. A dead node's import stops renewing its heartbeat and reads as
  * failed; running it again is safe, since a component already published unchanged is skipped.
  */
+// Kysely here, not in the store: reads and writes only its own table (registry_imports).
 import type { RegistryImportsTable } from "../../../store/schema.js";
 import type { Account } from "../../accounts/accounts.js";
 import type { CoreContext } from "../../context.js";

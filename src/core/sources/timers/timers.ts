@@ -4,9 +4,11 @@
  * it at once. The worker (timer-worker.ts) claims due ticks with a lease, so each tick fires on
  * one node, and survives a restart because it is a row.
  */
+// Kysely here, not in the store: one plain delete of a pending tick; ticks are queued through store.jobs.
 import type { ComponentDefinition } from "../../../runtime/component-definition.js";
 import type { Executor } from "../../../store/schema.js";
 import type { Store } from "../../../store/store.js";
+import type { StoreTransaction } from "../../../store/transaction.js";
 import { nextDue, type Schedule } from "./schedule.js";
 
 export const TIMER_QUEUE = "timer";
@@ -34,8 +36,8 @@ export function scheduleOf(
 
 /** Replaces the source's pending tick with one at the schedule's next due time. */
 export async function scheduleTicks(store: Store, sourceId: string, schedule: Schedule): Promise<void> {
-  await store.db.transaction().execute(async (tx) => {
-    await cancelTicks(tx, sourceId);
+  await store.transaction(async (tx) => {
+    await cancelTicks(store.dbIn(tx), sourceId);
     await enqueueTick(tx, store, { sourceId }, nextDue(schedule, Date.now()));
   });
   store.notifier.publish(TIMERS_TOPIC);
@@ -46,10 +48,10 @@ export async function cancelTicks(db: Executor, sourceId: string): Promise<void>
 }
 
 export async function enqueueTick(
-  tx: Executor,
+  tx: StoreTransaction,
   store: Store,
   payload: TickPayload,
   runAt: number,
 ): Promise<void> {
-  await store.jobs.enqueue(tx, { queue: TIMER_QUEUE, payload, runAt, uniqueKey: timerKey(payload.sourceId) });
+  await store.jobs.enqueue({ queue: TIMER_QUEUE, payload, runAt, uniqueKey: timerKey(payload.sourceId) }, tx);
 }

@@ -106,10 +106,9 @@ export function openPostgres(connectionString: string): OpenedDialect {
         oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // The pool listens for errors on idle clients only. One checked out (inside a transaction, or
-  // between Kysely's acquire and its query) that loses its connection when the database restarts
-  // would emit an 'error' nobody hears, and Node ends the process. The query running on it, or the
-  // next one, fails instead, and the pool drops the broken client when it is released.
+  // The pool hears errors of idle clients only: a checked-out one losing its connection (a
+  // database restart) would emit an 'error' nobody hears, and Node would end the process. Its
+  // query fails instead, and the pool drops the broken client when it is released.
   pool.on("connect", (client) => {
     client.on("error", () => {});
   });

@@ -11,6 +11,7 @@ import { CompiledQuery, type Kysely, type RawBuilder, sql } from "kysely";
 import { claimedInOrder, inClaimOrder, toClaimedJob } from "../../jobs/claimed-job.js";
 import type { ClaimOptions, GroupLimitColumn } from "../../jobs/contract.js";
 import { earliestOf, type NextDueRow, nextDue } from "../../jobs/next-due.js";
+import { claimReadAlongText, readAlongRow } from "../../jobs/read-along.js";
 import { reusePlanOf } from "../../named-statements.js";
 import type { Database, JobsTable } from "../../schema.js";
 import type { CappedClaim } from "../dialect.js";
@@ -47,26 +48,31 @@ export async function claimCappedOnPostgres(
   const next = thenNext ? [nextDue.compile(db, "postgres", { queue })] : [];
   // The lock's plan is kept (a named statement). The claim is parsed once per connection (named
   // too) but planned anew each time, for its values: a plan kept for it goes stale as the tables
-  // grow (store/prepared.ts, bench/RESULTS.md), so its transaction forbids generic plans while
-  // it runs. Parsing it each time cost PostgreSQL a fifth of its time a claim.
+  // grow (store/prepared.ts), so its transaction forbids generic plans while it runs.
   const locked = queueLock(db, queue);
-  const claimed = claimStatement(options, groupLimit).compile(db);
+  const claimed = claimStatement(options, groupLimit, readAlong && claimReadAlongText(db, readAlong)).compile(
+    db,
+  );
   reusePlanOf(claimed.sql);
   const results = await batch([locked, CUSTOM_PLANS, claimed, GENERIC_PLANS_AGAIN, ...next]);
   const rows = results[2] as readonly Record<string, unknown>[];
   const jobs = readAlong
     ? rows
-        .map(({ claimed_job, ...read }) => ({ ...toClaimedJob(claimed_job as JobsTable), readAlong: read }))
+        .map(({ claimed_job, ...read }) => {
+          const row = readAlongRow(read);
+          return { ...toClaimedJob(claimed_job as JobsTable), ...(row ? { readAlong: row } : {}) };
+        })
         .sort(inClaimOrder)
     : claimedInOrder(rows as unknown as JobsTable[]);
   const nextRow = results[4]?.[0] as NextDueRow | undefined;
   return next.length > 0 ? { jobs, nextRunAt: earliestOf(nextRow) } : { jobs };
 }
 
-/** The claim's statement: the jobs chosen, leased, returned (through `readAlong` when given). */
+/** The claim's statement: the jobs chosen, leased, returned (through `readAlong`, a SELECT, when given). */
 function claimStatement(
-  { limit, leaseMs, now = Date.now(), readAlong, ...options }: ClaimOptions,
+  { limit, leaseMs, now = Date.now(), readAlong: _named, ...options }: ClaimOptions,
   groupLimit: number | GroupLimitColumn,
+  readAlong: string | undefined,
 ): RawBuilder<unknown> {
   const chosen = chosenJobs({ ...options, limit, leaseMs, now }, groupLimit);
   const update = sql`
@@ -112,7 +118,7 @@ function chosenJobs(
           order by due.run_at, due.id
           limit ${limit * CAPPED_WINDOW_FACTOR}`;
   // `leased` asks for no state: only a queued job holds a lease, and with the state a planner
-  // whose statistics were older than a backlog read the leases from the due jobs' index.
+  // whose statistics are older than a backlog may read the leases from the due jobs' index.
   return sql`
         leased as (
           select group_key, count(*) as held from jobs

@@ -9,8 +9,8 @@
  *   and the commit then waits for its answer instead of sending it. If that statement fails,
  *   PostgreSQL answers the COMMIT by rolling back, as it does for any COMMIT after an error.
  *
- * A commit of an invocation was four round trips (BEGIN, the locked read, the writes, COMMIT) and
- * is two. Each statement keeps its own answer (or error). Statements behind an error are not
+ * A commit of an invocation (BEGIN, the locked read, the writes, COMMIT) is then two round trips.
+ * Each statement keeps its own answer (or error). Statements behind an error are not
  * skipped, which is why only BEGIN and COMMIT ride along: a BEGIN cannot fail but with the
  * connection, and a COMMIT behind a failed statement rolls back.
  */

@@ -97,9 +97,9 @@ export function openSqlite(dataDir: string): OpenedDialect {
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
- * Kysely prepares every statement it runs, and preparing is a tenth of the CPU time of an
- * invocation. A better-sqlite3 statement can run again and again (the API is synchronous, and
- * Kysely never iterates one), so the most recent ones are kept by their SQL text.
+ * Kysely prepares every statement it runs, and preparing costs much of an invocation's CPU. A
+ * better-sqlite3 statement can run again and again (the API is synchronous, and Kysely never
+ * iterates one), so the most recent ones are kept by their SQL text.
  */
 function cacheStatements(database: SQLite.Database): void {
   const prepare = database.prepare.bind(database);

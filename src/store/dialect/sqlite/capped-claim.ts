@@ -2,8 +2,8 @@
  * The capped claim on SQLite (store/jobs/contract.ts `ClaimOptions.groupLimit`): take up to `limit` due jobs, oldest
  * first, keeping every group within its cap. PostgreSQL does it in one statement, since each
  * statement there is a round trip. SQLite runs in process, where a few plain statements cost
- * less than that one: its window function, join and materialized parts cost about 0.4 ms a claim
- * before reading a single job (bench/RESULTS.md).
+ * less than that one: its window function, join and materialized parts cost more than the
+ * reading of the jobs.
  *
  * The due jobs are read in claim order with the groups that have no room left among the
  * statement's conditions, so SQLite steps over a blocked group's backlog in its index, and no

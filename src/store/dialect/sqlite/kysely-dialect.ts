@@ -1,23 +1,14 @@
 /**
  * Kysely's SQLite dialect over better-sqlite3, with two changes.
  *
- * A commit's flush runs off the event loop. better-sqlite3 is synchronous: with
- * `synchronous=FULL`, every COMMIT blocked the whole server for the fsync of the write-ahead
- * log (most of an ingest request's time, measured in bench/RESULTS.md). SQLite now commits
- * with `synchronous=NORMAL` and the driver flushes the log itself (wal-flush.ts), off the event
- * loop: the caller's transaction (or lone write) resolves only once its commit is on stable
- * storage. The connection goes to the next holder as soon as the commit is written, and the
- * commits made while a flush runs are flushed together by the next (group commit). What any
- * holder gets back (a read too) waits until every commit made before it gave the connection
- * back is flushed, so nothing is read, answered or delivered that a power cut could still take
- * away. Meanwhile the event loop is free, and the invocations that arrive queue up to commit
- * together in the next transaction.
+ * A commit's flush runs off the event loop (wal-flush.ts): better-sqlite3 is synchronous, and
+ * an fsync at every COMMIT would block the server. The connection goes to the next holder once
+ * the commit is written; what any holder gets back waits until every commit before it is
+ * flushed, so nothing is read, answered or delivered that a power cut could still take away.
  *
- * A transaction that SQLite already rolled back by itself is not rolled back again. After
- * SQLITE_FULL (the disk is full), SQLITE_IOERR or SQLITE_NOMEM, SQLite may end the transaction
- * on its own; Kysely's ROLLBACK would then fail with "cannot rollback - no transaction is active",
- * and that error would replace the one that says what happened (a full disk would answer 500
- * instead of 507 storage_full).
+ * A transaction that SQLite already rolled back by itself (SQLITE_FULL, SQLITE_IOERR,
+ * SQLITE_NOMEM) is not rolled back again: Kysely's ROLLBACK would fail and its error would
+ * replace the one that says what happened (a full disk's 507 storage_full).
  */
 import type SQLite from "better-sqlite3";
 import {

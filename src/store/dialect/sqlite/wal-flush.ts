@@ -4,7 +4,7 @@
  * `flush()` after every commit before anyone hears of it: `fdatasync` of the write-ahead log on
  * libuv's thread pool, so the server goes on parsing requests and talking to runners while the
  * disk works. What `synchronous=FULL` gives (a commit is on stable storage before it is
- * reported) holds; it is only no longer paid for with a blocked event loop.
+ * reported) holds, without a blocked event loop.
  */
 import fs from "node:fs";
 import path from "node:path";

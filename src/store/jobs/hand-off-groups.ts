@@ -3,11 +3,12 @@
  * written, the hand-offs that end meanwhile wait and go as one transaction in one round trip, so
  * each costs no transaction of its own; one that finds room goes alone at once. A transaction of
  * several gives up on slow locks and falls back to each alone, so none waits holding others'
- * locks (a deadlock with a webhook's delete); why, and what a lost connection does: ARCHITECTURE.md.
+ * locks (a deadlock with a webhook's delete); why, and what a lost connection does:
+ * core/delivery/ARCHITECTURE.md.
  */
-import { CompiledQuery } from "kysely";
-import { rolledBack } from "../../store/dialect/postgres/statement-batch.js";
-import type { Store } from "../../store/store.js";
+import { CompiledQuery, type Kysely } from "kysely";
+import { rolledBack, type StatementBatch } from "../dialect/postgres/statement-batch.js";
+import type { Database } from "../schema.js";
 
 /** Transactions of hand-offs being written at once; past it, hand-offs wait to go together. */
 const MAX_IN_FLIGHT = 2;
@@ -31,15 +32,13 @@ interface Waiting {
   readonly reject: (error: unknown) => void;
 }
 
-export function createHandOffGroups(store: Store): HandOffGroups {
-  const { batch } = store;
-  if (!batch) throw new Error("hand-offs are committed together on PostgreSQL only");
+export function createHandOffGroups(db: Kysely<Database>, batch: StatementBatch): HandOffGroups {
   const waiting: Waiting[] = [];
   let inFlight = 0;
   let overdue: NodeJS.Timeout | undefined;
 
   const alone = (hand: Waiting): Promise<void> =>
-    store.db.executeQuery(hand.statement).then((result) => hand.resolve(result.rows), hand.reject);
+    db.executeQuery(hand.statement).then((result) => hand.resolve(result.rows), hand.reject);
 
   const together = async (group: readonly Waiting[]): Promise<void> => {
     let results: unknown[][];
