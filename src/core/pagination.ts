@@ -3,6 +3,7 @@
  * `after` pages toward older items, `before` toward newer ones. The shape is Pipedream's:
  * `{ data, page_info: { total_count, count, start_cursor, end_cursor } }`.
  */
+import type { SelectQueryBuilder, StringReference } from "kysely";
 import { InvalidInputError } from "./errors.js";
 
 export const DEFAULT_PAGE_SIZE = 10;
@@ -64,4 +65,32 @@ export async function readPage<T extends { id: string }>(
       end_cursor: items.at(-1)?.id ?? null,
     },
   };
+}
+
+/**
+ * A page of a query's rows, by their id column (`"id"`, or `"table.id"` in a join). The query
+ * holds the filters and the columns; the total is the same query counting its rows.
+ */
+export function readQueryPage<DB, TB extends keyof DB, O, T extends { id: string }>(
+  request: PageRequest,
+  query: SelectQueryBuilder<DB, TB, O>,
+  toItem: (row: O) => T,
+  idColumn?: StringReference<DB, TB>,
+): Promise<Page<T>> {
+  // Only the id column matters here; the caller's types checked the query and the column.
+  const rows = query as unknown as SelectQueryBuilder<{ t: { id: string } }, "t", O>;
+  const id = (idColumn ?? "id") as "id";
+  return readPage(request, {
+    async rows(cursor, order, limit) {
+      const page = cursor ? rows.where(id, cursor.op, cursor.id) : rows;
+      return (await page.orderBy(id, order).limit(limit).execute()).map(toItem);
+    },
+    async count() {
+      const row = await rows
+        .clearSelect()
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+  });
 }

@@ -7,14 +7,16 @@
 import type { Selectable } from "kysely";
 import type { ConnectedAccountsTable } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
-import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
-import { looksLikeId, newId } from "../ids.js";
+import { ConflictError, InvalidInputError } from "../errors.js";
+import { newId } from "../ids.js";
+import { ownedRow } from "../owned-rows.js";
 import { type Page, type PageRequest, readPage } from "../pagination.js";
 import { optionalText } from "../validation.js";
 import { checkFields, checkSlug } from "./app-definition.js";
 import { resolveApp } from "./app-registry.js";
 
 const MAX_NAME_LENGTH = 200;
+const CONNECTED_ACCOUNTS = { table: "connected_accounts", name: "connected account", prefix: "apn" } as const;
 
 export interface ConnectedAccount {
   readonly id: string;
@@ -95,15 +97,7 @@ export async function getConnectedAccount(
   accountId: string,
   id: string,
 ): Promise<ConnectedAccount> {
-  const row = looksLikeId(id, "apn")
-    ? await context.store.db
-        .selectFrom("connected_accounts")
-        .selectAll()
-        .where("id", "=", id)
-        .where("account_id", "=", accountId)
-        .executeTakeFirst()
-    : undefined;
-  if (!row) throw new NotFoundError("connected account", id);
+  const row = await ownedRow(context.store.db, CONNECTED_ACCOUNTS, accountId, id);
   return toConnectedAccount(row);
 }
 
@@ -225,15 +219,7 @@ export async function credentialsOf(
   accountId: string,
   id: string,
 ): Promise<{ account: ConnectedAccount; auth: Record<string, unknown> }> {
-  const row = looksLikeId(id, "apn")
-    ? await context.store.db
-        .selectFrom("connected_accounts")
-        .selectAll()
-        .where("id", "=", id)
-        .where("account_id", "=", accountId)
-        .executeTakeFirst()
-    : undefined;
-  if (!row) throw new NotFoundError("connected account", id);
+  const row = await ownedRow(context.store.db, CONNECTED_ACCOUNTS, accountId, id);
   const auth = JSON.parse(context.secrets.decrypt(row.credentials)) as Record<string, unknown>;
   return { account: toConnectedAccount(row), auth };
 }

@@ -7,7 +7,7 @@
 import type { Executor, SubscriptionsTable } from "../../store/schema.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { newId } from "../ids.js";
-import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
 
 export interface Subscription {
   readonly id: string;
@@ -79,24 +79,12 @@ export function listSubscriptions(
   page: PageRequest,
 ): Promise<Page<Subscription>> {
   // A workflow's link to its trigger source is the workflow's own, not a subscription to a webhook.
-  const owned = () =>
-    db
-      .selectFrom("subscriptions")
-      .where("account_id", "=", accountId)
-      .where("listener_id", "not like", "p_%");
-  return readPage(page, {
-    async rows(cursor, order, limit) {
-      let query = owned().selectAll();
-      if (cursor) query = query.where("id", cursor.op, cursor.id);
-      return (await query.orderBy("id", order).limit(limit).execute()).map(toSubscription);
-    },
-    async count() {
-      const row = await owned()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-  });
+  const owned = db
+    .selectFrom("subscriptions")
+    .selectAll()
+    .where("account_id", "=", accountId)
+    .where("listener_id", "not like", "p_%");
+  return readQueryPage(page, owned, toSubscription);
 }
 
 /** Removes every subscription of an emitter or a listener that is being deleted. */
