@@ -38,14 +38,20 @@ export interface PageSource<T> {
   count(): Promise<number>;
 }
 
+/** The page size asked for, or the default; InvalidInputError outside 1 to MAX_PAGE_SIZE. */
+export function checkPageLimit(limit: number | undefined): number {
+  const value = limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE) {
+    throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return value;
+}
+
 export async function readPage<T extends { id: string }>(
   request: PageRequest,
   source: PageSource<T>,
 ): Promise<Page<T>> {
-  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  }
+  const limit = checkPageLimit(request.limit);
   if (request.after !== undefined && request.before !== undefined) {
     throw new InvalidInputError("Pass either after or before, not both");
   }
@@ -85,12 +91,18 @@ export function readQueryPage<DB, TB extends keyof DB, O, T extends { id: string
       const page = cursor ? rows.where(id, cursor.op, cursor.id) : rows;
       return (await page.orderBy(id, order).limit(limit).execute()).map(toItem);
     },
-    async count() {
-      const row = await rows
-        .clearSelect()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
+    count: () => countRows(query),
   });
+}
+
+/** How many rows the query has (its columns aside). */
+export async function countRows<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+): Promise<number> {
+  // The count's type does not depend on the query's tables.
+  const row = await (query as unknown as SelectQueryBuilder<{ t: object }, "t", O>)
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
