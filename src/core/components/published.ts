@@ -102,14 +102,9 @@ export async function resolvePublished(
   ref: string,
 ): Promise<PublishedComponent> {
   const { key, version } = parseRef(ref);
-  const rows = await context.store.db
-    .selectFrom("published_components")
-    .selectAll()
-    .where("account_id", "=", accountId)
-    .where("key", "=", key)
-    .execute();
-  const row = version === undefined ? sortVersions(rows)[0] : rows.find((r) => r.version === version);
-  if (!row) throw notPublished(ref, sortVersions(rows));
+  const versions = await listVersions(context, accountId, key);
+  const row = version === undefined ? versions[0] : versions.find((r) => r.version === version);
+  if (!row) throw notPublished(ref, versions);
   return loadPublished(context, row);
 }
 

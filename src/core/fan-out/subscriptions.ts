@@ -7,6 +7,7 @@
 import type { Executor, SubscriptionsTable } from "../../store/schema.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { newId } from "../ids.js";
+import { ownedRow } from "../owned-rows.js";
 import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
 
 export interface Subscription {
@@ -30,8 +31,7 @@ export async function subscribe(
   accountId: string,
   input: SubscriptionInput,
 ): Promise<Subscription> {
-  const { emitterId, listenerId, eventName } = await checkEnds(db, accountId, input);
-  const existing = await findSubscription(db, emitterId, listenerId, eventName);
+  const { emitterId, listenerId, eventName, existing } = await lookUp(db, accountId, input);
   if (existing) return existing;
   const subscription: Subscription = {
     id: newId("sub"),
@@ -62,8 +62,7 @@ export async function unsubscribe(
   accountId: string,
   input: SubscriptionInput,
 ): Promise<Subscription> {
-  const { emitterId, listenerId, eventName } = await checkEnds(db, accountId, input);
-  const existing = await findSubscription(db, emitterId, listenerId, eventName);
+  const { emitterId, listenerId, eventName, existing } = await lookUp(db, accountId, input);
   if (!existing)
     throw new NotFoundError(
       "subscription",
@@ -93,6 +92,12 @@ export async function removeSubscriptionsOf(db: Executor, id: string): Promise<v
     .deleteFrom("subscriptions")
     .where((eb) => eb.or([eb("emitter_id", "=", id), eb("listener_id", "=", id)]))
     .execute();
+}
+
+/** The input's ends, checked, and the subscription that joins them if there is one. */
+async function lookUp(db: Executor, accountId: string, input: SubscriptionInput) {
+  const ends = await checkEnds(db, accountId, input);
+  return { ...ends, existing: await findSubscription(db, ends.emitterId, ends.listenerId, ends.eventName) };
 }
 
 async function checkEnds(db: Executor, accountId: string, input: SubscriptionInput) {
@@ -129,13 +134,7 @@ async function requireOwned(
 ): Promise<void> {
   if (!id.startsWith(prefix))
     throw new InvalidInputError(`${field} must be a ${resource} id (${prefix}…), got '${id}'`);
-  const row = await db
-    .selectFrom(table)
-    .select("id")
-    .where("id", "=", id)
-    .where("account_id", "=", accountId)
-    .executeTakeFirst();
-  if (!row) throw new NotFoundError(resource, id);
+  await ownedRow(db, { table, name: resource }, accountId, id);
 }
 
 async function findSubscription(db: Executor, emitterId: string, listenerId: string, eventName: string) {

@@ -207,20 +207,17 @@ export async function getWorkflow(context: CoreContext, accountId: string, id: s
 }
 
 /** The workflow that listens at an HTTP endpoint, whoever owns it; null when none does. */
-export async function workflowAtEndpoint(context: CoreContext, endpointId: string): Promise<Workflow | null> {
-  const row = await context.store.db
-    .selectFrom("workflows")
-    .selectAll()
-    .where("endpoint_id", "=", endpointId)
-    .executeTakeFirst();
-  return row ? toWorkflow(row) : null;
-}
+export const workflowAtEndpoint = (context: CoreContext, endpointId: string) =>
+  workflowWhere(context, "endpoint_id", endpointId);
 
-export async function loadWorkflow(context: CoreContext, id: string): Promise<Workflow | null> {
+/** The workflow by id, whoever owns it (a run's); null when there is none. */
+export const loadWorkflow = (context: CoreContext, id: string) => workflowWhere(context, "id", id);
+
+async function workflowWhere(context: CoreContext, column: "id" | "endpoint_id", value: string) {
   const row = await context.store.db
     .selectFrom("workflows")
     .selectAll()
-    .where("id", "=", id)
+    .where(column, "=", value)
     .executeTakeFirst();
   return row ? toWorkflow(row) : null;
 }
