@@ -3,6 +3,7 @@
  * `after` pages toward older items, `before` toward newer ones. The shape is Pipedream's:
  * `{ data, page_info: { total_count, count, start_cursor, end_cursor } }`.
  */
+import type { SelectQueryBuilder, StringReference } from "kysely";
 import { InvalidInputError } from "./errors.js";
 
 export const DEFAULT_PAGE_SIZE = 10;
@@ -37,14 +38,20 @@ export interface PageSource<T> {
   count(): Promise<number>;
 }
 
+/** The page size asked for, or the default; InvalidInputError outside 1 to MAX_PAGE_SIZE. */
+export function checkPageLimit(limit: number | undefined): number {
+  const value = limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE) {
+    throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return value;
+}
+
 export async function readPage<T extends { id: string }>(
   request: PageRequest,
   source: PageSource<T>,
 ): Promise<Page<T>> {
-  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-    throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  }
+  const limit = checkPageLimit(request.limit);
   if (request.after !== undefined && request.before !== undefined) {
     throw new InvalidInputError("Pass either after or before, not both");
   }
@@ -64,4 +71,38 @@ export async function readPage<T extends { id: string }>(
       end_cursor: items.at(-1)?.id ?? null,
     },
   };
+}
+
+/**
+ * A page of a query's rows, by their id column (`"id"`, or `"table.id"` in a join). The query
+ * holds the filters and the columns; the total is the same query counting its rows.
+ */
+export function readQueryPage<DB, TB extends keyof DB, O, T extends { id: string }>(
+  request: PageRequest,
+  query: SelectQueryBuilder<DB, TB, O>,
+  toItem: (row: O) => T,
+  idColumn?: StringReference<DB, TB>,
+): Promise<Page<T>> {
+  // Only the id column matters here; the caller's types checked the query and the column.
+  const rows = query as unknown as SelectQueryBuilder<{ t: { id: string } }, "t", O>;
+  const id = (idColumn ?? "id") as "id";
+  return readPage(request, {
+    async rows(cursor, order, limit) {
+      const page = cursor ? rows.where(id, cursor.op, cursor.id) : rows;
+      return (await page.orderBy(id, order).limit(limit).execute()).map(toItem);
+    },
+    count: () => countRows(query),
+  });
+}
+
+/** How many rows the query has (its columns aside). */
+export async function countRows<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+): Promise<number> {
+  // The count's type does not depend on the query's tables.
+  const row = await (query as unknown as SelectQueryBuilder<{ t: object }, "t", O>)
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }

@@ -32,6 +32,18 @@ export interface Authenticated {
   readonly keyId: string;
 }
 
+/** An account's columns, read with the key, session or access token that authenticates it. */
+export const ACCOUNT_COLUMNS = [
+  "accounts.id",
+  "accounts.name",
+  "accounts.is_admin",
+  "accounts.created_at",
+] as const;
+
+export function toAccount(row: { id: string; name: string; is_admin: number; created_at: number }): Account {
+  return { id: row.id, name: row.name, isAdmin: row.is_admin === 1, createdAt: Number(row.created_at) };
+}
+
 const KEY_PREFIX_LENGTH = 7;
 const MAX_NAME_LENGTH = 200;
 /** last_used_at is refreshed at most this often, so reads stay reads. */
@@ -59,14 +71,7 @@ export async function authenticate(db: Executor, rawKey: string): Promise<Authen
   const row = await db
     .selectFrom("api_keys")
     .innerJoin("accounts", "accounts.id", "api_keys.account_id")
-    .select([
-      "api_keys.id as key_id",
-      "api_keys.last_used_at",
-      "accounts.id",
-      "accounts.name",
-      "accounts.is_admin",
-      "accounts.created_at",
-    ])
+    .select(["api_keys.id as key_id", "api_keys.last_used_at", ...ACCOUNT_COLUMNS])
     .where("api_keys.key_hash", "=", hashApiKey(rawKey))
     .where("api_keys.revoked_at", "is", null)
     .executeTakeFirst();
@@ -75,10 +80,7 @@ export async function authenticate(db: Executor, rawKey: string): Promise<Authen
   if (row.last_used_at === null || now - Number(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
     await db.updateTable("api_keys").set({ last_used_at: now }).where("id", "=", row.key_id).execute();
   }
-  return {
-    keyId: row.key_id,
-    account: { id: row.id, name: row.name, isAdmin: row.is_admin === 1, createdAt: Number(row.created_at) },
-  };
+  return { keyId: row.key_id, account: toAccount(row) };
 }
 
 export async function createApiKey(

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { Executor } from "../../store/schema.js";
 import { hashApiKey } from "../ids.js";
-import { type Authenticated, authenticate } from "./accounts.js";
+import { ACCOUNT_COLUMNS, type Authenticated, authenticate, toAccount } from "./accounts.js";
 
 /** How long a session lasts after sign-in. */
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
@@ -52,22 +52,12 @@ export async function authenticateSession(
     .selectFrom("ui_sessions")
     .innerJoin("api_keys", "api_keys.id", "ui_sessions.api_key_id")
     .innerJoin("accounts", "accounts.id", "api_keys.account_id")
-    .select([
-      "api_keys.id as key_id",
-      "accounts.id",
-      "accounts.name",
-      "accounts.is_admin",
-      "accounts.created_at",
-    ])
+    .select(["api_keys.id as key_id", ...ACCOUNT_COLUMNS])
     .where("ui_sessions.token_hash", "=", hashApiKey(token))
     .where("ui_sessions.expires_at", ">", now)
     .where("api_keys.revoked_at", "is", null)
     .executeTakeFirst();
-  if (!row) return null;
-  return {
-    keyId: row.key_id,
-    account: { id: row.id, name: row.name, isAdmin: row.is_admin === 1, createdAt: Number(row.created_at) },
-  };
+  return row ? { keyId: row.key_id, account: toAccount(row) } : null;
 }
 
 /** Ends a session (sign-out). Unknown tokens are ignored. */

@@ -8,14 +8,16 @@
 import type { Selectable } from "kysely";
 import type { ConnectedAccountsTable } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
-import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
-import { looksLikeId, newId } from "../ids.js";
-import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { ConflictError, InvalidInputError } from "../errors.js";
+import { newId } from "../ids.js";
+import { ownedRow } from "../owned-rows.js";
+import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
 import { optionalText } from "../validation.js";
-import { checkFields, checkSlug } from "./app-definition.js";
+import { type AppDefinition, checkFields, checkSlug } from "./app-definition.js";
 import { resolveApp } from "./app-registry.js";
 
 const MAX_NAME_LENGTH = 200;
+const CONNECTED_ACCOUNTS = { table: "connected_accounts", name: "connected account", prefix: "apn" } as const;
 
 export interface ConnectedAccount {
   readonly id: string;
@@ -69,6 +71,19 @@ export async function createConnectedAccount(
   }
   const fields = checkFields(app, input.fields);
   const name = optionalText(input.name, "name", MAX_NAME_LENGTH)?.trim() || app.name;
+  const id = await insertConnectedAccount(context, accountId, { app, name, fields });
+  return getConnectedAccount(context, accountId, id);
+}
+
+/**
+ * Stores a new, healthy connected account of a keys (or no-auth) app, its checked fields sealed;
+ * answers its id.
+ */
+export async function insertConnectedAccount(
+  context: CoreContext,
+  accountId: string,
+  account: { app: AppDefinition; name: string; fields: Record<string, unknown> },
+): Promise<string> {
   const now = Date.now();
   const id = newId("apn");
   await context.store.db
@@ -76,10 +91,10 @@ export async function createConnectedAccount(
     .values({
       id,
       account_id: accountId,
-      app: slug,
-      name,
-      auth_type: app.authType,
-      credentials: context.secrets.encrypt(JSON.stringify(fields)),
+      app: account.app.slug,
+      name: account.name,
+      auth_type: account.app.authType,
+      credentials: context.secrets.encrypt(JSON.stringify(account.fields)),
       healthy: 1,
       error: null,
       expires_at: null,
@@ -88,7 +103,7 @@ export async function createConnectedAccount(
       updated_at: now,
     })
     .execute();
-  return getConnectedAccount(context, accountId, id);
+  return id;
 }
 
 export async function getConnectedAccount(
@@ -96,15 +111,7 @@ export async function getConnectedAccount(
   accountId: string,
   id: string,
 ): Promise<ConnectedAccount> {
-  const row = looksLikeId(id, "apn")
-    ? await context.store.db
-        .selectFrom("connected_accounts")
-        .selectAll()
-        .where("id", "=", id)
-        .where("account_id", "=", accountId)
-        .executeTakeFirst()
-    : undefined;
-  if (!row) throw new NotFoundError("connected account", id);
+  const row = await ownedRow(context.store.db, CONNECTED_ACCOUNTS, accountId, id);
   return toConnectedAccount(row);
 }
 
@@ -114,24 +121,12 @@ export function listConnectedAccounts(
   request: PageRequest & { app?: string },
 ): Promise<Page<ConnectedAccount>> {
   const app = request.app === undefined ? undefined : checkSlug(request.app, "app");
-  const owned = () => {
-    let query = context.store.db.selectFrom("connected_accounts").where("account_id", "=", accountId);
-    if (app !== undefined) query = query.where("app", "=", app);
-    return query;
-  };
-  return readPage(request, {
-    async rows(cursor, order, limit) {
-      let query = owned().selectAll();
-      if (cursor) query = query.where("id", cursor.op, cursor.id);
-      return (await query.orderBy("id", order).limit(limit).execute()).map(toConnectedAccount);
-    },
-    async count() {
-      const row = await owned()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-  });
+  let owned = context.store.db
+    .selectFrom("connected_accounts")
+    .selectAll()
+    .where("account_id", "=", accountId);
+  if (app !== undefined) owned = owned.where("app", "=", app);
+  return readQueryPage(request, owned, toConnectedAccount);
 }
 
 export interface ConnectedAccountUpdate {
@@ -226,15 +221,7 @@ export async function credentialsOf(
   accountId: string,
   id: string,
 ): Promise<{ account: ConnectedAccount; auth: Record<string, unknown> }> {
-  const row = looksLikeId(id, "apn")
-    ? await context.store.db
-        .selectFrom("connected_accounts")
-        .selectAll()
-        .where("id", "=", id)
-        .where("account_id", "=", accountId)
-        .executeTakeFirst()
-    : undefined;
-  if (!row) throw new NotFoundError("connected account", id);
+  const row = await ownedRow(context.store.db, CONNECTED_ACCOUNTS, accountId, id);
   const auth = JSON.parse(context.secrets.decrypt(row.credentials)) as Record<string, unknown>;
   return { account: toConnectedAccount(row), auth };
 }

@@ -9,8 +9,9 @@ import { createHash } from "node:crypto";
 import type { Selectable } from "kysely";
 import type { OAuthConnectionsTable } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
-import { InvalidInputError, NotFoundError } from "../errors.js";
-import { looksLikeId, newId } from "../ids.js";
+import { InvalidInputError } from "../errors.js";
+import { newId } from "../ids.js";
+import { ownedRow } from "../owned-rows.js";
 import { optionalText } from "../validation.js";
 import { checkFields, checkSlug } from "./app-definition.js";
 import { resolveOAuthApp } from "./app-registry.js";
@@ -29,6 +30,7 @@ export const DEFAULT_STATE_TTL_MS = 10 * 60 * 1000;
 const MAX_NAME_LENGTH = 200;
 /** Finished attempts are kept this long (for the starter to read), then removed. */
 const KEEP_FINISHED_MS = 24 * 60 * 60 * 1000;
+const OAUTH_CONNECTIONS = { table: "oauth_connections", name: "OAuth connection", prefix: "oac" } as const;
 
 export const OAUTH_CALLBACK_PATH = "/v1/connected_accounts/oauth/callback";
 
@@ -169,16 +171,7 @@ export async function getOAuthConnection(
   accountId: string,
   id: string,
 ): Promise<OAuthConnection> {
-  const row = looksLikeId(id, "oac")
-    ? await context.store.db
-        .selectFrom("oauth_connections")
-        .selectAll()
-        .where("id", "=", id)
-        .where("account_id", "=", accountId)
-        .executeTakeFirst()
-    : undefined;
-  if (!row) throw new NotFoundError("OAuth connection", id);
-  return toConnection(row);
+  return toConnection(await ownedRow(context.store.db, OAUTH_CONNECTIONS, accountId, id));
 }
 
 /** The query of the provider's redirect to the callback. */

@@ -10,7 +10,7 @@ import semver from "semver";
 import type { PublishedComponentsTable } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
-import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
 import {
   type ComponentInput,
   getComponent,
@@ -103,14 +103,9 @@ export async function resolvePublished(
   ref: string,
 ): Promise<PublishedComponent> {
   const { key, version } = parseRef(ref);
-  const rows = await context.store.db
-    .selectFrom("published_components")
-    .selectAll()
-    .where("account_id", "=", accountId)
-    .where("key", "=", key)
-    .execute();
-  const row = version === undefined ? sortVersions(rows)[0] : rows.find((r) => r.version === version);
-  if (!row) throw notPublished(ref, sortVersions(rows));
+  const versions = await listVersions(context, accountId, key);
+  const row = version === undefined ? versions[0] : versions.find((r) => r.version === version);
+  if (!row) throw notPublished(ref, versions);
   return loadPublished(context, row);
 }
 
@@ -135,41 +130,31 @@ export function listPublished(
   accountId: string,
   page: PageRequest & { readonly key?: string },
 ): Promise<Page<PublishedComponent>> {
-  const owned = () => {
-    let query = context.store.db
-      .selectFrom("published_components")
-      .where("published_components.account_id", "=", accountId);
-    if (page.key !== undefined && page.key !== "")
-      query = query.where("published_components.key", "=", page.key);
-    return query;
-  };
-  return readPage(page, {
-    async rows(cursor, order, limit) {
-      let query = owned()
-        .innerJoin("components", "components.id", "published_components.component_id")
-        .selectAll("components")
-        .select([
-          "published_components.key as published_key",
-          "published_components.version as published_version",
-          "published_components.published_at",
-        ]);
-      if (cursor) query = query.where("published_components.component_id", cursor.op, cursor.id);
-      const rows = await query.orderBy("published_components.component_id", order).limit(limit).execute();
-      return rows.map((row) => ({
-        id: row.id,
-        key: row.published_key,
-        version: row.published_version,
-        publishedAt: Number(row.published_at),
-        component: toSavedComponent(row),
-      }));
-    },
-    async count() {
-      const row = await owned()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-  });
+  // Every published row has its component (a foreign key), so the join leaves the count as it is.
+  let owned = context.store.db
+    .selectFrom("published_components")
+    .innerJoin("components", "components.id", "published_components.component_id")
+    .selectAll("components")
+    .select([
+      "published_components.key as published_key",
+      "published_components.version as published_version",
+      "published_components.published_at",
+    ])
+    .where("published_components.account_id", "=", accountId);
+  if (page.key !== undefined && page.key !== "")
+    owned = owned.where("published_components.key", "=", page.key);
+  return readQueryPage(
+    page,
+    owned,
+    (row) => ({
+      id: row.id,
+      key: row.published_key,
+      version: row.published_version,
+      publishedAt: Number(row.published_at),
+      component: toSavedComponent(row),
+    }),
+    "published_components.component_id",
+  );
 }
 
 /** `key@version` or `key`. */

@@ -11,7 +11,7 @@ import type { ComponentsTable } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError, NotFoundError, UnavailableError } from "../errors.js";
 import { newId } from "../ids.js";
-import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
 import { checkDefinition } from "./props.js";
 
 export interface SavedComponent {
@@ -150,20 +150,11 @@ export function listComponents(
   accountId: string,
   page: PageRequest,
 ): Promise<Page<SavedComponent>> {
-  const owned = () => context.store.db.selectFrom("components").where("account_id", "=", accountId);
-  return readPage(page, {
-    async rows(cursor, order, limit) {
-      let query = owned().select(SAVED_COMPONENT_COLUMNS);
-      if (cursor) query = query.where("id", cursor.op, cursor.id);
-      return (await query.orderBy("id", order).limit(limit).execute()).map(toSavedComponent);
-    },
-    async count() {
-      const row = await owned()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-  });
+  const owned = context.store.db
+    .selectFrom("components")
+    .select(SAVED_COMPONENT_COLUMNS)
+    .where("account_id", "=", accountId);
+  return readQueryPage(page, owned, toSavedComponent);
 }
 
 /** The bundle's code, read when a node must write the artifact it does not have yet. */

@@ -12,12 +12,13 @@ import {
   credentialsOf,
   deleteConnectedAccount,
   getConnectedAccount,
+  insertConnectedAccount,
   toConnectedAccount,
 } from "../apps/connected-accounts.js";
 import type { CoreContext } from "../context.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
-import { looksLikeId, newId } from "../ids.js";
-import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { looksLikeId } from "../ids.js";
+import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
 import { optionalText } from "../validation.js";
 import type { EndUser, Environment } from "./end-users.js";
 import type { Project } from "./projects.js";
@@ -72,32 +73,25 @@ export async function listConnectAccounts(
   withCredentials: boolean,
 ): Promise<{ items: EndUserAccount[]; pageInfo: Page<unknown>["pageInfo"] }> {
   const app = request.app === undefined || request.app === "" ? undefined : checkSlug(request.app, "app");
-  const scoped = () => {
-    let query = context.store.db
-      .selectFrom("connected_accounts")
-      .innerJoin("connect_end_users", "connect_end_users.account_id", "connected_accounts.account_id")
-      .where("connect_end_users.project_id", "=", project.id)
-      .where("connect_end_users.environment", "=", environment);
-    if (endUser !== null) query = query.where("connected_accounts.account_id", "=", endUser.accountId);
-    if (app !== undefined) query = query.where("connected_accounts.app", "=", app);
-    return query;
-  };
+  let scoped = context.store.db
+    .selectFrom("connected_accounts")
+    .innerJoin("connect_end_users", "connect_end_users.account_id", "connected_accounts.account_id")
+    .selectAll("connected_accounts")
+    .select("connect_end_users.external_user_id")
+    .where("connect_end_users.project_id", "=", project.id)
+    .where("connect_end_users.environment", "=", environment);
+  if (endUser !== null) scoped = scoped.where("connected_accounts.account_id", "=", endUser.accountId);
+  if (app !== undefined) scoped = scoped.where("connected_accounts.app", "=", app);
   const externalIds = new Map<string, string>();
-  const page = await readPage(request, {
-    async rows(cursor, order, limit) {
-      let query = scoped().selectAll("connected_accounts").select("connect_end_users.external_user_id");
-      if (cursor) query = query.where("connected_accounts.id", cursor.op, cursor.id);
-      const rows = await query.orderBy("connected_accounts.id", order).limit(limit).execute();
-      for (const row of rows) externalIds.set(row.account_id, row.external_user_id);
-      return rows.map(toConnectedAccount);
+  const page = await readQueryPage(
+    request,
+    scoped,
+    (row) => {
+      externalIds.set(row.account_id, row.external_user_id);
+      return toConnectedAccount(row);
     },
-    async count() {
-      const row = await scoped()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-  });
+    "connected_accounts.id",
+  );
   return {
     items: await viewsOf(context, project.accountId, page.items, externalIds, withCredentials),
     pageInfo: page.pageInfo,
@@ -204,8 +198,6 @@ export async function connectKeysAccount(
   }
   const fields = checkFields(app, parsed);
   const name = optionalText(input.name, "name", MAX_NAME_LENGTH)?.trim() || app.name;
-  const now = Date.now();
-  const credentials = context.secrets.encrypt(JSON.stringify(fields));
   let id: string;
   if (input.account_id !== undefined && input.account_id !== null && input.account_id !== "") {
     const existing = await getConnectedAccount(context, endUser.accountId, String(input.account_id));
@@ -216,30 +208,14 @@ export async function connectKeysAccount(
       );
     }
     id = existing.id;
+    const credentials = context.secrets.encrypt(JSON.stringify(fields));
     await context.store.db
       .updateTable("connected_accounts")
-      .set({ credentials, healthy: 1, error: null, updated_at: now })
+      .set({ credentials, healthy: 1, error: null, updated_at: Date.now() })
       .where("id", "=", id)
       .execute();
   } else {
-    id = newId("apn");
-    await context.store.db
-      .insertInto("connected_accounts")
-      .values({
-        id,
-        account_id: endUser.accountId,
-        app: slug,
-        name,
-        auth_type: app.authType,
-        credentials,
-        healthy: 1,
-        error: null,
-        expires_at: null,
-        last_refreshed_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    id = await insertConnectedAccount(context, endUser.accountId, { app, name, fields });
   }
   return getConnectAccount(context, project, endUser.environment, endUser, id, false);
 }

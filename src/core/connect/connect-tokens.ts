@@ -9,7 +9,13 @@ import { randomBytes } from "node:crypto";
 import type { Executor } from "../../store/schema.js";
 import { InvalidInputError, SluiceError } from "../errors.js";
 import { hashApiKey } from "../ids.js";
-import { checkExternalUserId, type EndUser, type Environment, ensureEndUser } from "./end-users.js";
+import {
+  checkExternalUserId,
+  type EndUser,
+  type Environment,
+  ensureEndUser,
+  toEndUser,
+} from "./end-users.js";
 import type { Project } from "./projects.js";
 
 export const CONNECT_TOKEN_PREFIX = "ctok_";
@@ -122,6 +128,7 @@ export async function authenticateConnectToken(
     .selectFrom("connect_tokens")
     .innerJoin("connect_end_users", "connect_end_users.account_id", "connect_tokens.end_user_account_id")
     .innerJoin("connect_projects", "connect_projects.id", "connect_end_users.project_id")
+    .selectAll("connect_end_users")
     .select([
       "connect_tokens.token_hash",
       "connect_tokens.allowed_origins",
@@ -129,11 +136,6 @@ export async function authenticateConnectToken(
       "connect_tokens.error_redirect_uri",
       "connect_tokens.expires_at",
       "connect_tokens.used_at",
-      "connect_end_users.account_id as end_user_account_id",
-      "connect_end_users.project_id",
-      "connect_end_users.environment",
-      "connect_end_users.external_user_id",
-      "connect_end_users.created_at as end_user_created_at",
       "connect_projects.account_id as owner_account_id",
     ])
     .where("connect_tokens.token_hash", "=", hashApiKey(token))
@@ -151,19 +153,13 @@ export async function authenticateConnectToken(
       "The connect token was already used to connect an account: ask your server for a new one",
     );
   }
-  const environment: Environment = row.environment === "development" ? "development" : "production";
+  const endUser = toEndUser(row);
   return {
     tokenHash: row.token_hash,
     ownerAccountId: row.owner_account_id,
-    projectId: row.project_id,
-    environment,
-    endUser: {
-      accountId: row.end_user_account_id,
-      projectId: row.project_id,
-      environment,
-      externalUserId: row.external_user_id,
-      createdAt: Number(row.end_user_created_at),
-    },
+    projectId: endUser.projectId,
+    environment: endUser.environment,
+    endUser,
     allowedOrigins: row.allowed_origins === null ? null : (JSON.parse(row.allowed_origins) as string[]),
     successRedirectUri: row.success_redirect_uri,
     errorRedirectUri: row.error_redirect_uri,

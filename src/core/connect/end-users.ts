@@ -50,7 +50,7 @@ export function checkExternalUserId(value: unknown): string {
   return value;
 }
 
-function toEndUser(row: {
+export function toEndUser(row: {
   account_id: string;
   project_id: string;
   environment: string;

@@ -8,7 +8,7 @@
 // Kysely here, not in the store: reads and writes only its own tables (OAuth clients, their tokens).
 import { randomBytes } from "node:crypto";
 import type { Executor, OAuthClientsTable } from "../../store/schema.js";
-import type { Account } from "../accounts/accounts.js";
+import { ACCOUNT_COLUMNS, type Account, toAccount } from "../accounts/accounts.js";
 import { InvalidInputError, NotFoundError, SluiceError } from "../errors.js";
 import { hashApiKey, looksLikeId, newId } from "../ids.js";
 import { optionalText } from "../validation.js";
@@ -155,11 +155,10 @@ export async function authenticateAccessToken(
     .selectFrom("oauth_access_tokens")
     .innerJoin("oauth_clients", "oauth_clients.id", "oauth_access_tokens.client_id")
     .innerJoin("accounts", "accounts.id", "oauth_clients.account_id")
-    .select(["accounts.id", "accounts.name", "accounts.is_admin", "accounts.created_at"])
+    .select(ACCOUNT_COLUMNS)
     .where("oauth_access_tokens.token_hash", "=", hashApiKey(token))
     .where("oauth_access_tokens.expires_at", ">", now)
     .where("oauth_clients.revoked_at", "is", null)
     .executeTakeFirst();
-  if (!row) return null;
-  return { id: row.id, name: row.name, isAdmin: row.is_admin === 1, createdAt: Number(row.created_at) };
+  return row ? toAccount(row) : null;
 }

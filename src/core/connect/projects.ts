@@ -6,13 +6,15 @@
 // Kysely here, not in the store: reads and writes only its own tables (projects, their end users).
 import type { ConnectProjectsTable, Executor } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
-import { InvalidInputError, NotFoundError } from "../errors.js";
-import { looksLikeId, newId } from "../ids.js";
-import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { InvalidInputError } from "../errors.js";
+import { newId } from "../ids.js";
+import { ownedRow } from "../owned-rows.js";
+import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
 import { optionalText, requiredText } from "../validation.js";
 import { removeEndUser } from "./end-users.js";
 
 const MAX_NAME_LENGTH = 200;
+const PROJECTS = { table: "connect_projects", name: "project", prefix: "proj" } as const;
 
 export interface Project {
   readonly id: string;
@@ -65,16 +67,7 @@ export async function createProject(db: Executor, accountId: string, input: Proj
 
 /** The account's project; an unknown id and another account's are both not found. */
 export async function getProject(db: Executor, accountId: string, id: string): Promise<Project> {
-  const row = looksLikeId(id, "proj")
-    ? await db
-        .selectFrom("connect_projects")
-        .selectAll()
-        .where("id", "=", id)
-        .where("account_id", "=", accountId)
-        .executeTakeFirst()
-    : undefined;
-  if (!row) throw new NotFoundError("project", id);
-  return toProject(row);
+  return toProject(await ownedRow(db, PROJECTS, accountId, id));
 }
 
 export function listProjects(
@@ -82,25 +75,10 @@ export function listProjects(
   accountId: string,
   request: PageRequest & { q?: string },
 ): Promise<Page<Project>> {
-  const owned = () => {
-    let query = db.selectFrom("connect_projects").where("account_id", "=", accountId);
-    const q = request.q?.trim();
-    if (q) query = query.where("name", "like", `%${q.replace(/[%_\\]/g, "")}%`);
-    return query;
-  };
-  return readPage(request, {
-    async rows(cursor, order, limit) {
-      let query = owned().selectAll();
-      if (cursor) query = query.where("id", cursor.op, cursor.id);
-      return (await query.orderBy("id", order).limit(limit).execute()).map(toProject);
-    },
-    async count() {
-      const row = await owned()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-  });
+  let owned = db.selectFrom("connect_projects").selectAll().where("account_id", "=", accountId);
+  const q = request.q?.trim();
+  if (q) owned = owned.where("name", "like", `%${q.replace(/[%_\\]/g, "")}%`);
+  return readQueryPage(request, owned, toProject);
 }
 
 /** Deletes the project, its end users and all they own (their triggers deactivated first). */

@@ -41,7 +41,7 @@ export async function createDataStore(
 ): Promise<DataStore> {
   const checked = requiredText(name, "name", MAX_NAME_LENGTH);
   if (/^ds_/.test(checked)) throw new InvalidInputError("A data store's name may not start with ds_");
-  const existing = await findByName(context, accountId, checked);
+  const existing = await findStore(context, accountId, "name", checked);
   if (existing)
     throw new ConflictError("data_store_exists", `A data store named '${checked}' exists: ${existing.id}`);
   const store = { id: newId("ds"), name: checked, createdAt: Date.now() };
@@ -52,31 +52,26 @@ export async function createDataStore(
   return store;
 }
 
-async function findByName(context: CoreContext, accountId: string, name: string): Promise<DataStore | null> {
+async function findStore(
+  context: CoreContext,
+  accountId: string,
+  column: "id" | "name",
+  value: string,
+): Promise<DataStore | null> {
   const row = await context.store.db
     .selectFrom("data_stores")
     .selectAll()
     .where("account_id", "=", accountId)
-    .where("name", "=", name)
+    .where(column, "=", value)
     .executeTakeFirst();
   return row ? { id: row.id, name: row.name, createdAt: Number(row.created_at) } : null;
 }
 
 /** The account's store by `ds_` id or name (404 otherwise). */
 export async function getDataStore(context: CoreContext, accountId: string, ref: string): Promise<DataStore> {
-  if (looksLikeId(ref, "ds")) {
-    const row = await context.store.db
-      .selectFrom("data_stores")
-      .selectAll()
-      .where("account_id", "=", accountId)
-      .where("id", "=", ref)
-      .executeTakeFirst();
-    if (row) return { id: row.id, name: row.name, createdAt: Number(row.created_at) };
-  } else {
-    const found = await findByName(context, accountId, ref);
-    if (found) return found;
-  }
-  throw new NotFoundError("data store", ref);
+  const found = await findStore(context, accountId, looksLikeId(ref, "ds") ? "id" : "name", ref);
+  if (!found) throw new NotFoundError("data store", ref);
+  return found;
 }
 
 /** For a `data_store` prop: the store by id (404 when not the account's), or by name, created if absent. */
@@ -86,7 +81,7 @@ export async function resolveDataStoreProp(
   ref: string,
 ): Promise<DataStore> {
   if (ref.startsWith("ds_")) return getDataStore(context, accountId, ref);
-  return (await findByName(context, accountId, ref)) ?? createDataStore(context, accountId, ref);
+  return (await findStore(context, accountId, "name", ref)) ?? createDataStore(context, accountId, ref);
 }
 
 export async function listDataStores(context: CoreContext, accountId: string) {

@@ -10,7 +10,8 @@ import { inTransaction } from "../../store/transaction.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { removeSubscriptionsOf } from "../fan-out/subscriptions.js";
 import { newId, newSigningSecret } from "../ids.js";
-import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { ownedRow } from "../owned-rows.js";
+import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
 import type { SecretBox } from "../secret-box.js";
 import { optionalText, requiredText } from "../validation.js";
 import { removeDeliveriesOf } from "./deliveries.js";
@@ -48,6 +49,7 @@ export const MAX_RATE_LIMIT = 10_000;
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 const MAX_NAME_LENGTH = 200;
 const MAX_DESCRIPTION_LENGTH = 2000;
+const WEBHOOKS = { table: "webhooks", name: "webhook" } as const;
 
 export async function createWebhook(
   db: Executor,
@@ -159,32 +161,13 @@ function parseRateLimit(value: unknown): number | undefined {
 }
 
 export function listWebhooks(db: Executor, accountId: string, page: PageRequest): Promise<Page<Webhook>> {
-  const owned = () => db.selectFrom("webhooks").where("account_id", "=", accountId);
-  return readPage(page, {
-    async rows(cursor, order, limit) {
-      let query = owned().selectAll();
-      if (cursor) query = query.where("id", cursor.op, cursor.id);
-      return (await query.orderBy("id", order).limit(limit).execute()).map(toWebhook);
-    },
-    async count() {
-      const row = await owned()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-  });
+  const owned = db.selectFrom("webhooks").selectAll().where("account_id", "=", accountId);
+  return readQueryPage(page, owned, toWebhook);
 }
 
 /** The account's webhook; another account's id is reported exactly like an unknown one. */
 export async function getWebhook(db: Executor, accountId: string, id: string): Promise<Webhook> {
-  const row = await db
-    .selectFrom("webhooks")
-    .selectAll()
-    .where("id", "=", id)
-    .where("account_id", "=", accountId)
-    .executeTakeFirst();
-  if (!row) throw new NotFoundError("webhook", id);
-  return toWebhook(row);
+  return toWebhook(await ownedRow(db, WEBHOOKS, accountId, id));
 }
 
 /** Deletes the webhook with its subscriptions, deliveries, queued delivery jobs and rate slots. */

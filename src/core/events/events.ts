@@ -6,9 +6,15 @@
 import type { Executor } from "../../store/schema.js";
 import type { Store } from "../../store/store.js";
 import { InvalidInputError } from "../errors.js";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type PageInfo } from "../pagination.js";
+import { checkPageLimit, type Page, type PageRequest } from "../pagination.js";
 import { formatSequenceId, parseSequenceId, type SequenceId } from "./event-ids.js";
-import { idCompared, newestRowId, type SequencedTable } from "./sequenced-rows.js";
+import {
+  idCompared,
+  newestRowId,
+  readSequencedPage,
+  rowsAfter,
+  type SequencedTable,
+} from "./sequenced-rows.js";
 
 /** Without expand=event, larger events are left out of summaries. */
 export const SUMMARY_EVENT_BYTES = 1024;
@@ -66,57 +72,41 @@ export function toEventSummary(row: EventRow, expand: boolean): EventSummary {
   return summary;
 }
 
+const eventRows = (db: Executor, emitterId: string) =>
+  db
+    .selectFrom("events")
+    .select(["emitter_id", "ms", "seq", "channel", "event_key", "summary", "payload"])
+    .where("emitter_id", "=", emitterId);
+
+const logRows = (db: Executor, emitterId: string) =>
+  db
+    .selectFrom("emitter_logs")
+    .select(["ms", "seq", "ts", "level", "message", "invocation_id"])
+    .where("emitter_id", "=", emitterId);
+
 export async function listEventSummaries(
   db: Executor,
   emitterId: string,
   query: EventQuery,
-): Promise<{ items: EventSummary[]; pageInfo: PageInfo }> {
-  const limit = checkLimit(query.limit);
+): Promise<Page<EventSummary>> {
+  // The limit is checked before expand, so a request wrong in both is told of its limit.
+  checkPageLimit(query.limit);
   if (query.expand !== undefined && query.expand !== "event") {
     throw new InvalidInputError("expand takes one value: event");
   }
-  const filtered = () => {
-    let base = db.selectFrom("events").where("emitter_id", "=", emitterId);
-    if (query.event_name !== undefined) {
-      base =
-        query.event_name === ""
-          ? base.where("channel", "is", null)
-          : base.where("channel", "=", query.event_name);
-    }
-    return base;
-  };
-  const { rows, reversed } = await pageRows(query, (cursor, order) => {
-    let select = filtered().select(["emitter_id", "ms", "seq", "channel", "event_key", "summary", "payload"]);
-    if (cursor) select = select.where((eb) => idCompared(eb, beyond(cursor), cursor.id));
-    return select.orderBy("ms", order).orderBy("seq", order).limit(limit).execute();
-  });
-  const items = (reversed ? rows.reverse() : rows).map((row) =>
-    toEventSummary(row, query.expand === "event"),
-  );
-  const total = await filtered()
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .executeTakeFirstOrThrow();
-  return { items, pageInfo: pageInfoOf(items, Number(total.count)) };
+  let rows = eventRows(db, emitterId);
+  if (query.event_name !== undefined) {
+    rows =
+      query.event_name === ""
+        ? rows.where("channel", "is", null)
+        : rows.where("channel", "=", query.event_name);
+  }
+  return readSequencedPage(query, rows, (row) => toEventSummary(row, query.expand === "event"));
 }
 
 /** Events after `after` (oldest first), for SSE catch-up: at most `limit`. */
-export async function eventsAfter(
-  db: Executor,
-  emitterId: string,
-  after: SequenceId,
-  limit: number,
-): Promise<EventSummary[]> {
-  const rows = await db
-    .selectFrom("events")
-    .select(["emitter_id", "ms", "seq", "channel", "event_key", "summary", "payload"])
-    .where("emitter_id", "=", emitterId)
-    .where((eb) => idCompared(eb, ">", after))
-    .orderBy("ms")
-    .orderBy("seq")
-    .limit(limit)
-    .execute();
-  return rows.map((row) => toEventSummary(row, true));
-}
+export const eventsAfter = async (db: Executor, emitterId: string, after: SequenceId, limit: number) =>
+  (await rowsAfter(eventRows(db, emitterId), after, limit)).map((row) => toEventSummary(row, true));
 
 /** The newest id of an emitter's events or log lines, or {0,0} when it has none. */
 export async function newestId(db: Executor, table: SequencedTable, emitterId: string): Promise<SequenceId> {
@@ -160,47 +150,13 @@ export async function deleteEvents(
   });
 }
 
-export async function listLogs(
-  db: Executor,
-  emitterId: string,
-  query: { limit?: number; after?: string; before?: string },
-): Promise<{ items: LogEntry[]; pageInfo: PageInfo }> {
-  const limit = checkLimit(query.limit);
-  const { rows, reversed } = await pageRows(query, (cursor, order) => {
-    let select = db
-      .selectFrom("emitter_logs")
-      .select(["ms", "seq", "ts", "level", "message", "invocation_id"])
-      .where("emitter_id", "=", emitterId);
-    if (cursor) select = select.where((eb) => idCompared(eb, beyond(cursor), cursor.id));
-    return select.orderBy("ms", order).orderBy("seq", order).limit(limit).execute();
-  });
-  const items = (reversed ? rows.reverse() : rows).map(toLogEntry);
-  const total = await db
-    .selectFrom("emitter_logs")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
-    .where("emitter_id", "=", emitterId)
-    .executeTakeFirstOrThrow();
-  return { items, pageInfo: pageInfoOf(items, Number(total.count)) };
+export function listLogs(db: Executor, emitterId: string, query: PageRequest): Promise<Page<LogEntry>> {
+  return readSequencedPage(query, logRows(db, emitterId), toLogEntry);
 }
 
-/** Log lines after `after` (oldest first), for SSE catch-up. */
-export async function logsAfter(
-  db: Executor,
-  emitterId: string,
-  after: SequenceId,
-  limit: number,
-): Promise<LogEntry[]> {
-  const rows = await db
-    .selectFrom("emitter_logs")
-    .select(["ms", "seq", "ts", "level", "message", "invocation_id"])
-    .where("emitter_id", "=", emitterId)
-    .where((eb) => idCompared(eb, ">", after))
-    .orderBy("ms")
-    .orderBy("seq")
-    .limit(limit)
-    .execute();
-  return rows.map(toLogEntry);
-}
+/** Log lines after `after` (oldest first), for SSE catch-up: at most `limit`. */
+export const logsAfter = async (db: Executor, emitterId: string, after: SequenceId, limit: number) =>
+  (await rowsAfter(logRows(db, emitterId), after, limit)).map(toLogEntry);
 
 function toLogEntry(row: {
   ms: number;
@@ -216,47 +172,5 @@ function toLogEntry(row: {
     level: row.level,
     message: row.message,
     invocation_id: row.invocation_id,
-  };
-}
-
-type Cursor = { readonly direction: "older" | "newer"; readonly id: SequenceId };
-
-/** Rows past the cursor: older ones have a smaller id, newer ones a larger. */
-function beyond(cursor: Cursor): "<" | ">" {
-  return cursor.direction === "older" ? "<" : ">";
-}
-
-async function pageRows<T>(
-  query: { after?: string; before?: string },
-  read: (cursor: Cursor | null, order: "asc" | "desc") => Promise<T[]>,
-): Promise<{ rows: T[]; reversed: boolean }> {
-  if (query.after !== undefined && query.before !== undefined) {
-    throw new InvalidInputError("Pass either after or before, not both");
-  }
-  if (query.before !== undefined) {
-    return {
-      rows: await read({ direction: "newer", id: parseSequenceId(query.before, "before") }, "asc"),
-      reversed: true,
-    };
-  }
-  const cursor: Cursor | null =
-    query.after === undefined ? null : { direction: "older", id: parseSequenceId(query.after, "after") };
-  return { rows: await read(cursor, "desc"), reversed: false };
-}
-
-function checkLimit(limit: number | undefined): number {
-  const value = limit ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_PAGE_SIZE) {
-    throw new InvalidInputError(`limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-  }
-  return value;
-}
-
-function pageInfoOf(items: { id: string }[], total: number): PageInfo {
-  return {
-    total_count: total,
-    count: items.length,
-    start_cursor: items[0]?.id ?? null,
-    end_cursor: items.at(-1)?.id ?? null,
   };
 }

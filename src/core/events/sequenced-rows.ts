@@ -1,11 +1,13 @@
 /**
  * Queries shared by the two tables whose rows an emitter numbers `<ms>-<seq>` (events and log
- * lines): comparing ids without row values, and finding the newest id.
+ * lines): comparing ids without row values, reading pages and what follows an id, and finding
+ * the newest id.
  */
 // Kysely here, not in the store: plain reads of an emitter's id-ordered rows.
-import type { ExpressionBuilder, OperandValueExpression } from "kysely";
+import type { ExpressionBuilder, OperandValueExpression, SelectQueryBuilder } from "kysely";
 import type { Database, Executor } from "../../store/schema.js";
-import type { SequenceId } from "./event-ids.js";
+import { countRows, type Page, type PageRequest, readPage } from "../pagination.js";
+import { parseSequenceId, type SequenceId } from "./event-ids.js";
 
 export type SequencedTable = "events" | "emitter_logs";
 
@@ -44,4 +46,46 @@ export async function newestRowId(
     .limit(1)
     .executeTakeFirst();
   return row ? { ms: Number(row.ms), seq: row.seq } : null;
+}
+
+/** A query of one of the tables, filtered and with its columns, as the readers below take it. */
+type SequencedQuery<TB extends SequencedTable, O> = SelectQueryBuilder<Database, TB, O>;
+
+/**
+ * A page of the query's rows, newest first, paged by their `<ms>-<seq>` ids (`after` toward
+ * older rows, `before` toward newer ones); the total is the same query counting its rows.
+ */
+export function readSequencedPage<TB extends SequencedTable, O, T extends { id: string }>(
+  request: PageRequest,
+  query: SequencedQuery<TB, O>,
+  toItem: (row: O) => T,
+): Promise<Page<T>> {
+  // The table is one of the two, which share the columns used here.
+  const rows = query as unknown as SequencedQuery<SequencedTable, O>;
+  return readPage(request, {
+    async rows(cursor, order, limit) {
+      let page = rows;
+      if (cursor) {
+        const id = parseSequenceId(cursor.id, cursor.op === "<" ? "after" : "before");
+        page = page.where((eb) => idCompared(eb, cursor.op, id));
+      }
+      return (await page.orderBy("ms", order).orderBy("seq", order).limit(limit).execute()).map(toItem);
+    },
+    count: () => countRows(query),
+  });
+}
+
+/** The query's rows after `after`, oldest first, at most `limit` (an SSE stream's catch-up). */
+export function rowsAfter<TB extends SequencedTable, O>(
+  query: SequencedQuery<TB, O>,
+  after: SequenceId,
+  limit: number,
+): Promise<O[]> {
+  const rows = query as unknown as SequencedQuery<SequencedTable, O>;
+  return rows
+    .where((eb) => idCompared(eb, ">", after))
+    .orderBy("ms")
+    .orderBy("seq")
+    .limit(limit)
+    .execute();
 }

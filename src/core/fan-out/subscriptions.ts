@@ -8,7 +8,8 @@
 import type { Executor, SubscriptionsTable } from "../../store/schema.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { newId } from "../ids.js";
-import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { ownedRow } from "../owned-rows.js";
+import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
 
 export interface Subscription {
   readonly id: string;
@@ -31,8 +32,7 @@ export async function subscribe(
   accountId: string,
   input: SubscriptionInput,
 ): Promise<Subscription> {
-  const { emitterId, listenerId, eventName } = await checkEnds(db, accountId, input);
-  const existing = await findSubscription(db, emitterId, listenerId, eventName);
+  const { emitterId, listenerId, eventName, existing } = await lookUp(db, accountId, input);
   if (existing) return existing;
   const subscription: Subscription = {
     id: newId("sub"),
@@ -63,8 +63,7 @@ export async function unsubscribe(
   accountId: string,
   input: SubscriptionInput,
 ): Promise<Subscription> {
-  const { emitterId, listenerId, eventName } = await checkEnds(db, accountId, input);
-  const existing = await findSubscription(db, emitterId, listenerId, eventName);
+  const { emitterId, listenerId, eventName, existing } = await lookUp(db, accountId, input);
   if (!existing)
     throw new NotFoundError(
       "subscription",
@@ -80,24 +79,12 @@ export function listSubscriptions(
   page: PageRequest,
 ): Promise<Page<Subscription>> {
   // A workflow's link to its trigger source is the workflow's own, not a subscription to a webhook.
-  const owned = () =>
-    db
-      .selectFrom("subscriptions")
-      .where("account_id", "=", accountId)
-      .where("listener_id", "not like", "p_%");
-  return readPage(page, {
-    async rows(cursor, order, limit) {
-      let query = owned().selectAll();
-      if (cursor) query = query.where("id", cursor.op, cursor.id);
-      return (await query.orderBy("id", order).limit(limit).execute()).map(toSubscription);
-    },
-    async count() {
-      const row = await owned()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-  });
+  const owned = db
+    .selectFrom("subscriptions")
+    .selectAll()
+    .where("account_id", "=", accountId)
+    .where("listener_id", "not like", "p_%");
+  return readQueryPage(page, owned, toSubscription);
 }
 
 /** Removes every subscription of an emitter or a listener that is being deleted. */
@@ -106,6 +93,12 @@ export async function removeSubscriptionsOf(db: Executor, id: string): Promise<v
     .deleteFrom("subscriptions")
     .where((eb) => eb.or([eb("emitter_id", "=", id), eb("listener_id", "=", id)]))
     .execute();
+}
+
+/** The input's ends, checked, and the subscription that joins them if there is one. */
+async function lookUp(db: Executor, accountId: string, input: SubscriptionInput) {
+  const ends = await checkEnds(db, accountId, input);
+  return { ...ends, existing: await findSubscription(db, ends.emitterId, ends.listenerId, ends.eventName) };
 }
 
 async function checkEnds(db: Executor, accountId: string, input: SubscriptionInput) {
@@ -142,13 +135,7 @@ async function requireOwned(
 ): Promise<void> {
   if (!id.startsWith(prefix))
     throw new InvalidInputError(`${field} must be a ${resource} id (${prefix}…), got '${id}'`);
-  const row = await db
-    .selectFrom(table)
-    .select("id")
-    .where("id", "=", id)
-    .where("account_id", "=", accountId)
-    .executeTakeFirst();
-  if (!row) throw new NotFoundError(resource, id);
+  await ownedRow(db, { table, name: resource }, accountId, id);
 }
 
 async function findSubscription(db: Executor, emitterId: string, listenerId: string, eventName: string) {

@@ -29,6 +29,13 @@ export interface RunnableSource {
   readonly definition: ComponentDefinition;
   /** Configured values, secrets unsealed. */
   readonly values: Record<string, unknown>;
+  /**
+   * The runner's props for `values` as they are, made once per loaded source: the runnable cache
+   * keeps them while the configuration stands, and the runner keeps the props it was sent, so the
+   * same object is not serialized again per run (runner-process.ts). A run whose values resolve a
+   * data store or a connected account makes its own.
+   */
+  readonly props: Record<string, PropValue>;
   readonly endpointId: string | null;
   readonly timeoutSeconds: number;
   readonly active: boolean;
@@ -84,16 +91,19 @@ export async function loadRunnable(
       : query.where("sources.endpoint_id", "=", by.endpointId);
   const row = await query.executeTakeFirst();
   if (!row) return null;
+  const definition = withDynamicProps(
+    JSON.parse(row.definition) as ComponentDefinition,
+    row.dynamic_props === null ? null : (JSON.parse(row.dynamic_props) as PropDefinition[]),
+  );
+  const values = unsealProps(JSON.parse(row.configured_props) as Record<string, unknown>, context.secrets);
   return {
     id: row.id,
     accountId: row.account_id,
     componentId: row.component_id,
     bundleHash: row.bundle_hash,
-    definition: withDynamicProps(
-      JSON.parse(row.definition) as ComponentDefinition,
-      row.dynamic_props === null ? null : (JSON.parse(row.dynamic_props) as PropDefinition[]),
-    ),
-    values: unsealProps(JSON.parse(row.configured_props) as Record<string, unknown>, context.secrets),
+    definition,
+    values,
+    props: runnerProps(definition, values, endpointUrl(context, row.endpoint_id)),
     endpointId: row.endpoint_id,
     timeoutSeconds: row.timeout_seconds,
     active: row.active === 1,
@@ -182,7 +192,10 @@ async function runInSandbox(
     bundle: () => loadBundle(context, source.componentId),
     concurrency: SOURCES_PER_RUNNER_IN_FLIGHT,
   };
-  const props = propsOf(context, source, values);
+  const props =
+    values === source.values
+      ? source.props
+      : runnerProps(source.definition, values, endpointUrl(context, source.endpointId));
   for (let sends = 1; ; sends++) {
     const db = await slot.stateToSend();
     const raw = await context.sandbox.invoke(spec, {
@@ -205,29 +218,6 @@ async function runInSandbox(
     // Secrets never reach the logs or the caller, even when a component prints them.
     return { invocationId, result: secrets.length === 0 ? raw : scrubLogs(raw, secrets) };
   }
-}
-
-/**
- * The props of a source whose values needed nothing resolved (no data store, no connected
- * account) are made once per loaded source (core/sources/runnable-cache.ts keeps it while its
- * configuration stands): the runner keeps the props it was sent, and the same object is not
- * sent again (runner-process.ts), so a busy source's props are not serialized per run.
- */
-const sourceProps = new WeakMap<RunnableSource, Record<string, PropValue>>();
-
-function propsOf(
-  context: CoreContext,
-  source: RunnableSource,
-  values: Record<string, unknown>,
-): Record<string, PropValue> {
-  const make = () => runnerProps(source.definition, values, endpointUrl(context, source.endpointId));
-  if (values !== source.values) return make();
-  let props = sourceProps.get(source);
-  if (!props) {
-    props = make();
-    sourceProps.set(source, props);
-  }
-  return props;
 }
 
 function scrubLogs(result: InvocationResult, secrets: readonly string[]): InvocationResult {

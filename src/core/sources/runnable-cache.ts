@@ -1,9 +1,10 @@
 /**
  * The runnable sources this node has read for its endpoints and timers, so that a request to a
- * source's endpoint (or a tick) reads nothing from the database before its invocation (no join, no JSON parse of the
- * definition, no unsealing of the props). What changes a source's runnable form (a deploy's
- * update, activation, deletion) calls `forgetRunnables` after its commit, which drops the cache
- * on this node at once and on the others through the notifier (core/node-cache.ts).
+ * source's endpoint (or a tick) reads nothing from the database before its invocation (no join,
+ * no JSON parse of the definition, no unsealing of the props, no making of the runner's props).
+ * What changes a source's runnable form (a deploy's update, activation, deletion) calls
+ * `forgetRunnables` after its commit, which drops the cache on this node at once and on the
+ * others through the notifier (core/node-cache.ts).
  */
 import type { CoreContext } from "../context.js";
 import { nodeCache } from "../node-cache.js";

@@ -6,12 +6,15 @@
 // Kysely here, not in the store: reads and writes only its own table (workflow_runs).
 import { randomUUID } from "node:crypto";
 import type { CoreContext } from "../context.js";
-import { ConflictError, NotFoundError } from "../errors.js";
-import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { ConflictError } from "../errors.js";
+import { ownedRow } from "../owned-rows.js";
+import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
 import { queueRun, type RunTrigger, WORKFLOW_RUNS_TOPIC } from "./run-queue.js";
 import { type RunRecord, toRunRecord } from "./run-record.js";
 import { RUN_LEASE_MS } from "./run-worker.js";
 import { getWorkflow, type Workflow } from "./workflows.js";
+
+const RUNS = { table: "workflow_runs", name: "workflow run" } as const;
 
 /** Queues a run of the workflow for `event` (a manual run). */
 export async function startRun(
@@ -94,14 +97,7 @@ async function queued(
 }
 
 export async function getRun(context: CoreContext, accountId: string, runId: string): Promise<RunRecord> {
-  const row = await context.store.db
-    .selectFrom("workflow_runs")
-    .selectAll()
-    .where("id", "=", runId)
-    .where("account_id", "=", accountId)
-    .executeTakeFirst();
-  if (!row) throw new NotFoundError("workflow run", runId);
-  return toRunRecord(row);
+  return toRunRecord(await ownedRow(context.store.db, RUNS, accountId, runId));
 }
 
 export async function listRuns(
@@ -111,18 +107,9 @@ export async function listRuns(
   page: PageRequest,
 ): Promise<Page<RunRecord>> {
   const workflow = await getWorkflow(context, accountId, workflowId);
-  const runs = () => context.store.db.selectFrom("workflow_runs").where("workflow_id", "=", workflow.id);
-  return readPage(page, {
-    async rows(cursor, order, limit) {
-      let query = runs().selectAll();
-      if (cursor) query = query.where("id", cursor.op, cursor.id);
-      return (await query.orderBy("id", order).limit(limit).execute()).map(toRunRecord);
-    },
-    async count() {
-      const row = await runs()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-  });
+  const runs = context.store.db
+    .selectFrom("workflow_runs")
+    .selectAll()
+    .where("workflow_id", "=", workflow.id);
+  return readQueryPage(page, runs, toRunRecord);
 }

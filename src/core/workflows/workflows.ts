@@ -9,10 +9,11 @@
 import type { Selectable } from "kysely";
 import type { WorkflowsTable } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
-import { ConflictError, InvalidInputError, NotFoundError } from "../errors.js";
+import { ConflictError, InvalidInputError } from "../errors.js";
 import { removeSubscriptionsOf } from "../fan-out/subscriptions.js";
 import { newId } from "../ids.js";
-import { type Page, type PageRequest, readPage } from "../pagination.js";
+import { ownedRow } from "../owned-rows.js";
+import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
 import { DEFAULT_MAX_EVENTS } from "../sources/sources.js";
 import { parseDocument, type WorkflowSpec } from "./document.js";
 import { WORKFLOW_RUN_QUEUE } from "./run-queue.js";
@@ -21,6 +22,7 @@ import { linkTrigger, retireTrigger, setTriggerActive, setUpTrigger, type Trigge
 
 /** Published after every committed change to a workflow's document, activity or existence. */
 export const WORKFLOWS_CHANGED_TOPIC = "workflows:changed";
+const WORKFLOWS = { table: "workflows", name: "workflow" } as const;
 
 /**
  * Drops every node's cache of workflows (workflow-cache.ts). Call after committing a change to a
@@ -202,31 +204,21 @@ export async function deleteWorkflow(context: CoreContext, accountId: string, id
 }
 
 export async function getWorkflow(context: CoreContext, accountId: string, id: string): Promise<Workflow> {
-  const row = await context.store.db
-    .selectFrom("workflows")
-    .selectAll()
-    .where("id", "=", id)
-    .where("account_id", "=", accountId)
-    .executeTakeFirst();
-  if (!row) throw new NotFoundError("workflow", id);
-  return toWorkflow(row);
+  return toWorkflow(await ownedRow(context.store.db, WORKFLOWS, accountId, id));
 }
 
 /** The workflow that listens at an HTTP endpoint, whoever owns it; null when none does. */
-export async function workflowAtEndpoint(context: CoreContext, endpointId: string): Promise<Workflow | null> {
-  const row = await context.store.db
-    .selectFrom("workflows")
-    .selectAll()
-    .where("endpoint_id", "=", endpointId)
-    .executeTakeFirst();
-  return row ? toWorkflow(row) : null;
-}
+export const workflowAtEndpoint = (context: CoreContext, endpointId: string) =>
+  workflowWhere(context, "endpoint_id", endpointId);
 
-export async function loadWorkflow(context: CoreContext, id: string): Promise<Workflow | null> {
+/** The workflow by id, whoever owns it (a run's); null when there is none. */
+export const loadWorkflow = (context: CoreContext, id: string) => workflowWhere(context, "id", id);
+
+async function workflowWhere(context: CoreContext, column: "id" | "endpoint_id", value: string) {
   const row = await context.store.db
     .selectFrom("workflows")
     .selectAll()
-    .where("id", "=", id)
+    .where(column, "=", value)
     .executeTakeFirst();
   return row ? toWorkflow(row) : null;
 }
@@ -236,20 +228,8 @@ export function listWorkflows(
   accountId: string,
   page: PageRequest,
 ): Promise<Page<Workflow>> {
-  const owned = () => context.store.db.selectFrom("workflows").where("account_id", "=", accountId);
-  return readPage(page, {
-    async rows(cursor, order, limit) {
-      let query = owned().selectAll();
-      if (cursor) query = query.where("id", cursor.op, cursor.id);
-      return (await query.orderBy("id", order).limit(limit).execute()).map(toWorkflow);
-    },
-    async count() {
-      const row = await owned()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-  });
+  const owned = context.store.db.selectFrom("workflows").selectAll().where("account_id", "=", accountId);
+  return readQueryPage(page, owned, toWorkflow);
 }
 
 /** Slot 0 of a workflow's concurrency uses a runner's own id; slot k > 0 a runner of its own. */

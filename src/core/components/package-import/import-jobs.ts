@@ -9,9 +9,9 @@
 import type { RegistryImportsTable } from "../../../store/schema.js";
 import type { Account } from "../../accounts/accounts.js";
 import type { CoreContext } from "../../context.js";
-import { NotFoundError } from "../../errors.js";
-import { looksLikeId, newId } from "../../ids.js";
-import { type Page, type PageRequest, readPage } from "../../pagination.js";
+import { newId } from "../../ids.js";
+import { ownedRow } from "../../owned-rows.js";
+import { type Page, type PageRequest, readQueryPage } from "../../pagination.js";
 import {
   type ImportedComponent,
   type ImportInput,
@@ -23,6 +23,7 @@ import {
 const HEARTBEAT_MS = 10_000;
 /** Six missed heartbeats: the node running the import is gone. */
 const CUT_OFF_MS = 60_000;
+const IMPORTS = { table: "registry_imports", name: "import", prefix: "imp" } as const;
 
 export type ImportStatus = "running" | "succeeded" | "failed";
 
@@ -124,15 +125,7 @@ async function runImport(
 }
 
 export async function getImport(context: CoreContext, accountId: string, id: string): Promise<ImportJob> {
-  const row = looksLikeId(id, "imp")
-    ? await context.store.db
-        .selectFrom("registry_imports")
-        .selectAll()
-        .where("id", "=", id)
-        .where("account_id", "=", accountId)
-        .executeTakeFirst()
-    : undefined;
-  if (row === undefined) throw new NotFoundError("import", id);
+  const row = await ownedRow(context.store.db, IMPORTS, accountId, id);
   return toJob(row, Date.now());
 }
 
@@ -141,21 +134,12 @@ export function listImports(
   accountId: string,
   page: PageRequest,
 ): Promise<Page<ImportJob>> {
-  const owned = () => context.store.db.selectFrom("registry_imports").where("account_id", "=", accountId);
-  return readPage(page, {
-    async rows(cursor, order, limit) {
-      let query = owned().selectAll();
-      if (cursor) query = query.where("id", cursor.op, cursor.id);
-      const now = Date.now();
-      return (await query.orderBy("id", order).limit(limit).execute()).map((row) => toJob(row, now));
-    },
-    async count() {
-      const row = await owned()
-        .select((eb) => eb.fn.countAll<number>().as("count"))
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-  });
+  const owned = context.store.db
+    .selectFrom("registry_imports")
+    .selectAll()
+    .where("account_id", "=", accountId);
+  const now = Date.now();
+  return readQueryPage(page, owned, (row) => toJob(row, now));
 }
 
 /** A row as the import's readers select it: every column but the owner's. */
