@@ -2,6 +2,7 @@
  * An account's row by id, the lookup behind every `get…` of a resource: an unknown id and
  * another account's are both NotFoundError, so ids cannot be probed across accounts.
  */
+// Kysely here, not in the store: one read by id and account, the same for every owned table.
 import type { Kysely, Selectable } from "kysely";
 import type { Database, Executor } from "../store/schema.js";
 import { NotFoundError } from "./errors.js";

@@ -3,6 +3,7 @@
  * `after` pages toward older items, `before` toward newer ones. The shape is Pipedream's:
  * `{ data, page_info: { total_count, count, start_cursor, end_cursor } }`.
  */
+// Kysely here, not in the store: it pages any query a core module built, by that query's id column.
 import type { SelectQueryBuilder, StringReference } from "kysely";
 import { InvalidInputError } from "./errors.js";
 

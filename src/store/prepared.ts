@@ -19,9 +19,8 @@
  * claim is named all the same, to be parsed once, and runs only in a transaction that forbids
  * generic plans around it (store/dialect/postgres/capped-claim.ts `CUSTOM_PLANS`).
  */
-import type { Compilable, CompiledQuery, QueryCreator } from "kysely";
-import type { DialectName } from "./dialect/capabilities.js";
-import type { StoreConnection } from "./dialect/dialect.js";
+import type { Compilable, CompiledQuery, Kysely, QueryCreator } from "kysely";
+import type { DialectCapabilities, DialectName } from "./dialect/capabilities.js";
 import { endingTransaction } from "./dialect/postgres/driver.js";
 import { reusePlanOf } from "./named-statements.js";
 import type { Database, Executor } from "./schema.js";
@@ -55,11 +54,17 @@ export interface RunOptions {
   readonly last?: boolean;
 }
 
+/** What a statement runs on: the store's database and its dialect's flags (a `StoreConnection` is one). */
+export interface StatementTarget {
+  readonly db: Kysely<Database>;
+  readonly dialect: { readonly capabilities: DialectCapabilities };
+}
+
 export interface Prepared<V extends Values, R> {
   /** The statement for `values`, compiled on `executor` for `dialect` (inside the store). */
   compile(executor: Executor, dialect: DialectName, values: V): CompiledQuery<R>;
   /** Runs the statement for `values` on `store` (or in a transaction of it); its rows. */
-  execute(store: StoreConnection, values: V, options?: RunOptions): Promise<R[]>;
+  execute(store: StatementTarget, values: V, options?: RunOptions): Promise<R[]>;
   /** The statement for `values` built the ordinary way, for a caller that composes it further. */
   build(creator: QueryCreator<Database>, values: V): Compilable<R>;
 }

@@ -3,6 +3,7 @@
  * and by the project's account, and the apps its components use (an app nobody registered is an
  * open keys app). Paged by name slug, in Pipedream's `{data, page_info}` shape.
  */
+// Kysely here, not in the store: it hands the database to the app registry's reads.
 import { type AppDefinition, checkSlug } from "../apps/app-definition.js";
 import { listApps, resolveApp } from "../apps/app-registry.js";
 import { searchComponents } from "../components/lookup.js";

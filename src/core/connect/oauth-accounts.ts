@@ -4,6 +4,7 @@
  * spends it on success; the callback page posts its result to the origin of the page that started
  * it (the connect link page, here or on the SDK's `frontendHost`).
  */
+// Kysely here, not in the store: it hands the database to the app registry's read.
 import { checkSlug } from "../apps/app-definition.js";
 import { resolveApp } from "../apps/app-registry.js";
 import { startOAuthConnection } from "../apps/oauth-connections.js";

@@ -4,6 +4,7 @@
  * up meanwhile commit together, in order, with one statement of each kind for all of them and the
  * same outcome as one after another (ARCHITECTURE.md: what one commit holds, group commit).
  */
+// Kysely here, not in the store: the commit's statements are the store's; this only opens its transaction.
 import type { InvocationResult, LogLine } from "../../runtime/sandbox/sandbox.js";
 import type { Executor } from "../../store/schema.js";
 import { inSharedTransaction } from "../../store/shared-transaction.js";

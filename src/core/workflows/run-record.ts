@@ -2,6 +2,7 @@
  * What a run records, and how the API shows it: the trigger event, and per step its status,
  * duration, return value, exports, summary, logs and error with stack.
  */
+// Kysely here, not in the store: only the row type of a run, read by the run path.
 import type { Selectable } from "kysely";
 import type { LogLine } from "../../runtime/sandbox/sandbox.js";
 import type { WorkflowRunStatus, WorkflowRunsTable } from "../../store/schema.js";
