@@ -15,7 +15,7 @@ import { type ClaimLoop, type ClaimLoopHooks, createClaimLoop, LEASE_MS } from "
 import { retryWhileDatabaseRecovers } from "../workers/database-retry.js";
 import { type AttemptedDelivery, attemptLabel, attemptWrites, judgeAttempt } from "./attempt-record.js";
 import { DELIVERIES_TOPIC, DELIVERY_QUEUE, type DeliveryJob } from "./enqueue.js";
-import { claimedDeliveryRow, type DeliveryRow, type TakenNext, writeAndTakeNext } from "./hand-off.js";
+import { type DeliveryRow, type TakenNext, writeAndTakeNext } from "./hand-off.js";
 import { awaitTurn, createRateSlots, type RateSlots } from "./rate-slots.js";
 import {
   createSigners,
@@ -118,7 +118,7 @@ class NodeDeliveryWorker implements DeliveryWorker {
         ...gate.heldBack(now),
       ],
       claimed: (jobs) => {
-        for (const job of jobs) this.launch(job, undefined, claimedDeliveryRow(job));
+        for (const job of jobs) this.launch(job, undefined, job.readAlong);
       },
       // A rate-limited webhook may send again.
       nextChange: (claimedAt) => claimedAt + gate.nextChange(claimedAt),

@@ -32,11 +32,5 @@ export async function writeAndTakeNext(
 ): Promise<TakenNext | undefined> {
   const job = await store.jobs.takeNext(finished, { writes, leaseMs, now, readAlong: "delivery", together });
   if (!job) return undefined;
-  const row = claimedDeliveryRow(job);
-  return row ? { job, row } : { job };
-}
-
-/** A job's delivery row as its claim or hand-off read it; undefined if it was not read or is gone. */
-export function claimedDeliveryRow(job: ClaimedJob): DeliveryRow | undefined {
-  return job.readAlong;
+  return job.readAlong ? { job, row: job.readAlong } : { job };
 }
