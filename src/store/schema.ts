@@ -151,6 +151,24 @@ export interface KvTable {
   value: string;
 }
 
+/** `$.service.db` of a workflow's step (an action's state, kept per workflow and step). */
+export interface WorkflowStepStateTable {
+  workflow_id: string;
+  step: string;
+  key: string;
+  /** JSON. */
+  value: string;
+}
+
+/** `$.service.db` of an action run on its own (`POST /v1/actions/run`), per account and component key. */
+export interface ActionStateTable {
+  account_id: string;
+  component_key: string;
+  key: string;
+  /** JSON. */
+  value: string;
+}
+
 export interface SubscriptionsTable {
   id: string;
   account_id: string;
@@ -443,6 +461,8 @@ export interface Database {
   events: EventsTable;
   emitter_logs: EmitterLogsTable;
   kv: KvTable;
+  workflow_step_state: WorkflowStepStateTable;
+  action_state: ActionStateTable;
   subscriptions: SubscriptionsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;

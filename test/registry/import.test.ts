@@ -87,6 +87,22 @@ describe(`sluice registry import npm:${PACKAGE}`, () => {
     NETWORK_TIMEOUT,
   );
 
+  it(
+    "publishes all 24 components, the one keeping $.service.db state among them",
+    async () => {
+      // After the first test's import: every component is there (skipped as unchanged), none failed.
+      const again = await cli(["registry", "import", `npm:${PACKAGE}`, "--public", "--json"]);
+      expect(again.code, again.stderr).toBe(0);
+      const report = JSON.parse(again.stdout) as ImportReport;
+      expect(report.components.filter((row) => row.status === "failed")).toEqual([]);
+      expect(report.components).toHaveLength(24);
+      expect(report.components.map((row) => row.file)).toContain(
+        "actions/retrieve-new-rss-stories/retrieve-new-rss-stories.mjs",
+      );
+    },
+    NETWORK_TIMEOUT,
+  );
+
   it("a second account finds the actions with sluice search and runs one by key", async () => {
     const search = await cli(["search", "base64", "--app", "helper_functions", "--json"], other.apiKey);
     expect(search.code, search.stderr).toBe(0);

@@ -8,6 +8,7 @@
 
 import { failedResult } from "../../runtime/sandbox/invocation-collector.js";
 import type { HttpResponse, InvocationResult } from "../../runtime/sandbox/sandbox.js";
+import { writeTogether } from "../../store/write-together.js";
 import { checkAuthRefs } from "../apps/auth-refs.js";
 import { loadDynamicProps, withDynamicProps } from "../components/dynamic-props.js";
 import { componentForKey } from "../components/lookup.js";
@@ -24,6 +25,7 @@ import { dataStoreHandler, resolveDataStoreRefs } from "../data-stores/data-stor
 import { InvalidInputError, SluiceError } from "../errors.js";
 import { maskSecrets, runnerProps, secretStrings } from "../sources/source-props.js";
 import type { ActionSender, SendReport } from "./action-sends.js";
+import { actionStateWrites, keepsState, readActionState } from "./action-state.js";
 
 export const DEFAULT_ACTION_TIMEOUT_SECONDS = 30;
 export const MAX_ACTION_TIMEOUT_SECONDS = 900;
@@ -55,6 +57,8 @@ export interface ActionStep {
   readonly timeoutMs: number;
   /** Called as soon as the action calls `$.respond()`. */
   readonly onRespond?: (response: HttpResponse) => void;
+  /** The `$.service.db` state it starts from (core/actions/action-state.ts); its `db.set`s come back as `dbWrites`. */
+  readonly db?: Readonly<Record<string, unknown>>;
   /**
    * The runner to use, when not the component's own (runs of one component share a runner and so
    * are serialized: a workflow running N at once gives each of its N slots a runner).
@@ -100,7 +104,7 @@ async function invokeActionMasked(
     {
       method: "run",
       props: runnerProps(component.definition, values, null),
-      db: {},
+      db: step.db ?? {},
       steps: step.steps,
       timeoutMs: step.timeoutMs,
       onDataStore: dataStoreHandler(context, component.definition, values),
@@ -128,13 +132,20 @@ export async function runAction(
     configureProps(component.definition, input.configured_props),
   );
   await checkAuthRefs(context, accountId, component.definition, values);
+  const owner = keepsState(component.definition)
+    ? { accountId, componentKey: component.definition.key || component.id }
+    : null;
   const { result, secrets } = await invokeActionMasked(context, {
     accountId,
     component,
     values,
     steps: stepsOf(input.steps),
     timeoutMs: timeoutSecondsOf(input.timeout_seconds) * 1000,
+    ...(owner ? { db: await readActionState(context.store, owner) } : {}),
   });
+  // As a source's, the state it set is kept whether or not the run then failed.
+  const stateWrites = owner ? actionStateWrites(owner, result.dbWrites) : [];
+  if (stateWrites.length > 0) await writeTogether(context.store, stateWrites);
   const queued = result.sends ?? [];
   const reports = result.ok
     ? await sender.perform(queued)

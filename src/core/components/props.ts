@@ -18,7 +18,7 @@ export const MAX_CONFIGURED_VALUE_BYTES = 64 * 1024;
 
 const SCALAR_TYPES = new Set(["string", "integer", "boolean"]);
 const ARRAY_TYPES = new Set(["string[]", "integer[]", "boolean[]"]);
-const SOURCE_ONLY = new Set(["$.interface.http", "$.interface.timer", "$.service.db"]);
+const SOURCE_ONLY = new Set(["$.interface.http", "$.interface.timer"]);
 /**
  * Props of Pipedream's component API that take no configured value: `alert` is display only
  * (`alertType`, `content`); `dir` is the component's writable directory; `$.interface.apphook`
@@ -41,6 +41,7 @@ const KNOWN_TYPES = new Set([
   ...SCALAR_TYPES,
   ...ARRAY_TYPES,
   ...SOURCE_ONLY,
+  "$.service.db",
   ...NO_VALUE,
   ...Object.keys(BASE_TYPES),
   "object",

@@ -26,6 +26,8 @@ export interface RunRecord {
   readonly lease: Lease;
   /** What the run emitted (or its error event), in order. */
   readonly events: readonly NewEvent[];
+  /** Its steps' `$.service.db` writes (core/actions/action-state.ts), kept whatever the run's end. */
+  readonly stateWrites: readonly Write[];
   readonly status: WorkflowRunStatus;
   /** The columns of the run's row as stored (JSON text). */
   readonly steps: string;
@@ -79,6 +81,7 @@ export async function commitRun(
       }
     }
     writes.push(
+      ...record.stateWrites,
       preparedWrite(updateRun, {
         id: record.runId,
         status: retry ? "queued" : record.status,

@@ -10,8 +10,9 @@ import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/s
 import type { Lease } from "../../store/jobs/contract.js";
 import { prepared } from "../../store/prepared.js";
 import type { WorkflowRunStatus } from "../../store/schema.js";
-import { preparedReturning, writeTogetherReturning } from "../../store/write-together.js";
+import { preparedReturning, type Write, writeTogetherReturning } from "../../store/write-together.js";
 import type { SendReport } from "../actions/action-sends.js";
+import { actionStateWrites, keepsState, readActionState } from "../actions/action-state.js";
 import { invokeAction } from "../actions/actions.js";
 import { configureProps } from "../components/props.js";
 import type { SavedComponent } from "../components/saved-components.js";
@@ -96,11 +97,13 @@ export async function runAttempt(
     hooks.onRespond?.(given);
   };
 
+  const stateWrites: Write[] = [];
   for (const [index, step] of workflow.document.steps.entries()) {
     const began = Date.now();
     const result = await runStep(context, workflow, step, index, view, onRespond, options.slot ?? 0);
     const record = stepRecord(step.name, began, result);
     steps.push(record);
+    stateWrites.push(...actionStateWrites({ workflowId: workflow.id, step: step.name }, result.dbWrites));
     if (!result.ok) {
       error = {
         step: step.name,
@@ -142,6 +145,7 @@ export async function runAttempt(
         runId,
         lease,
         events,
+        stateWrites,
         status,
         steps: storeSteps(steps, reports),
         error: error === null ? null : JSON.stringify(error),
@@ -203,6 +207,9 @@ async function runStep(
     if (!(error instanceof SluiceError)) throw error;
     return failed(`props: ${error.message}`, began);
   }
+  const db = keepsState(component.definition)
+    ? await readActionState(context.store, { workflowId: workflow.id, step: step.name })
+    : undefined;
   return invokeAction(context, {
     accountId: workflow.accountId,
     component,
@@ -210,6 +217,7 @@ async function runStep(
     steps: view,
     timeoutMs: (step.timeoutSeconds ?? workflow.timeoutSeconds) * 1000,
     onRespond,
+    ...(db ? { db } : {}),
     ...(slot === 0 ? {} : { runnerId: slotRunnerId(component.id, slot) }),
   });
 }

@@ -75,6 +75,16 @@ export function createComponentThis(
       }
     }
   }
+  if (db !== undefined) {
+    const state = db;
+    // Pipedream's step-level state, `this.$checkpoint`, is the db's "$checkpoint" key: registry
+    // actions read it there and write it with `this.db.set("$checkpoint", …)`.
+    Object.defineProperty(self, "$checkpoint", {
+      get: () => state.get("$checkpoint"),
+      set: (value: unknown) => state.set("$checkpoint", value),
+      enumerable: false,
+    });
+  }
   self.$emit = (event?: unknown, meta?: unknown): Promise<void> => {
     effects.emit(toJson(event, "$emit"), checkEmitMeta(meta));
     return Promise.resolve();

@@ -19,6 +19,7 @@ import * as jobsByGroup from "./0019-jobs-by-group.js";
 import * as jobsGroupEstimate from "./0020-jobs-group-estimate.js";
 import * as jobsLeasedOnly from "./0021-jobs-leased-only.js";
 import * as workflowRunsFinished from "./0022-workflow-runs-finished.js";
+import * as actionState from "./0023-action-state.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "0020-jobs-group-estimate": jobsGroupEstimate,
   "0021-jobs-leased-only": jobsLeasedOnly,
   "0022-workflow-runs-finished": workflowRunsFinished,
+  "0023-action-state": actionState,
 };
