@@ -4,9 +4,11 @@ import type { Sandbox } from "../runtime/sandbox/sandbox.js";
 import type { Store } from "../store/store.js";
 import type { ActionSender } from "./actions/action-sends.js";
 import type { OAuthRuntime } from "./apps/oauth-runtime.js";
+import type { NodeCaches } from "./node-cache.js";
 import type { CodeFetcher } from "./outbound/fetch-code.js";
 import type { SecretBox } from "./secret-box.js";
 import type { SourceLanes } from "./sources/lane.js";
+import type { WorkflowCache } from "./workflows/workflow-cache.js";
 
 export interface CoreContext {
   readonly store: Store;
@@ -24,4 +26,8 @@ export interface CoreContext {
   readonly oauth: OAuthRuntime;
   /** This node's source lanes: the order, state and commits of each source's invocations. */
   readonly lanes: SourceLanes;
+  /** This node's caches of what hot paths read (runnable sources, workflows), each dropped by its topic. */
+  readonly caches: NodeCaches;
+  /** This node's workflows for their runs, with the steps' components read for each. */
+  readonly workflowCache: WorkflowCache;
 }

@@ -16,24 +16,27 @@ export interface NodeCache<T> {
   forget(): void;
 }
 
-const caches = new WeakMap<Store, Map<string, NodeCache<unknown>>>();
-
 /**
- * The store's cache dropped by `topic`, holding at most `maxEntries` (the least recently used go
- * first); the same one on every call for the store and topic.
+ * This node's caches, one per topic: the core context owns one, so two servers in one process
+ * never share an entry.
  */
-export function nodeCache<T>(store: Store, topic: string, maxEntries: number): NodeCache<T> {
-  let byTopic = caches.get(store);
-  if (!byTopic) {
-    byTopic = new Map();
-    caches.set(store, byTopic);
+export class NodeCaches {
+  private readonly byTopic = new Map<string, NodeCache<unknown>>();
+
+  constructor(private readonly store: Store) {}
+
+  /**
+   * The cache dropped by `topic`, holding at most `maxEntries` (the least recently used go
+   * first); the same one on every call for the topic.
+   */
+  get<T>(topic: string, maxEntries: number): NodeCache<T> {
+    let cache = this.byTopic.get(topic) as NodeCache<T> | undefined;
+    if (!cache) {
+      cache = createCache<T>(this.store, topic, maxEntries);
+      this.byTopic.set(topic, cache as NodeCache<unknown>);
+    }
+    return cache;
   }
-  let cache = byTopic.get(topic) as NodeCache<T> | undefined;
-  if (!cache) {
-    cache = createCache<T>(store, topic, maxEntries);
-    byTopic.set(topic, cache as NodeCache<unknown>);
-  }
-  return cache;
 }
 
 function createCache<T>(store: Store, topic: string, maxEntries: number): NodeCache<T> {

@@ -14,6 +14,7 @@ import type { CoreContext } from "../core/context.js";
 import { createDeliveryWorker, type DeliveryWorker } from "../core/delivery/delivery-worker.js";
 import { createDeliveryRetention, type DeliveryRetention } from "../core/delivery/retention.js";
 import { createMetrics, type Metrics } from "../core/metrics.js";
+import { NodeCaches } from "../core/node-cache.js";
 import { createCodeFetcher } from "../core/outbound/fetch-code.js";
 import { createMailer } from "../core/outbound/smtp-mailer.js";
 import { type AddressPolicy, createAddressPolicy, createGuardedAgent } from "../core/outbound/ssrf-guard.js";
@@ -21,6 +22,7 @@ import { checkMasterKey, createSecretBox, loadMasterKey } from "../core/secret-b
 import { SourceLanes } from "../core/sources/lane.js";
 import { createTimerWorker, type TimerWorker } from "../core/sources/timers/timer-worker.js";
 import { createWorkflowRunner, type WorkflowRunner } from "../core/workflows/run-worker.js";
+import { WorkflowCache } from "../core/workflows/workflow-cache.js";
 import { createCompiler } from "../runtime/compile/esbuild-compiler.js";
 import { createNpmPackages } from "../runtime/compile/npm-packages.js";
 import { namespaceLauncher } from "../runtime/sandbox/egress/network-namespace.js";
@@ -173,6 +175,7 @@ function createCore(
   parts.sandbox = sandbox;
   const sender = createActionSender({ policy, mailer: config.smtp ? createMailer(config.smtp) : undefined });
   parts.sender = sender;
+  const caches = new NodeCaches(store);
   return {
     store,
     secrets: createSecretBox(masterKey),
@@ -187,6 +190,8 @@ function createCore(
       spendGrant: spendConnectToken,
     },
     lanes: new SourceLanes(store),
+    caches,
+    workflowCache: new WorkflowCache(caches),
     get baseUrl() {
       return baseUrl();
     },

@@ -7,14 +7,13 @@
  * others through the notifier (core/node-cache.ts).
  */
 import type { CoreContext } from "../context.js";
-import { nodeCache } from "../node-cache.js";
 import { loadRunnable, type RunnableSource } from "./invoker.js";
 
 const TOPIC = "runnable-sources:changed";
 /** Entries kept; past it the least recently used go. A node with more busy endpoints reads again. */
 const MAX_ENTRIES = 10_000;
 
-const runnables = (context: CoreContext) => nodeCache<RunnableSource>(context.store, TOPIC, MAX_ENTRIES);
+const runnables = (context: CoreContext) => context.caches.get<RunnableSource>(TOPIC, MAX_ENTRIES);
 
 /** The source listening at the endpoint, from this node's cache or the database; null when none does. */
 export function runnableAtEndpoint(context: CoreContext, endpointId: string): Promise<RunnableSource | null> {

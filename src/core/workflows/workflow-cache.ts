@@ -6,17 +6,34 @@
  */
 import { getComponent, type SavedComponent } from "../components/saved-components.js";
 import type { CoreContext } from "../context.js";
-import { nodeCache } from "../node-cache.js";
+import type { NodeCache, NodeCaches } from "../node-cache.js";
 import { loadWorkflow, WORKFLOWS_CHANGED_TOPIC, type Workflow, workflowAtEndpoint } from "./workflows.js";
 
 /** Entries kept; past it the least recently used go. */
 const MAX_ENTRIES = 1_000;
 
-const workflows = (context: CoreContext) =>
-  nodeCache<Workflow>(context.store, WORKFLOWS_CHANGED_TOPIC, MAX_ENTRIES);
+/** This node's workflows and the steps' components read for each; the core context owns one. */
+export class WorkflowCache {
+  readonly workflows: NodeCache<Workflow>;
+  /** The steps' components read for a workflow as loaded: gone with it when the cache drops it. */
+  private readonly components = new WeakMap<Workflow, Map<string, SavedComponent>>();
 
-/** The steps' components read for a workflow as loaded: gone with it when the cache drops it. */
-const components = new WeakMap<Workflow, Map<string, SavedComponent>>();
+  constructor(caches: NodeCaches) {
+    this.workflows = caches.get<Workflow>(WORKFLOWS_CHANGED_TOPIC, MAX_ENTRIES);
+  }
+
+  /** The step components kept for the workflow as loaded, by component id. */
+  componentsOf(workflow: Workflow): Map<string, SavedComponent> {
+    let read = this.components.get(workflow);
+    if (!read) {
+      read = new Map();
+      this.components.set(workflow, read);
+    }
+    return read;
+  }
+}
+
+const workflows = (context: CoreContext) => context.workflowCache.workflows;
 
 /** The workflow listening at the endpoint, from this node's cache or the database; null when none does. */
 export function runnableWorkflowAtEndpoint(
@@ -42,14 +59,10 @@ export async function stepComponent(
   workflow: Workflow,
   componentId: string,
 ): Promise<SavedComponent> {
-  let read = components.get(workflow);
-  const kept = read?.get(componentId);
+  const read = context.workflowCache.componentsOf(workflow);
+  const kept = read.get(componentId);
   if (kept) return kept;
   const component = await getComponent(context, workflow.accountId, componentId);
-  if (!read) {
-    read = new Map();
-    components.set(workflow, read);
-  }
   read.set(componentId, component);
   return component;
 }
