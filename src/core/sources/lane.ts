@@ -12,7 +12,7 @@
 import { prepared } from "../../store/prepared.js";
 import type { Store } from "../../store/store.js";
 import { type CommitOutcome, type CommitRequest, commitInvocationsShared } from "./invocation-commit.js";
-import { ownSource, type SourceOwnership } from "./ownership.js";
+import { SourceHolds, type SourceOwnership } from "./ownership.js";
 
 /** Commits written in one transaction, at most. */
 const MAX_COMMIT_BATCH = 64;
@@ -89,8 +89,12 @@ export class SourceLanes {
    * hold starts from it instead of reading it again (a timer source's lane lasts one tick).
    */
   private readonly keptKv = new Map<string, KeptKv>();
+  /** This node's holds on its sources across the cluster. */
+  private readonly holds: SourceHolds;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    this.holds = new SourceHolds(store);
+  }
 
   /**
    * Runs one invocation of the source after the ones already in its lane on this node, and
@@ -117,7 +121,7 @@ export class SourceLanes {
         sourceId,
         // Another node asked for the source: the next invocations here start a new lane, which
         // waits for the source's lock like theirs, while this one finishes what it has.
-        ownSource(this.store, sourceId, () => {
+        this.holds.own(sourceId, () => {
           if (this.lanes.get(sourceId) === created) this.lanes.delete(sourceId);
         }),
       );

@@ -37,9 +37,6 @@ export interface SourceOwnership {
   release(): void;
 }
 
-/** In the embedded mode one process runs every source of its store: its hold never breaks. */
-const embeddedHolds = new WeakMap<Store, object>();
-
 /** What happens on this node when another node asks for a source it holds. */
 type HandoverListener = () => void;
 
@@ -69,46 +66,57 @@ interface Hold {
   unsubscribe: () => void;
 }
 
-const nodes = new WeakMap<Store, NodeState>();
-
-function stateOf(store: Store): NodeState {
-  let state = nodes.get(store);
-  if (!state) {
-    const created: NodeState = { holds: new Map(), kept: new Set() };
-    // A broken lock connection freed every lock: the next lane of each source takes it again.
-    store.locks.onLost(() => {
-      for (const hold of created.kept) clearTimeout(hold.lingering);
-      created.kept.clear();
-      created.holds.clear();
-    });
-    nodes.set(store, created);
-    state = created;
-  }
-  return state;
-}
-
 const lockKey = (sourceId: string) => `sluice:source:${sourceId}`;
 const wantedTopic = (sourceId: string) => `source-wanted:${sourceId}`;
 const freedTopic = (sourceId: string) => `source-freed:${sourceId}`;
 
 /**
- * Takes the source for a lane of this node; `onWanted` is called (once) if another node asks for
- * it while the lane holds it, so the lane takes no more invocations.
+ * This node's holds on its sources across the cluster. The source lanes own one, so two servers
+ * in one process never share a hold.
  */
-export function ownSource(store: Store, sourceId: string, onWanted: HandoverListener): SourceOwnership {
-  if (store.capabilities.singleProcess) {
-    let hold = embeddedHolds.get(store);
-    if (!hold) {
-      hold = {};
-      embeddedHolds.set(store, hold);
+export class SourceHolds {
+  /** In the embedded mode one process runs every source of its store: its hold never breaks. */
+  private readonly embeddedHold = {};
+  private state: NodeState | undefined;
+
+  constructor(private readonly store: Store) {}
+
+  /**
+   * Takes the source for a lane of this node; `onWanted` is called (once) if another node asks for
+   * it while the lane holds it, so the lane takes no more invocations.
+   */
+  own(sourceId: string, onWanted: HandoverListener): SourceOwnership {
+    const { store } = this;
+    if (store.capabilities.singleProcess)
+      return { acquired: Promise.resolve(), hold: this.embeddedHold, release: () => {} };
+    const state = this.nodeState();
+    let hold = state.holds.get(sourceId);
+    if (!hold || hold.wanted) hold = this.take(state, sourceId, hold);
+    const current = hold;
+    if (state.kept.delete(current)) {
+      clearTimeout(current.lingering);
+      current.lingering = undefined;
     }
-    return { acquired: Promise.resolve(), hold, release: () => {} };
+    current.users++;
+    current.onWanted.add(onWanted);
+    let released = false;
+    return {
+      acquired: current.acquired,
+      hold: current,
+      release() {
+        if (released) return;
+        released = true;
+        current.onWanted.delete(onWanted);
+        if (--current.users > 0) return;
+        if (current.wanted || !current.locked) free(store, state, current);
+        else keep(store, state, current);
+      },
+    };
   }
-  const state = stateOf(store);
-  let hold = state.holds.get(sourceId);
-  if (!hold || hold.wanted) {
-    // None yet, or the one there is being handed over: this lane queues for the lock again, after it.
-    const previous = hold;
+
+  /** None yet, or the one there is being handed over: a new hold queues for the lock again, after it. */
+  private take(state: NodeState, sourceId: string, previous: Hold | undefined): Hold {
+    const { store } = this;
     let markFreed = () => {};
     const created: Hold = {
       sourceId,
@@ -139,28 +147,21 @@ export function ownSource(store: Store, sourceId: string, onWanted: HandoverList
         });
       });
     state.holds.set(sourceId, created);
-    hold = created;
+    return created;
   }
-  const current = hold;
-  if (state.kept.delete(current)) {
-    clearTimeout(current.lingering);
-    current.lingering = undefined;
+
+  private nodeState(): NodeState {
+    if (this.state) return this.state;
+    const created: NodeState = { holds: new Map(), kept: new Set() };
+    // A broken lock connection freed every lock: the next lane of each source takes it again.
+    this.store.locks.onLost(() => {
+      for (const hold of created.kept) clearTimeout(hold.lingering);
+      created.kept.clear();
+      created.holds.clear();
+    });
+    this.state = created;
+    return created;
   }
-  current.users++;
-  current.onWanted.add(onWanted);
-  let released = false;
-  return {
-    acquired: current.acquired,
-    hold: current,
-    release() {
-      if (released) return;
-      released = true;
-      current.onWanted.delete(onWanted);
-      if (--current.users > 0) return;
-      if (current.wanted || !current.locked) free(store, state, current);
-      else keep(store, state, current);
-    },
-  };
 }
 
 /** Keeps an unused hold for LINGER_MS, freeing the least recently used beyond MAX_KEPT. */
