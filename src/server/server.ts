@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import type { ServerConfig } from "../config/server-config.js";
 import { bootstrapFirstAccount } from "../core/accounts/accounts.js";
 import { type ActionSender, createActionSender } from "../core/actions/action-sends.js";
+import { RefreshFlights } from "../core/apps/oauth-refresh.js";
 import { spendConnectToken } from "../core/connect/connect-tokens.js";
 import type { CoreContext } from "../core/context.js";
 import { createDeliveryWorker, type DeliveryWorker } from "../core/delivery/delivery-worker.js";
@@ -188,6 +189,7 @@ function createCore(
       transport: { policy, dispatcher: createGuardedAgent(policy) },
       stateTtlMs: config.oauthStateTtlSeconds * 1000,
       spendGrant: spendConnectToken,
+      refreshes: new RefreshFlights(),
     },
     lanes: new SourceLanes(store),
     caches,

@@ -32,7 +32,22 @@ type RefreshOutcome =
       readonly expiresAt: number | null;
     };
 
-const inFlight = new WeakMap<object, Map<string, Promise<RefreshOutcome>>>();
+/**
+ * This node's token refreshes in flight, by connected account: one at a time for each. The
+ * server's OAuth runtime owns one, so two servers in one process never share a flight.
+ */
+export class RefreshFlights {
+  private readonly running = new Map<string, Promise<RefreshOutcome>>();
+
+  /** The refresh of the account already in flight, or `refresh` started now. */
+  join(id: string, refresh: () => Promise<RefreshOutcome>): Promise<RefreshOutcome> {
+    const current = this.running.get(id);
+    if (current) return current;
+    const started = refresh().finally(() => this.running.delete(id));
+    this.running.set(id, started);
+    return started;
+  }
+}
 
 export interface OAuthAccountRef {
   readonly id: string;
@@ -64,7 +79,7 @@ export async function freshOAuthAuth(
       `${label}: its access token has expired and the provider gave no refresh token; reconnect it`,
     );
   }
-  const outcome = await singleFlight(context, account.id, () => refreshUnderLock(context, account.id));
+  const outcome = await context.oauth.refreshes.join(account.id, () => refreshUnderLock(context, account.id));
   switch (outcome.kind) {
     case "fresh":
       return outcome.auth;
@@ -87,28 +102,11 @@ export async function freshOAuthAuth(
   }
 }
 
-function singleFlight(
-  context: CoreContext,
-  id: string,
-  refresh: () => Promise<RefreshOutcome>,
-): Promise<RefreshOutcome> {
-  let running = inFlight.get(context.store);
-  if (!running) {
-    running = new Map();
-    inFlight.set(context.store, running);
-  }
-  const current = running.get(id);
-  if (current) return current;
-  const started = refresh().finally(() => running.delete(id));
-  running.set(id, started);
-  return started;
-}
-
 /** One process (SQLite) needs no row lock: the single flight is the lock, and no transaction stays open across the provider's round trip. */
 function refreshUnderLock(context: CoreContext, id: string): Promise<RefreshOutcome> {
   const { store } = context;
   if (store.capabilities.singleProcess) return refreshOnce(context, store.db, id);
-  return store.db.transaction().execute((tx) => refreshOnce(context, tx, id));
+  return store.transaction((tx) => refreshOnce(context, store.dbIn(tx), id));
 }
 
 async function refreshOnce(context: CoreContext, db: Executor, id: string): Promise<RefreshOutcome> {

@@ -1,6 +1,7 @@
 /** What OAuth needs from the server that runs it; the context carries it (core/context.ts). */
 import type { Executor } from "../../store/schema.js";
 import type { OAuthTransport } from "./oauth-client.js";
+import type { RefreshFlights } from "./oauth-refresh.js";
 
 export interface OAuthRuntime {
   /** Token requests, through the SSRF guard. */
@@ -13,4 +14,6 @@ export interface OAuthRuntime {
    * grants only by their hash: whoever starts attempts with grants supplies this.
    */
   readonly spendGrant: (tx: Executor, grantHash: string, now: number) => Promise<boolean>;
+  /** This node's token refreshes in flight: one per connected account at a time. */
+  readonly refreshes: RefreshFlights;
 }
