@@ -13,6 +13,11 @@ export interface StoreTransaction {
   readonly [opaque]: "StoreTransaction";
 }
 
+export interface TransactionOptions {
+  /** The caller's transaction, if it has one: the work joins it. */
+  readonly in?: StoreTransaction | undefined;
+}
+
 /** What the store's operations run on: a transaction handle, or (inside the store) a query builder. */
 export type InTransaction = StoreTransaction | Executor;
 
