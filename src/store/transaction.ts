@@ -30,8 +30,3 @@ export function executorOf(tx: InTransaction): Executor {
 export function handleOf(tx: Executor): StoreTransaction {
   return tx as unknown as StoreTransaction;
 }
-
-/** Runs `work` in a transaction: the caller's when `db` already is one, a new one otherwise. */
-export function inTransaction<T>(db: Executor, work: (tx: Executor) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
-}
