@@ -115,7 +115,7 @@ export async function buildApp({
       v1.get("/openapi.json", { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),
       );
-      accountRoutes(v1, store.db);
+      accountRoutes(v1, store);
       sessionRoutes(v1, store.db, config.baseUrl);
       webhookRoutes(v1, store, secrets);
       componentRoutes(v1, core);

@@ -146,7 +146,7 @@ async function prepareStore(
     if (released > 0)
       logger.warn({ released }, "released the leases of a previous run that did not stop cleanly");
   }
-  const first = await bootstrapFirstAccount(store.db, config.bootstrapApiKey);
+  const first = await bootstrapFirstAccount(store, config.bootstrapApiKey);
   if (first?.generated) (options.announceFirstKey ?? printFirstKey)(first.apiKey);
   else if (first)
     logger.info({ account: first.account.id }, "created the first account with the bootstrap API key");

@@ -14,7 +14,7 @@ import { migrations } from "./migrations/index.js";
 import { createLocalNotifier, createPostgresNotifier, type Notifier, notifyQuery } from "./notifier.js";
 import { createRateSlotTable, type RateSlotTable } from "./rate-slots.js";
 import type { Database } from "./schema.js";
-import { executorOf, handleOf, type StoreTransaction } from "./transaction.js";
+import { executorOf, handleOf, type StoreTransaction, type TransactionOptions } from "./transaction.js";
 
 export interface Store extends StoreConnection {
   readonly db: Kysely<Database>;
@@ -28,8 +28,11 @@ export interface Store extends StoreConnection {
   readonly notifier: Notifier;
   /** Locks one node of the cluster holds at a time (every lock is granted in the embedded mode). */
   readonly locks: ClusterLocks;
-  /** Runs `work` in a transaction of its own. */
-  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in a transaction of its own, or in the caller's when `options.in` is one, so an
+   * operation that may run inside another's transaction joins it instead of opening a second.
+   */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Runs `work` in a transaction that SQLite shares with the writes that queued meanwhile (one
    * flush for all: store/shared-transaction.ts). `work` must write only through `tx`.
@@ -83,7 +86,8 @@ export async function openStore(location: StoreLocation, options: OpenStoreOptio
     rateSlots: createRateSlotTable(db),
     notifier,
     locks,
-    transaction: (work) => db.transaction().execute((tx) => work(handleOf(tx))),
+    transaction: (work, options) =>
+      options?.in ? work(options.in) : db.transaction().execute((tx) => work(handleOf(tx))),
     sharedTransaction: (work) => adapter.inSharedTransaction(db, (tx) => work(handleOf(tx))),
     dbIn: executorOf,
     async ping() {

@@ -13,6 +13,11 @@ export interface StoreTransaction {
   readonly [opaque]: "StoreTransaction";
 }
 
+export interface TransactionOptions {
+  /** The caller's transaction, if it has one: the work joins it. */
+  readonly in?: StoreTransaction | undefined;
+}
+
 /** What the store's operations run on: a transaction handle, or (inside the store) a query builder. */
 export type InTransaction = StoreTransaction | Executor;
 
@@ -24,9 +29,4 @@ export function executorOf(tx: InTransaction): Executor {
 /** `tx` as the handle the store's operations take. */
 export function handleOf(tx: Executor): StoreTransaction {
   return tx as unknown as StoreTransaction;
-}
-
-/** Runs `work` in a transaction: the caller's when `db` already is one, a new one otherwise. */
-export function inTransaction<T>(db: Executor, work: (tx: Executor) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }

@@ -5,7 +5,8 @@
 
 // Kysely here, not in the store: accounts and API keys are read and written only here.
 import type { Executor } from "../../store/schema.js";
-import { inTransaction } from "../../store/transaction.js";
+import type { Store } from "../../store/store.js";
+import type { StoreTransaction } from "../../store/transaction.js";
 import { ConflictError, NotFoundError } from "../errors.js";
 import { hashApiKey, newApiKey, newId } from "../ids.js";
 import { requiredText } from "../validation.js";
@@ -49,20 +50,26 @@ const MAX_NAME_LENGTH = 200;
 /** last_used_at is refreshed at most this often, so reads stay reads. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** Creates an account with its first key, in the caller's transaction `outer` when it has one. */
 export async function createAccount(
-  db: Executor,
+  store: Pick<Store, "transaction" | "dbIn">,
   input: { name: unknown; isAdmin?: boolean; apiKey?: string },
+  outer?: StoreTransaction,
 ): Promise<{ account: Account; apiKey: string }> {
   const name = requiredText(input.name, "name", MAX_NAME_LENGTH);
   const account: Account = { id: newId("u"), name, isAdmin: input.isAdmin ?? false, createdAt: Date.now() };
   const apiKey = input.apiKey ?? newApiKey();
-  await inTransaction(db, async (tx) => {
-    await tx
-      .insertInto("accounts")
-      .values({ id: account.id, name, is_admin: account.isAdmin ? 1 : 0, created_at: account.createdAt })
-      .execute();
-    await insertApiKey(tx, account.id, apiKey, "default");
-  });
+  await store.transaction(
+    async (tx) => {
+      const db = store.dbIn(tx);
+      await db
+        .insertInto("accounts")
+        .values({ id: account.id, name, is_admin: account.isAdmin ? 1 : 0, created_at: account.createdAt })
+        .execute();
+      await insertApiKey(db, account.id, apiKey, "default");
+    },
+    { in: outer },
+  );
   return { account, apiKey };
 }
 
@@ -116,9 +123,14 @@ export async function listApiKeys(db: Executor, accountId: string): Promise<ApiK
 }
 
 /** Revokes a key of the account. The account's last key cannot be revoked: that would lock it out. */
-export async function revokeApiKey(db: Executor, accountId: string, keyId: string): Promise<void> {
-  await inTransaction(db, async (tx) => {
-    const active = await tx
+export async function revokeApiKey(
+  store: Pick<Store, "transaction" | "dbIn">,
+  accountId: string,
+  keyId: string,
+): Promise<void> {
+  await store.transaction(async (tx) => {
+    const db = store.dbIn(tx);
+    const active = await db
       .selectFrom("api_keys")
       .select("id")
       .where("account_id", "=", accountId)
@@ -131,7 +143,7 @@ export async function revokeApiKey(db: Executor, accountId: string, keyId: strin
         "This is the account's only API key; create another key before revoking this one",
       );
     }
-    await tx.updateTable("api_keys").set({ revoked_at: Date.now() }).where("id", "=", keyId).execute();
+    await db.updateTable("api_keys").set({ revoked_at: Date.now() }).where("id", "=", keyId).execute();
   });
 }
 
@@ -141,24 +153,25 @@ export async function revokeApiKey(db: Executor, accountId: string, keyId: strin
  * the node that claims the bootstrap marker creates the account.
  */
 export async function bootstrapFirstAccount(
-  db: Executor,
+  store: Pick<Store, "transaction" | "dbIn">,
   bootstrapApiKey: string | undefined,
 ): Promise<{ account: Account; apiKey: string; generated: boolean } | null> {
-  return inTransaction(db, async (tx) => {
-    const claimed = await tx
+  return store.transaction(async (tx) => {
+    const db = store.dbIn(tx);
+    const claimed = await db
       .insertInto("meta")
       .values({ key: "bootstrapped_at", value: String(Date.now()) })
       .onConflict((conflict) => conflict.column("key").doNothing())
       .returning("key")
       .executeTakeFirst();
     if (!claimed) return null;
-    const existing = await tx.selectFrom("accounts").select("id").limit(1).executeTakeFirst();
+    const existing = await db.selectFrom("accounts").select("id").limit(1).executeTakeFirst();
     if (existing) return null;
-    const { account, apiKey } = await createAccount(tx, {
-      name: "admin",
-      isAdmin: true,
-      apiKey: bootstrapApiKey,
-    });
+    const { account, apiKey } = await createAccount(
+      store,
+      { name: "admin", isAdmin: true, apiKey: bootstrapApiKey },
+      tx,
+    );
     return { account, apiKey, generated: bootstrapApiKey === undefined };
   });
 }

@@ -7,6 +7,7 @@
 // Kysely here, not in the store: reads and writes only its own table (connect_tokens).
 import { randomBytes } from "node:crypto";
 import type { Executor } from "../../store/schema.js";
+import type { Store } from "../../store/store.js";
 import { InvalidInputError, SluiceError } from "../errors.js";
 import { hashApiKey } from "../ids.js";
 import {
@@ -61,7 +62,7 @@ export class ConnectTokenError extends SluiceError {
 }
 
 export async function createConnectToken(
-  db: Executor,
+  store: Store,
   project: Pick<Project, "id">,
   environment: Environment,
   input: ConnectTokenInput,
@@ -91,7 +92,8 @@ export async function createConnectToken(
     );
   }
   const origins = checkOrigins(input.allowed_origins);
-  const endUser = await ensureEndUser(db, project, environment, externalUserId);
+  const endUser = await ensureEndUser(store, project, environment, externalUserId);
+  const { db } = store;
   const token = `${CONNECT_TOKEN_PREFIX}${randomBytes(24).toString("base64url")}`;
   const expiresAt = now + seconds * 1000;
   await db

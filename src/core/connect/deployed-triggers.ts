@@ -124,13 +124,14 @@ async function attachWebhook(
   });
   let enqueued = 0;
   try {
-    await store.db.transaction().execute(async (tx) => {
-      let lock = tx.selectFrom("sources").select("id").where("id", "=", sourceId);
+    await store.transaction(async (tx) => {
+      const db = store.dbIn(tx);
+      let lock = db.selectFrom("sources").select("id").where("id", "=", sourceId);
       if (store.capabilities.skipLocked) lock = lock.forUpdate();
       await lock.executeTakeFirst();
-      await subscribe(tx, accountId, { emitter_id: sourceId, listener_id: webhook.id });
+      await subscribe(db, accountId, { emitter_id: sourceId, listener_id: webhook.id });
       if (!deliverPast) return;
-      const rows = await tx
+      const rows = await db
         .selectFrom("events")
         .select(["ms", "seq", "channel", "event_key", "summary", "payload"])
         .where("emitter_id", "=", sourceId)
@@ -148,7 +149,7 @@ async function attachWebhook(
           payload: JSON.parse(row.payload),
         };
       });
-      enqueued = await enqueueDeliveries(tx, store.jobs, { id: sourceId, accountId }, events, [
+      enqueued = await enqueueDeliveries(db, store.jobs, { id: sourceId, accountId }, events, [
         { event_name: "", webhook_id: webhook.id, active: 1 },
       ]);
     });

@@ -7,6 +7,7 @@
  */
 // Kysely here, not in the store: owns connect_end_users and the internal accounts they are.
 import type { Executor } from "../../store/schema.js";
+import type { Store } from "../../store/store.js";
 import type { CoreContext } from "../context.js";
 import { deleteWebhook, listWebhooks } from "../delivery/webhooks.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
@@ -100,18 +101,19 @@ export async function requireEndUser(
 
 /** The end user, created on first use. Safe when two first uses race: both get the same one. */
 export async function ensureEndUser(
-  db: Executor,
+  store: Store,
   project: ProjectRef,
   environment: Environment,
   externalUserId: string,
 ): Promise<EndUser> {
-  const existing = await findEndUser(db, project, environment, externalUserId);
+  const existing = await findEndUser(store.db, project, environment, externalUserId);
   if (existing) return existing;
   const now = Date.now();
   const accountId = newId("u");
   try {
-    await db.transaction().execute(async (tx) => {
-      await tx
+    await store.transaction(async (tx) => {
+      const db = store.dbIn(tx);
+      await db
         .insertInto("accounts")
         .values({
           id: accountId,
@@ -120,7 +122,7 @@ export async function ensureEndUser(
           created_at: now,
         })
         .execute();
-      await tx
+      await db
         .insertInto("connect_end_users")
         .values({
           account_id: accountId,
@@ -134,7 +136,7 @@ export async function ensureEndUser(
   } catch (error) {
     if (!/unique|duplicate/i.test(String((error as Error).message))) throw error;
   }
-  const created = await findEndUser(db, project, environment, externalUserId);
+  const created = await findEndUser(store.db, project, environment, externalUserId);
   if (!created) throw new Error(`end user ${externalUserId} was not stored`);
   return created;
 }

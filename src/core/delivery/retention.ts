@@ -39,8 +39,9 @@ export function createDeliveryRetention(options: DeliveryRetentionOptions): Deli
 
   /** One batch, in one transaction: how many deliveries it removed (with their attempts). */
   const removeBatch = (cutoff: number): Promise<number> =>
-    store.db.transaction().execute(async (tx) => {
-      const removed = await tx
+    store.transaction(async (tx) => {
+      const db = store.dbIn(tx);
+      const removed = await db
         .deleteFrom("deliveries")
         .where("id", "in", (eb) =>
           eb
@@ -58,7 +59,7 @@ export function createDeliveryRetention(options: DeliveryRetentionOptions): Deli
         .returning("id")
         .execute();
       if (removed.length > 0) {
-        await tx
+        await db
           .deleteFrom("delivery_attempts")
           .where(
             "delivery_id",

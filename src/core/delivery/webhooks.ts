@@ -6,7 +6,6 @@
 import type { Updateable } from "kysely";
 import type { Executor, WebhooksTable } from "../../store/schema.js";
 import type { Store } from "../../store/store.js";
-import { inTransaction } from "../../store/transaction.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { removeSubscriptionsOf } from "../fan-out/subscriptions.js";
 import { newId, newSigningSecret } from "../ids.js";
@@ -172,19 +171,20 @@ export async function getWebhook(db: Executor, accountId: string, id: string): P
 
 /** Deletes the webhook with its subscriptions, deliveries, queued delivery jobs and rate slots. */
 export async function deleteWebhook(
-  store: Pick<Store, "db" | "capabilities">,
+  store: Pick<Store, "transaction" | "dbIn" | "capabilities">,
   accountId: string,
   id: string,
 ): Promise<void> {
-  await inTransaction(store.db, async (tx) => {
+  await store.transaction(async (tx) => {
+    const db = store.dbIn(tx);
     // PostgreSQL: the emitters subscribed to it are locked first, as their commits lock them, so a
     // commit in flight ends before the deliveries are deleted, and one that comes after waits
     // for this delete. (A source's commit may still have read the subscription before it waited:
     // the deliveries it then stores go unsent, with their jobs: delivery/delivery-worker.ts.)
     if (store.capabilities.skipLocked) {
-      const subscribed = tx.selectFrom("subscriptions").select("emitter_id").where("listener_id", "=", id);
+      const subscribed = db.selectFrom("subscriptions").select("emitter_id").where("listener_id", "=", id);
       for (const emitters of ["sources", "workflows"] as const) {
-        await tx
+        await db
           .selectFrom(emitters)
           .select("id")
           .where("id", "in", subscribed)
@@ -194,20 +194,20 @@ export async function deleteWebhook(
           .execute();
       }
     }
-    await getWebhook(tx, accountId, id);
+    await getWebhook(db, accountId, id);
     // The webhook's row goes after its jobs: a delivery's record locks its job first and then may
     // write the webhook's row (its failure state), so a delete holding that row while it waited
     // for the job would deadlock with it (PostgreSQL).
-    await removeDeliveriesOf(tx, id);
-    await removeSubscriptionsOf(tx, id);
-    const result = await tx
+    await removeDeliveriesOf(db, id);
+    await removeSubscriptionsOf(db, id);
+    const result = await db
       .deleteFrom("webhooks")
       .where("id", "=", id)
       .where("account_id", "=", accountId)
       .executeTakeFirst();
     // Deleted meanwhile by another request: this one deleted nothing.
     if (result.numDeletedRows === 0n) throw new NotFoundError("webhook", id);
-    await tx.deleteFrom("rate_slots").where("key", "=", id).execute();
+    await db.deleteFrom("rate_slots").where("key", "=", id).execute();
   });
 }
 

@@ -122,21 +122,22 @@ export const newestLogId = (db: Executor, emitterId: string) => newestId(db, "em
  * kept with it (which retention trusts: emitter-events.ts `trimOldest`) counts what is left.
  */
 export async function deleteEvents(
-  store: Pick<Store, "db" | "capabilities">,
+  store: Pick<Store, "transaction" | "dbIn" | "capabilities">,
   emitterId: string,
   range: { start_id?: string; end_id?: string },
 ): Promise<number> {
   const start = range.start_id === undefined ? undefined : parseSequenceId(range.start_id, "start_id");
   const end = range.end_id === undefined ? undefined : parseSequenceId(range.end_id, "end_id");
-  return store.db.transaction().execute(async (tx) => {
-    let lock = tx.selectFrom("sources").select("id").where("id", "=", emitterId);
+  return store.transaction(async (tx) => {
+    const db = store.dbIn(tx);
+    let lock = db.selectFrom("sources").select("id").where("id", "=", emitterId);
     if (store.capabilities.skipLocked) lock = lock.forUpdate();
     await lock.execute();
-    let query = tx.deleteFrom("events").where("emitter_id", "=", emitterId);
+    let query = db.deleteFrom("events").where("emitter_id", "=", emitterId);
     if (start) query = query.where((eb) => idCompared(eb, ">=", start));
     if (end) query = query.where((eb) => idCompared(eb, "<=", end));
     const result = await query.executeTakeFirst();
-    await tx
+    await db
       .updateTable("sources")
       .set((eb) => ({
         event_count: eb

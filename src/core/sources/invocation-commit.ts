@@ -4,11 +4,9 @@
  * up meanwhile commit together, in order, with one statement of each kind for all of them and the
  * same outcome as one after another (ARCHITECTURE.md: what one commit holds, group commit).
  */
-// Kysely here, not in the store: the commit's statements are the store's; this only opens its transaction.
 import type { InvocationResult, LogLine } from "../../runtime/sandbox/sandbox.js";
-import type { Executor } from "../../store/schema.js";
-import { inSharedTransaction } from "../../store/shared-transaction.js";
 import type { Store } from "../../store/store.js";
+import type { StoreTransaction } from "../../store/transaction.js";
 import { insertWrites, preparedWrite, type Write, writeIn } from "../../store/write-together.js";
 import {
   type Emitter,
@@ -59,7 +57,7 @@ export interface CommitOutcome {
 }
 
 export async function commitInvocation(store: Store, request: CommitRequest): Promise<CommitOutcome> {
-  const [outcome] = await store.db.transaction().execute((tx) => commitBatch(tx, store, [request]));
+  const [outcome] = await store.transaction((tx) => commitBatch(tx, store, [request]));
   return outcome as CommitOutcome;
 }
 
@@ -77,7 +75,7 @@ export async function commitInvocations(
     return [await commitInvocation(store, only).catch((error: unknown) => ({ error }))];
   }
   try {
-    return await store.db.transaction().execute((tx) => commitBatch(tx, store, requests));
+    return await store.transaction((tx) => commitBatch(tx, store, requests));
   } catch {
     const outcomes: (CommitOutcome | { readonly error: unknown })[] = [];
     for (const request of requests) {
@@ -97,7 +95,7 @@ export async function commitInvocationsShared(
   requests: readonly CommitRequest[],
 ): Promise<(CommitOutcome | { readonly error: unknown })[]> {
   try {
-    return await inSharedTransaction(store, (tx) => commitBatch(tx, store, requests));
+    return await store.sharedTransaction((tx) => commitBatch(tx, store, requests));
   } catch {
     const outcomes: (CommitOutcome | { readonly error: unknown })[] = [];
     for (const request of requests) {
@@ -144,7 +142,7 @@ interface PlannedBatch {
 }
 
 async function commitBatch(
-  tx: Executor,
+  tx: StoreTransaction,
   store: Store,
   requests: readonly CommitRequest[],
 ): Promise<CommitOutcome[]> {

@@ -356,20 +356,21 @@ async function mustLoadRunnable(context: CoreContext, id: string): Promise<Runna
 }
 
 async function removeSource(context: CoreContext, id: string): Promise<void> {
-  await context.store.db.transaction().execute(async (tx) => {
+  await context.store.transaction(async (tx) => {
+    const db = context.store.dbIn(tx);
     // The source's row first, locked, as a commit of its runs locks it before it writes
     // (core/sources/invocation-commit.ts): a commit under way finishes before the delete goes on (and its
     // events are deleted with the rest), a later one finds no source and keeps nothing. Without
     // it, on PostgreSQL a commit could store events between the deletes and the row's removal.
     if (context.store.capabilities.skipLocked) {
-      await tx.selectFrom("sources").select("id").where("id", "=", id).forUpdate().execute();
+      await db.selectFrom("sources").select("id").where("id", "=", id).forUpdate().execute();
     }
-    await tx.deleteFrom("events").where("emitter_id", "=", id).execute();
-    await tx.deleteFrom("emitter_logs").where("emitter_id", "=", id).execute();
-    await tx.deleteFrom("kv").where("emitter_id", "=", id).execute();
-    await cancelTicks(tx, id);
-    await removeSubscriptionsOf(tx, id);
-    await tx.deleteFrom("sources").where("id", "=", id).execute();
+    await db.deleteFrom("events").where("emitter_id", "=", id).execute();
+    await db.deleteFrom("emitter_logs").where("emitter_id", "=", id).execute();
+    await db.deleteFrom("kv").where("emitter_id", "=", id).execute();
+    await cancelTicks(db, id);
+    await removeSubscriptionsOf(db, id);
+    await db.deleteFrom("sources").where("id", "=", id).execute();
   });
   forgetRunnables(context);
   context.sandbox.forgetInstance(id);

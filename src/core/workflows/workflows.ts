@@ -66,8 +66,9 @@ export async function createWorkflow(
   const now = Date.now();
   const active = spec.active ?? true;
   try {
-    await context.store.db.transaction().execute(async (tx) => {
-      await tx
+    await context.store.transaction(async (tx) => {
+      const db = context.store.dbIn(tx);
+      await db
         .insertInto("workflows")
         .values({
           id,
@@ -78,7 +79,7 @@ export async function createWorkflow(
           updated_at: now,
         })
         .execute();
-      await linkTrigger(tx, accountId, id, trigger);
+      await linkTrigger(db, accountId, id, trigger);
     });
   } catch (error) {
     await retireTrigger(context, accountId, id, trigger, null);
@@ -118,8 +119,9 @@ export async function updateWorkflow(
   const old = current.document.trigger;
   const trigger = await setUpTrigger(context, accountId, { id, name: spec.name }, spec.trigger, old);
   const active = spec.active ?? current.active;
-  await context.store.db.transaction().execute(async (tx) => {
-    await tx
+  await context.store.transaction(async (tx) => {
+    const db = context.store.dbIn(tx);
+    await db
       .updateTable("workflows")
       .set({
         ...documentColumns(spec, prepared, trigger, active),
@@ -127,7 +129,7 @@ export async function updateWorkflow(
       })
       .where("id", "=", id)
       .execute();
-    if (trigger !== old) await linkTrigger(tx, accountId, id, trigger);
+    if (trigger !== old) await linkTrigger(db, accountId, id, trigger);
   });
   forgetWorkflows(context);
   if (trigger !== old) await retireTrigger(context, accountId, id, old, trigger);
@@ -171,24 +173,25 @@ async function setActive(context: CoreContext, workflow: Workflow, active: boole
 /** Deletes the workflow with its runs, events, subscriptions, queued runs and owned trigger source. */
 export async function deleteWorkflow(context: CoreContext, accountId: string, id: string): Promise<void> {
   const workflow = await getWorkflow(context, accountId, id);
-  await context.store.db.transaction().execute(async (tx) => {
+  await context.store.transaction(async (tx) => {
+    const db = context.store.dbIn(tx);
     // The workflow's row first, locked, as a run's commit locks it before it writes its events
     // and its record (run-executor.ts): a commit under way finishes first (its events and run are
     // deleted with the rest), a later one finds no workflow. Taken last, the two transactions
     // could each hold what the other waits for (a deadlock, the delete failing with a 500), or a
     // commit could store events between the deletes and the row's removal.
     if (context.store.capabilities.skipLocked) {
-      await tx.selectFrom("workflows").select("id").where("id", "=", workflow.id).forUpdate().execute();
+      await db.selectFrom("workflows").select("id").where("id", "=", workflow.id).forUpdate().execute();
     }
-    await removeSubscriptionsOf(tx, workflow.id);
-    await tx
+    await removeSubscriptionsOf(db, workflow.id);
+    await db
       .deleteFrom("jobs")
       .where("queue", "=", WORKFLOW_RUN_QUEUE)
       .where("group_key", "=", workflow.id)
       .execute();
-    await tx.deleteFrom("workflow_runs").where("workflow_id", "=", workflow.id).execute();
-    await tx.deleteFrom("events").where("emitter_id", "=", workflow.id).execute();
-    await tx.deleteFrom("workflows").where("id", "=", workflow.id).execute();
+    await db.deleteFrom("workflow_runs").where("workflow_id", "=", workflow.id).execute();
+    await db.deleteFrom("events").where("emitter_id", "=", workflow.id).execute();
+    await db.deleteFrom("workflows").where("id", "=", workflow.id).execute();
   });
   forgetWorkflows(context);
   await retireTrigger(context, accountId, workflow.id, workflow.document.trigger, null);

@@ -8,7 +8,7 @@ import {
   listApiKeys,
   revokeApiKey,
 } from "../../core/accounts/accounts.js";
-import type { Executor } from "../../store/schema.js";
+import type { Store } from "../../store/store.js";
 import { requireAdmin } from "../plugins/auth.js";
 import {
   dataOf,
@@ -61,7 +61,8 @@ function apiKeyView(key: ApiKey) {
   };
 }
 
-export function accountRoutes(app: FastifyInstance, db: Executor): void {
+export function accountRoutes(app: FastifyInstance, store: Pick<Store, "db" | "transaction" | "dbIn">): void {
+  const { db } = store;
   app.get(
     "/users/me",
     {
@@ -97,7 +98,7 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
     },
     async (request) => {
       requireAdmin(request);
-      const { account, apiKey } = await createAccount(db, { name: request.body.name });
+      const { account, apiKey } = await createAccount(store, { name: request.body.name });
       return { data: { id: account.id, name: account.name, api_key: apiKey } };
     },
   );
@@ -153,7 +154,7 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
       }),
     },
     async (request) => {
-      await revokeApiKey(db, request.account.id, request.params.id);
+      await revokeApiKey(store, request.account.id, request.params.id);
       return deletedAnswer(request.params.id);
     },
   );

@@ -73,7 +73,7 @@ export function webhookView(webhook: Webhook) {
 /** Registers /v1/webhooks: creating and reading, then changing and deleting. */
 export function webhookRoutes(
   app: FastifyInstance,
-  store: Pick<Store, "db" | "capabilities">,
+  store: Pick<Store, "db" | "capabilities" | "transaction" | "dbIn">,
   secrets: SecretBox,
 ): void {
   webhookReadRoutes(app, store, secrets);
@@ -141,7 +141,7 @@ function webhookReadRoutes(
 /** Updating a webhook, rotating its signing secret and deleting it. */
 function webhookChangeRoutes(
   app: FastifyInstance,
-  store: Pick<Store, "db" | "capabilities">,
+  store: Pick<Store, "db" | "capabilities" | "transaction" | "dbIn">,
   secrets: SecretBox,
 ): void {
   const { db } = store;

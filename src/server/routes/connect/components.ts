@@ -141,7 +141,7 @@ function componentConfigureRoutes(
   // The end user (made on first use) and the component the body names, of `kind`'s type.
   const resolveTarget = async (request: FastifyRequest<{ Body: ConnectConfigureInput }>) => {
     const scope = await scopeOf(request, db);
-    const endUser = await endUserOf(request, db, scope, request.body.external_user_id, "create");
+    const endUser = await endUserOf(request, context.store, scope, request.body.external_user_id, "create");
     const component = await componentForEndUser(
       context,
       scope.project.accountId,

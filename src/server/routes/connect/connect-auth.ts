@@ -28,6 +28,7 @@ import {
   UnauthenticatedError,
 } from "../../../core/errors.js";
 import type { Executor } from "../../../store/schema.js";
+import type { Store } from "../../../store/store.js";
 import { bearerToken } from "../../plugins/auth.js";
 
 export interface ConnectCaller {
@@ -199,7 +200,7 @@ export type EndUserMode = "create" | "require";
  */
 export async function endUserOf(
   request: FastifyRequest,
-  db: Executor,
+  store: Store,
   scope: ConnectScope,
   given: unknown,
   mode: EndUserMode,
@@ -211,8 +212,8 @@ export async function endUserOf(
   }
   const externalUserId = checkExternalUserId(given);
   return mode === "create"
-    ? ensureEndUser(db, scope.project, scope.environment, externalUserId)
-    : requireEndUser(db, scope.project, scope.environment, externalUserId);
+    ? ensureEndUser(store, scope.project, scope.environment, externalUserId)
+    : requireEndUser(store.db, scope.project, scope.environment, externalUserId);
 }
 
 /** Like endUserOf, but an absent `external_user_id` means every end user (null); an unknown one, none. */

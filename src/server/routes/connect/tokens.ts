@@ -85,7 +85,7 @@ export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
     async (request) => {
       requireServerSide(request, "create connect tokens");
       const scope = await scopeOf(request, db);
-      const issued = await createConnectToken(db, scope.project, scope.environment, request.body);
+      const issued = await createConnectToken(context.store, scope.project, scope.environment, request.body);
       const link = new URL(CONNECT_PAGE_PATH, `${context.baseUrl.replace(/\/+$/, "")}/`);
       link.searchParams.set("token", issued.token);
       link.searchParams.set("connectLink", "true");

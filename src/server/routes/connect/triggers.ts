@@ -119,8 +119,8 @@ export function triggerRoutes(app: FastifyInstance, context: CoreContext, mount:
 
 /** The end user the request names (made on first use with "create"), in the request's project. */
 async function endUserFor(request: FastifyRequest, context: CoreContext, given: unknown, mode: EndUserMode) {
-  const { db } = context.store;
-  return endUserOf(request, db, await scopeOf(request, db), given, mode);
+  const { store } = context;
+  return endUserOf(request, store, await scopeOf(request, store.db), given, mode);
 }
 
 /** Running an action and deploying a trigger for the end user. */
@@ -150,7 +150,7 @@ function runRoutes(app: FastifyInstance, context: CoreContext, { base, schema }:
     },
     async (request) => {
       const scope = await scopeOf(request, db);
-      const endUser = await endUserOf(request, db, scope, request.body.external_user_id, "create");
+      const endUser = await endUserOf(request, context.store, scope, request.body.external_user_id, "create");
       return runConnectAction(context, scope.project, endUser, request.body);
     },
   );
@@ -171,7 +171,7 @@ function runRoutes(app: FastifyInstance, context: CoreContext, { base, schema }:
     },
     async (request) => {
       const scope = await scopeOf(request, db);
-      const endUser = await endUserOf(request, db, scope, request.body.external_user_id, "create");
+      const endUser = await endUserOf(request, context.store, scope, request.body.external_user_id, "create");
       const deployed = await deployTrigger(context, scope.project, endUser, request.body);
       return {
         data: deployedTriggerView(context, deployed.source, {
