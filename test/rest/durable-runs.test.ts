@@ -1,7 +1,8 @@
 /**
  * Steps are checkpoints (issue 45): a failed run's retry goes on from the step that failed, so the
  * steps that succeeded (each counted at a local receiver) do not run again, and the run's sends go
- * out once, when it ends. A run that fails for good keeps its earlier steps' outcomes.
+ * out once, when it ends. A run that fails for good keeps its earlier steps' outcomes. `$.context`
+ * names the run, its workflow and its trace, which a replay keeps.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SluiceClient } from "../../src/client/client.js";
@@ -107,6 +108,45 @@ for (const dialect of dialects) {
       expect(run.steps.map((step) => step.status)).toEqual(["success", "error"]);
       expect(run.steps[0]?.return_value).toBe("first");
       expect(["first", "second", "third"].map((step) => calls("for-good", step))).toEqual([1, 2, 0]);
+    });
+
+    it("gives each step $.context: the run, its workflow, its attempt and its trace, which a replay keeps", async () => {
+      const workflow = await client.data<{ id: string }>("POST", "/v1/workflows", {
+        body: {
+          name: "context-reader",
+          steps: [
+            {
+              name: "read",
+              code: `export default { type: "action", async run({ steps, $ }) { return { context: $.context, trigger: steps.trigger.context }; } };`,
+            },
+          ],
+        },
+      });
+      const original = await runOnce(workflow.id, "context");
+      const seen = original.steps[0]?.return_value as {
+        context: Record<string, unknown>;
+        trigger: Record<string, unknown>;
+      };
+      expect(seen.context).toEqual({
+        id: original.id,
+        ts: seen.trigger.ts,
+        workflow_id: workflow.id,
+        workflow_name: "context-reader",
+        owner_id: expect.any(String),
+        trace_id: original.id,
+        replay: false,
+        attempt: 1,
+        run: { runs: 1 },
+      });
+      expect(seen.trigger).toMatchObject({ id: original.id, trace_id: original.id, replay: false });
+
+      const replay = await client.data<{ id: string }>("POST", `/v1/workflow_runs/${original.id}/replay`);
+      const replayed = await waitUntil("the replay to end", async () => {
+        const run = await client.data<WorkflowRun>("GET", `/v1/workflow_runs/${replay.id}`);
+        return run.status === "queued" || run.status === "running" ? undefined : run;
+      });
+      const again = replayed.steps[0]?.return_value as { context: Record<string, unknown> };
+      expect(again.context).toMatchObject({ id: replay.id, trace_id: original.id, replay: true });
     });
   });
 }

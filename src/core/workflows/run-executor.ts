@@ -36,6 +36,7 @@ import {
   progressOf,
   type RunError,
   type RunExit,
+  type RunRecord,
   type StepRecord,
   storeSteps,
   toRunRecord,
@@ -104,12 +105,13 @@ export async function runAttempt(
     response = given;
     hooks.onRespond?.(given);
   };
-  const attempt = {
+  const attempt: Attempt = {
     workflow,
     runId,
     holder: lease.leaseToken,
     trigger: run.trigger,
     slot: options.slot ?? 0,
+    runContext: runContextOf(workflow, run),
   };
   const ran = await runSteps(context, attempt, progressOf(row), onRespond);
   if (ran === null) return null;
@@ -172,6 +174,27 @@ interface Attempt {
   readonly holder: string;
   readonly trigger: unknown;
   readonly slot: number;
+  /** What its steps get as `$.context`. */
+  readonly runContext: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * `$.context` as Pipedream's steps get it: the run's id, start and trace (a replay keeps its
+ * original's), the workflow, and the step's run count (`run.runs`).
+ */
+function runContextOf(workflow: Workflow, run: RunRecord): Record<string, unknown> {
+  const { context } = run.trigger;
+  return {
+    id: run.id,
+    ts: context.ts ?? new Date(run.createdAt).toISOString(),
+    workflow_id: workflow.id,
+    workflow_name: workflow.name,
+    owner_id: workflow.accountId,
+    trace_id: context.trace_id ?? run.id,
+    replay: run.replayOf !== null,
+    attempt: run.attempts,
+    run: { runs: 1 },
+  };
 }
 
 interface StepsRun {
@@ -216,7 +239,7 @@ async function runSteps(
   for (let index = progress.steps.length; index < all.length; index++) {
     const step = all[index] as StoredStep;
     const began = Date.now();
-    const result = await runStep(context, workflow, step, index, view, onRespond, attempt.slot);
+    const result = await runStep(context, attempt, step, index, view, onRespond);
     steps.push(stepRecord(step.name, began, result));
     stateWrites.push(...actionStateWrites({ workflowId: workflow.id, step: step.name }, result.dbWrites));
     if (!result.ok) {
@@ -308,13 +331,13 @@ const checkpoint = prepared(
 /** One step: its props (expressions evaluated, then checked against the component), then its run. */
 async function runStep(
   context: CoreContext,
-  workflow: Workflow,
+  attempt: Attempt,
   step: StoredStep,
   index: number,
   view: Readonly<Record<string, unknown>>,
   onRespond: (response: HttpResponse) => void,
-  slot: number,
 ): Promise<InvocationResult> {
+  const { workflow, slot } = attempt;
   const began = Date.now();
   let component: SavedComponent;
   let values: Record<string, unknown>;
@@ -335,6 +358,7 @@ async function runStep(
     ? await readActionState(context.store, { workflowId: workflow.id, step: step.name })
     : undefined;
   return invokeAction(context, {
+    context: attempt.runContext,
     accountId: workflow.accountId,
     component,
     values,
