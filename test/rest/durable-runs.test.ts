@@ -43,6 +43,8 @@ for (const dialect of dialects) {
           SLUICE_ALLOWED_CIDRS: "127.0.0.0/8",
           SLUICE_COMPONENT_ALLOWED_CIDRS: "127.0.0.0/8",
           SLUICE_RETRY_SCHEDULE: "0,0.2,0.2",
+          // The second retry waits a minute: long enough to see a run waiting for it.
+          SLUICE_RUN_RETRY_SCHEDULE: "0,0.2,60",
         },
       });
       client = sluice.client;
@@ -108,6 +110,37 @@ for (const dialect of dialects) {
       expect(run.steps.map((step) => step.status)).toEqual(["success", "error"]);
       expect(run.steps[0]?.return_value).toBe("first");
       expect(["first", "second", "third"].map((step) => calls("for-good", step))).toEqual([1, 2, 0]);
+    });
+
+    it("shows a failed step waiting for its retry with $attempt: the error and when it is tried again", async () => {
+      const workflow = await client.data<{ id: string }>("POST", "/v1/workflows", {
+        body: {
+          name: "waits-for-a-retry",
+          retries: 2,
+          steps: [
+            { name: "first", code: CALLS("first") },
+            { name: "second", code: CALLS("second", FAILS(5)) },
+          ],
+        },
+      });
+      const queued = await client.data<{ id: string }>("POST", `/v1/workflows/${workflow.id}/runs`, {
+        body: { event: { receiver: `${receiver.url}/waiting` } },
+      });
+      const waiting = await waitUntil("the run to wait for its second retry", async () => {
+        const run = await client.data<WorkflowRun>("GET", `/v1/workflow_runs/${queued.id}`);
+        return run.status === "queued" && run.attempts === 2 ? run : undefined;
+      });
+      const seenAt = Date.now();
+      expect(waiting.steps.map((step) => step.status)).toEqual(["success", "error"]);
+      const failed = waiting.steps[1];
+      expect(failed?.summary).toMatch(/^Try 2 of 3 failed; the step is tried again at /);
+      const attempt = failed?.exports.$attempt as { error: { message: string }; resume_ts: string };
+      expect(attempt.error.message).toContain("try 2 fails");
+      // A minute, give or take a tenth.
+      const wait = Date.parse(attempt.resume_ts) - seenAt;
+      expect(wait).toBeGreaterThan(50_000);
+      expect(wait).toBeLessThan(70_000);
+      expect(["first", "second"].map((step) => calls("waiting", step))).toEqual([1, 2]);
     });
 
     it("gives each step $.context: the run, its workflow, its attempt and its trace, which a replay keeps", async () => {

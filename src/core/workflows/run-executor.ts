@@ -115,13 +115,19 @@ export async function runAttempt(
   };
   const ran = await runSteps(context, attempt, progressOf(row), onRespond);
   if (ran === null) return null;
-  const { steps, sends, error, exit, failedAt, stateWrites } = ran;
+  const { sends, error, exit, failedAt, stateWrites } = ran;
 
   const status: WorkflowRunStatus = error ? "error" : exit ? "exited" : "success";
   const retryAt =
     error && run.attempts <= workflow.retries
       ? Date.now() + retryDelayMs(options.retryScheduleSeconds, run.attempts)
       : null;
+  const steps =
+    retryAt === null || failedAt === null
+      ? ran.steps
+      : ran.steps.map((record, index) =>
+          index === failedAt ? retriedStep(record, run.attempts, workflow.retries, retryAt) : record,
+        );
   // A retried run goes on from the failed step: the earlier steps' sends wait for its end.
   const reports: SendReport[] = error
     ? context.sender.skip(
@@ -475,7 +481,21 @@ function errorEvent(workflow: Workflow, runId: string, trigger: unknown, error: 
   };
 }
 
+/** The wait before attempt `attempt + 1`, give or take a tenth so that failed runs spread out. */
 function retryDelayMs(schedule: readonly number[], attempt: number): number {
   const seconds = schedule[Math.min(attempt, schedule.length - 1)] ?? 60;
-  return Math.max(0, seconds * 1000);
+  return Math.max(0, Math.round(seconds * 1000 * (0.9 + Math.random() * 0.2)));
+}
+
+/**
+ * The failed step of a run that will be retried, as Pipedream's auto-retry shows it: a summary
+ * saying which try failed, and `$attempt` with the error and when the step is tried again.
+ */
+function retriedStep(record: StepRecord, attempt: number, retries: number, retryAt: number): StepRecord {
+  const resumeTs = new Date(retryAt).toISOString();
+  return {
+    ...record,
+    summary: `Try ${attempt} of ${retries + 1} failed; the step is tried again at ${resumeTs}`,
+    exports: { ...record.exports, $attempt: { error: record.error, resume_ts: resumeTs } },
+  };
 }
