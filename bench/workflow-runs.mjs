@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `node bench/workflow-runs.mjs [--sluice DIR] [--postgres URL] [--runs N]`: N runs of a
- * workflow (concurrency 4, one step that emits an event, a webhook subscribed to the workflow),
+ * `node bench/workflow-runs.mjs [--sluice DIR] [--postgres URL] [--runs N] [--steps S]`: N runs
+ * of a workflow (concurrency 4, S steps, the last of which emits an event, a webhook subscribed
+ * to the workflow),
  * queued over REST ten at a time. Prints the time from the first run queued to the last event
  * received, and the CPU a run cost the server and, with `--postgres`, every `postgres` process of
  * the machine. A warm-up of 50 runs comes first. Run it on two builds (`--sluice`) to compare
@@ -21,6 +22,7 @@ const { values: args } = parseArgs({
     sluice: { type: "string", default: ROOT },
     postgres: { type: "string" },
     runs: { type: "string", default: "1000" },
+    steps: { type: "string", default: "1" },
   },
 });
 const runs = Number(args.runs);
@@ -34,10 +36,15 @@ const server = await startSluice({
 });
 try {
   const step = `export default { name: "step", type: "action", props: {}, async run({ steps, $ }) { $.send.emit({ raw_event: { n: steps.trigger.event.n } }); return 1; } };`;
+  const passes = `export default { name: "pass", type: "action", props: {}, async run({ steps }) { return steps.trigger.event.n; } };`;
+  const stepCount = Number(args.steps);
   const workflow = await server.api("POST", "/v1/workflows", {
     name: "wf",
     concurrency: 4,
-    steps: [{ name: "s", code: step }],
+    steps: Array.from({ length: stepCount }, (_, k) => ({
+      name: `s${k}`,
+      code: k === stepCount - 1 ? step : passes,
+    })),
   });
   const webhook = await server.api("POST", "/v1/webhooks", { url: `${receiver.url}/wf`, name: "wf" });
   await server.api("POST", "/v1/subscriptions", { emitter_id: workflow.id, listener_id: webhook.id });
@@ -61,7 +68,7 @@ try {
   const cpu = processCpuMs(server.pid) - cpu0;
   const pg = args.postgres ? cpuMsOfProcessesNamed("postgres") - pg0 : 0;
   console.log(
-    `${args.sluice} ${args.postgres ? "PostgreSQL" : "SQLite"}: ${runs} runs in ${ms} ms (${round(runs / (ms / 1000), 0)}/s); CPU a run: server ${round(cpu / runs)} ms${args.postgres ? `, postgres ${round(pg / runs)} ms` : ""}`,
+    `${args.sluice} ${args.postgres ? "PostgreSQL" : "SQLite"}: ${runs} runs of ${stepCount} steps in ${ms} ms (${round(runs / (ms / 1000), 0)}/s); CPU a run: server ${round(cpu / runs)} ms${args.postgres ? `, postgres ${round(pg / runs)} ms` : ""}`,
   );
 } finally {
   await server.stop();

@@ -16,6 +16,7 @@ export const ENV = {
   componentAllowedCidrs: "SLUICE_COMPONENT_ALLOWED_CIDRS",
   sandboxNetwork: "SLUICE_SANDBOX_NETWORK",
   retrySchedule: "SLUICE_RETRY_SCHEDULE",
+  runRetrySchedule: "SLUICE_RUN_RETRY_SCHEDULE",
   deliveryRetentionDays: "SLUICE_DELIVERY_RETENTION_DAYS",
   maxRunners: "SLUICE_MAX_RUNNERS",
   runnerMemory: "SLUICE_RUNNER_MEMORY_MB",

@@ -35,7 +35,10 @@ export interface ServerConfig {
    * (also a network namespace per runner, with the server opening its connections).
    */
   readonly sandboxNetwork: SandboxNetworkMode;
+  /** Seconds between a webhook delivery's attempts (the first entry: before the first). */
   readonly retryScheduleSeconds: readonly number[];
+  /** Seconds between a workflow run's attempts, for its `retries` (the first entry: before the first). */
+  readonly runRetryScheduleSeconds: readonly number[];
   /**
    * How long a delivery that is over (delivered, or failed) is kept, with its attempts, after it
    * last changed; 0 keeps every one (core/delivery/retention.ts).
@@ -85,6 +88,8 @@ export interface ServerFlags {
 }
 
 const DEFAULT_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
+/** Pipedream's auto-retry: 8 retries over about 10 hours, each wait twice the one before. */
+const DEFAULT_RUN_RETRY_SCHEDULE = [0, 140, 280, 560, 1120, 2240, 4480, 8960, 17920];
 
 export function loadServerConfig(
   flags: ServerFlags = {},
@@ -116,7 +121,11 @@ export function loadServerConfig(
     allowedCidrs: parseCidrs(pick(undefined, ENV.allowedCidrs), ENV.allowedCidrs),
     componentAllowedCidrs: parseCidrs(pick(undefined, ENV.componentAllowedCidrs), ENV.componentAllowedCidrs),
     sandboxNetwork: parseSandboxNetwork(pick(undefined, ENV.sandboxNetwork)),
-    retryScheduleSeconds: parseRetrySchedule(pick(undefined, ENV.retrySchedule)) ?? DEFAULT_RETRY_SCHEDULE,
+    retryScheduleSeconds:
+      parseRetrySchedule(pick(undefined, ENV.retrySchedule), ENV.retrySchedule) ?? DEFAULT_RETRY_SCHEDULE,
+    runRetryScheduleSeconds:
+      parseRetrySchedule(pick(undefined, ENV.runRetrySchedule), ENV.runRetrySchedule) ??
+      DEFAULT_RUN_RETRY_SCHEDULE,
     deliveryRetentionMs:
       (parseDays(pick(undefined, ENV.deliveryRetentionDays), ENV.deliveryRetentionDays) ?? 30) * 86_400_000,
     maxRunners:
@@ -305,13 +314,13 @@ function parseCidrs(raw: string | undefined, variable: string): string[] {
   return cidrs;
 }
 
-function parseRetrySchedule(raw: string | undefined): number[] | undefined {
+function parseRetrySchedule(raw: string | undefined, variable: string): number[] | undefined {
   if (raw === undefined) return undefined;
   const items = parseList(raw);
   const seconds = items.map(Number);
   if (items.length === 0 || seconds.some((value) => !Number.isFinite(value) || value < 0)) {
     throw new ConfigError(
-      `${ENV.retrySchedule} must be a comma-separated list of seconds between attempts, such as 0,5,300; got '${raw}'`,
+      `${variable} must be a comma-separated list of seconds between attempts, such as 0,5,300; got '${raw}'`,
     );
   }
   return seconds;

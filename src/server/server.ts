@@ -86,7 +86,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     const core = createCore(config, store, masterKey, policy, egress, logger, parts, () => publicUrl);
     const metrics = createMetrics(store);
     const workflows = createWorkflowRunner(core, {
-      retryScheduleSeconds: config.retryScheduleSeconds,
+      retryScheduleSeconds: config.runRetryScheduleSeconds,
       onError: (error) => logger.error({ err: error }, "workflow runner"),
     });
     parts.workflows = workflows;

@@ -290,7 +290,7 @@ export interface WorkflowRunsTable {
   status: WorkflowRunStatus;
   /** JSON: { event, context }. */
   trigger: string;
-  /** JSON: the step records of the latest attempt. */
+  /** JSON: the step records so far, the sends' outcomes and the sends still to go (run-record.ts). */
   steps: string;
   error: string | null;
   exit: string | null;
@@ -299,6 +299,10 @@ export interface WorkflowRunsTable {
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
+  /** The step the next attempt goes on from: the ones before it have their outcome in `steps`. */
+  next_step: Generated<number>;
+  /** The lease token of the attempt that may write the run (null before its first). */
+  holder: string | null;
 }
 
 /** A web UI session (src/core/accounts/sessions.ts); the token itself is only in the browser's cookie. */

@@ -14,6 +14,7 @@ describe("server configuration", () => {
       dataDir: path.resolve(".sluice"),
       databaseUrl: undefined,
       retryScheduleSeconds: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
+      runRetryScheduleSeconds: [0, 140, 280, 560, 1120, 2240, 4480, 8960, 17920],
       allowedCidrs: [],
     });
     expect(config.maxRunners).toBeGreaterThanOrEqual(4);
@@ -96,6 +97,7 @@ describe("server configuration", () => {
     [{ SLUICE_DATABASE_URL: "mysql://x" }, /SLUICE_DATABASE_URL must be a postgres:\/\/ URL/],
     [{ SLUICE_BASE_URL: "example.com" }, /SLUICE_BASE_URL must be an absolute http\(s\) URL/],
     [{ SLUICE_RETRY_SCHEDULE: "0,soon" }, /SLUICE_RETRY_SCHEDULE must be a comma-separated list/],
+    [{ SLUICE_RUN_RETRY_SCHEDULE: "0,-1" }, /SLUICE_RUN_RETRY_SCHEDULE must be a comma-separated list/],
     [{ SLUICE_LOG_LEVEL: "loud" }, /SLUICE_LOG_LEVEL must be one of/],
     [{ SLUICE_RUNNER_MEMORY_MB: "10" }, /SLUICE_RUNNER_MEMORY_MB must be between 64 and/],
     [{ SLUICE_BOOTSTRAP_API_KEY: "short" }, /SLUICE_BOOTSTRAP_API_KEY must be at least 16 characters/],

@@ -98,6 +98,7 @@ for (const dialect of dialects) {
           SLUICE_ALLOWED_CIDRS: "127.0.0.0/8",
           SLUICE_COMPONENT_ALLOWED_CIDRS: "127.0.0.0/8",
           SLUICE_RETRY_SCHEDULE: "0,0.2,0.2",
+          SLUICE_RUN_RETRY_SCHEDULE: "0,0.2,0.2",
         },
       });
       client = sluice.client;

@@ -54,6 +54,8 @@ export interface ActionStep {
   /** Values checked by `configureProps` against the component's props. */
   readonly values: Record<string, unknown>;
   readonly steps: Readonly<Record<string, unknown>>;
+  /** Its `$.context`: the workflow run it is a step of. */
+  readonly context?: Readonly<Record<string, unknown>>;
   readonly timeoutMs: number;
   /** Called as soon as the action calls `$.respond()`. */
   readonly onRespond?: (response: HttpResponse) => void;
@@ -106,6 +108,7 @@ async function invokeActionMasked(
       props: runnerProps(component.definition, values, null),
       db: step.db ?? {},
       steps: step.steps,
+      ...(step.context ? { context: step.context } : {}),
       timeoutMs: step.timeoutMs,
       onDataStore: dataStoreHandler(context, component.definition, values),
       ...(step.onRespond ? { onRespond: step.onRespond } : {}),

@@ -31,6 +31,8 @@ export interface RunRecord {
   readonly status: WorkflowRunStatus;
   /** The columns of the run's row as stored (JSON text). */
   readonly steps: string;
+  /** The step a retry goes on from. */
+  readonly nextStep: number;
   readonly error: string | null;
   readonly exit: string | null;
   /** When the failed run is tried again (its job released until then), or null: it is over. */
@@ -84,6 +86,8 @@ export async function commitRun(
       ...record.stateWrites,
       preparedWrite(updateRun, {
         id: record.runId,
+        holder: record.lease.leaseToken,
+        next_step: record.nextStep,
         status: retry ? "queued" : record.status,
         steps: record.steps,
         error: record.error,
@@ -133,12 +137,17 @@ const updateWorkflowEvents = prepared(
   { reusePlan: true },
 );
 
-/** The run's row at its end, or queued again for a retry (no `finished_at`). */
+/**
+ * The run's row at its end, or queued again for a retry (no `finished_at`); only by the attempt
+ * that holds it, as the job's end is.
+ */
 const updateRun = prepared(
   (
     creator,
     values: {
       id: string;
+      holder: string;
+      next_step: number;
       status: WorkflowRunStatus;
       steps: string;
       error: string | null;
@@ -146,8 +155,12 @@ const updateRun = prepared(
       finished_at: number | null;
     },
   ) => {
-    const { id, ...columns } = values;
-    return creator.updateTable("workflow_runs").set(columns).where("id", "=", id);
+    const { id, holder, ...columns } = values;
+    return creator
+      .updateTable("workflow_runs")
+      .set(columns)
+      .where("id", "=", id)
+      .where("holder", "=", holder);
   },
   { reusePlan: true },
 );

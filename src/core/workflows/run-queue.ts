@@ -50,6 +50,9 @@ function runRow(runId: string, run: NewRun, now: number): Insertable<WorkflowRun
         id: runId,
         workflow_id: run.workflowId,
         ts: new Date(now).toISOString(),
+        // A replay keeps its original's trace, as Pipedream's `trace_id` does.
+        trace_id: run.trigger.context.trace_id ?? runId,
+        replay: run.replayOf !== undefined,
       },
     }),
     steps: "[]",

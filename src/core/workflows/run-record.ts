@@ -4,7 +4,7 @@
  */
 // Kysely here, not in the store: only the row type of a run, read by the run path.
 import type { Selectable } from "kysely";
-import type { LogLine } from "../../runtime/sandbox/sandbox.js";
+import type { LogLine, QueuedSend } from "../../runtime/sandbox/sandbox.js";
 import type { WorkflowRunStatus, WorkflowRunsTable } from "../../store/schema.js";
 import type { SendReport } from "../actions/action-sends.js";
 
@@ -52,14 +52,37 @@ export interface RunRecord {
   readonly finishedAt: number | null;
 }
 
-/** The steps column holds the step records and the sends' outcomes. */
+/**
+ * The steps column holds the step records and the sends' outcomes; while the run goes on, the
+ * sends of its committed steps wait in `pending` (a run sends only when it ends).
+ */
 interface StoredSteps {
   readonly steps: readonly StepRecord[];
   readonly sends: readonly SendReport[];
+  readonly pending?: readonly QueuedSend[];
 }
 
-export function storeSteps(steps: readonly StepRecord[], sends: readonly SendReport[]): string {
-  return JSON.stringify({ steps, sends } satisfies StoredSteps);
+export function storeSteps(
+  steps: readonly StepRecord[],
+  sends: readonly SendReport[],
+  pending: readonly QueuedSend[] = [],
+): string {
+  return JSON.stringify(
+    (pending.length > 0 ? { steps, sends, pending } : { steps, sends }) satisfies StoredSteps,
+  );
+}
+
+/** Where an attempt goes on from: the steps whose outcome committed, and their sends not made yet. */
+export interface Progress {
+  readonly steps: readonly StepRecord[];
+  readonly pending: readonly QueuedSend[];
+}
+
+export function progressOf(row: Selectable<WorkflowRunsTable>): Progress {
+  if (row.next_step === 0) return { steps: [], pending: [] };
+  const stored = JSON.parse(row.steps) as StoredSteps | [];
+  if (Array.isArray(stored)) return { steps: [], pending: [] };
+  return { steps: stored.steps.slice(0, row.next_step), pending: stored.pending ?? [] };
 }
 
 export function toRunRecord(row: Selectable<WorkflowRunsTable>): RunRecord {

@@ -1,6 +1,6 @@
 /**
  * `$`, the argument an action's `run({ steps, $ })` gets, built inside the runner (SPEC.md,
- * "Action run argument"): `$.export`, `$.respond`, `$.flow.exit` and `$.send.*`. Nothing here
+ * "Action run argument"): `$.export`, `$.respond`, `$.flow.exit`, `$.send.*` and `$.context`. Nothing here
  * performs I/O: each call is checked, encoded and handed to the invocation's effects at once, and
  * sends are only queued — core performs them after the run, through the SSRF guard.
  */
@@ -25,8 +25,8 @@ export const MAX_SEND_BYTES = 1024 * 1024;
 
 const HTTP_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-/** A fresh `$` for one run. */
-export function createActionContext(effects: ActionEffects): UnknownRecord {
+/** A fresh `$` for one run; `context` is its `$.context` (the workflow run it is a step of). */
+export function createActionContext(effects: ActionEffects, context: unknown = {}): UnknownRecord {
   const state = { responded: false, sends: 0 };
   const queue = (kind: SendKind, params: UnknownRecord): Promise<void> => {
     if (state.sends >= MAX_SENDS_PER_RUN) {
@@ -41,6 +41,7 @@ export function createActionContext(effects: ActionEffects): UnknownRecord {
     return Promise.resolve();
   };
   return {
+    context,
     export(name: unknown, value: unknown): void {
       if (typeof name !== "string" || name === "") {
         throw new TypeError("$.export(name, value): name must be a non-empty string");

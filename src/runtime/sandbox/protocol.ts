@@ -32,6 +32,8 @@ export interface InvokeMessage {
   readonly db?: Readonly<Record<string, unknown>>;
   /** An action's `steps` (JSON); absent for sources. */
   readonly steps?: unknown;
+  /** An action's `$.context` (JSON); absent for sources. */
+  readonly context?: unknown;
 }
 
 /**

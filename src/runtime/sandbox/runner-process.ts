@@ -235,6 +235,7 @@ export class RunnerProcess {
       ...(instance === undefined ? {} : { instance }),
       ...(props === undefined ? {} : { props }),
       ...(invocation.steps === undefined ? {} : { steps: invocation.steps }),
+      ...(invocation.context === undefined ? {} : { context: invocation.context }),
     };
     return new Promise((resolve) => {
       this.inFlight.set(id, {

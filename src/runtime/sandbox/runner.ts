@@ -327,7 +327,10 @@ function actionEffectsOf(id: number): ActionEffects {
 /** An action's run gets `{ steps, $ }`; a source's gets the event. */
 function runArgument(component: ComponentObject, message: InvokeMessage): unknown {
   if (component.type !== "action") return message.event;
-  return { steps: message.steps ?? {}, $: createActionContext(actionEffectsOf(message.id)) };
+  return {
+    steps: message.steps ?? {},
+    $: createActionContext(actionEffectsOf(message.id), message.context ?? {}),
+  };
 }
 
 /** Runs the invocation once those of its instance that came before it have run. */

@@ -77,6 +77,8 @@ export interface Invocation {
    * runner passes the results of the earlier steps; sources ignore it.
    */
   readonly steps?: unknown;
+  /** An action's `$.context`: the run it is a step of (JSON; `{}` when absent). */
+  readonly context?: Readonly<Record<string, unknown>>;
   /** Performs the invocation's data store calls (only for the stores of its props). */
   readonly onDataStore?: DataStoreHandler;
   /**

@@ -20,6 +20,7 @@ import * as jobsGroupEstimate from "./0020-jobs-group-estimate.js";
 import * as jobsLeasedOnly from "./0021-jobs-leased-only.js";
 import * as workflowRunsFinished from "./0022-workflow-runs-finished.js";
 import * as actionState from "./0023-action-state.js";
+import * as runCheckpoints from "./0024-run-checkpoints.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "0021-jobs-leased-only": jobsLeasedOnly,
   "0022-workflow-runs-finished": workflowRunsFinished,
   "0023-action-state": actionState,
+  "0024-run-checkpoints": runCheckpoints,
 };
