@@ -8,7 +8,6 @@ import type { NodeCaches } from "./node-cache.js";
 import type { CodeFetcher } from "./outbound/fetch-code.js";
 import type { SecretBox } from "./secret-box.js";
 import type { SourceLanes } from "./sources/lane.js";
-import type { WorkflowCache } from "./workflows/workflow-cache.js";
 
 export interface CoreContext {
   readonly store: Store;
@@ -28,6 +27,4 @@ export interface CoreContext {
   readonly lanes: SourceLanes;
   /** This node's caches of what hot paths read (runnable sources, workflows), each dropped by its topic. */
   readonly caches: NodeCaches;
-  /** This node's workflows for their runs, with the steps' components read for each. */
-  readonly workflowCache: WorkflowCache;
 }

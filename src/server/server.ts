@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import type { ServerConfig } from "../config/server-config.js";
 import { bootstrapFirstAccount } from "../core/accounts/accounts.js";
 import { type ActionSender, createActionSender } from "../core/actions/action-sends.js";
-import { RefreshFlights } from "../core/apps/oauth-refresh.js";
+import { RefreshFlights } from "../core/apps/refresh-flights.js";
 import { spendConnectToken } from "../core/connect/connect-tokens.js";
 import type { CoreContext } from "../core/context.js";
 import { createDeliveryWorker, type DeliveryWorker } from "../core/delivery/delivery-worker.js";
@@ -23,7 +23,6 @@ import { checkMasterKey, createSecretBox, loadMasterKey } from "../core/secret-b
 import { SourceLanes } from "../core/sources/lane.js";
 import { createTimerWorker, type TimerWorker } from "../core/sources/timers/timer-worker.js";
 import { createWorkflowRunner, type WorkflowRunner } from "../core/workflows/run-worker.js";
-import { WorkflowCache } from "../core/workflows/workflow-cache.js";
 import { createCompiler } from "../runtime/compile/esbuild-compiler.js";
 import { createNpmPackages } from "../runtime/compile/npm-packages.js";
 import { namespaceLauncher } from "../runtime/sandbox/egress/network-namespace.js";
@@ -193,7 +192,6 @@ function createCore(
     },
     lanes: new SourceLanes(store),
     caches,
-    workflowCache: new WorkflowCache(caches),
     get baseUrl() {
       return baseUrl();
     },

@@ -11,42 +11,13 @@ import { SluiceError } from "../errors.js";
 import { maskSecrets } from "../sources/source-props.js";
 import { resolveOAuthApp } from "./app-registry.js";
 import { OAuthProviderError, refreshTokens } from "./oauth-client.js";
+import type { Auth, RefreshOutcome } from "./refresh-flights.js";
 
 export const REFRESH_MARGIN_MS = 60_000;
 
 /** A connected account that cannot be used for this invocation; the message names it and its app. */
 export class AuthUnavailableError extends SluiceError {
   readonly kind = "invalid";
-}
-
-type Auth = Record<string, unknown>;
-
-type RefreshOutcome =
-  | { readonly kind: "fresh"; readonly auth: Auth }
-  | { readonly kind: "gone" }
-  | { readonly kind: "revoked"; readonly error: string }
-  | {
-      readonly kind: "failed";
-      readonly reason: string;
-      readonly auth: Auth;
-      readonly expiresAt: number | null;
-    };
-
-/**
- * This node's token refreshes in flight, by connected account: one at a time for each. The
- * server's OAuth runtime owns one, so two servers in one process never share a flight.
- */
-export class RefreshFlights {
-  private readonly running = new Map<string, Promise<RefreshOutcome>>();
-
-  /** The refresh of the account already in flight, or `refresh` started now. */
-  join(id: string, refresh: () => Promise<RefreshOutcome>): Promise<RefreshOutcome> {
-    const current = this.running.get(id);
-    if (current) return current;
-    const started = refresh().finally(() => this.running.delete(id));
-    this.running.set(id, started);
-    return started;
-  }
 }
 
 export interface OAuthAccountRef {

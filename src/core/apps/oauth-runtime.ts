@@ -1,7 +1,7 @@
 /** What OAuth needs from the server that runs it; the context carries it (core/context.ts). */
 import type { Executor } from "../../store/schema.js";
 import type { OAuthTransport } from "./oauth-client.js";
-import type { RefreshFlights } from "./oauth-refresh.js";
+import type { RefreshFlights } from "./refresh-flights.js";
 
 export interface OAuthRuntime {
   /** Token requests, through the SSRF guard. */

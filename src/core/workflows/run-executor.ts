@@ -42,7 +42,7 @@ import {
   toRunRecord,
 } from "./run-record.js";
 import type { StoredStep } from "./steps.js";
-import { runnableWorkflow, stepComponent } from "./workflow-cache.js";
+import { type RunnableWorkflow, runnableWorkflow, stepComponent } from "./workflow-cache.js";
 import { expressionsRunnerId, slotRunnerId, type Workflow } from "./workflows.js";
 
 /** The channel of failed runs' errors. */
@@ -174,7 +174,7 @@ export async function runAttempt(
 }
 
 interface Attempt {
-  readonly workflow: Workflow;
+  readonly workflow: RunnableWorkflow;
   readonly runId: string;
   /** The lease token the run's row must still name for this attempt to write it. */
   readonly holder: string;
