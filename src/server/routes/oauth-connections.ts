@@ -18,6 +18,7 @@ import { callbackPage } from "../oauth-callback-page.js";
 import { sendError } from "../plugins/errors.js";
 import { dataOf, errorResponse, idParams, operationsOf } from "../schemas.js";
 import { oauthConnectionView } from "../views/apps.js";
+import { routeGroup } from "./route-group.js";
 
 const operation = operationsOf("connected accounts");
 
@@ -96,17 +97,13 @@ const startedAnswer = {
 } as const;
 
 export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.post<{ Body: OAuthStartInput }>(
-    "/connected_accounts/oauth",
-    {
-      schema: operation({
-        operationId: "startOAuthConnection",
-        summary: "Start connecting an account of an OAuth app: returns the provider's authorize URL to open",
-        body: startInput,
-        response: { 200: startedAnswer },
-      }),
-    },
-    async (request) => {
+  const route = routeGroup(app, operation);
+  route.post<{ Body: OAuthStartInput }>("/connected_accounts/oauth", {
+    operationId: "startOAuthConnection",
+    summary: "Start connecting an account of an OAuth app: returns the provider's authorize URL to open",
+    body: startInput,
+    response: { 200: startedAnswer },
+    handler: async (request) => {
       const started = await startOAuthConnection(context, request.account.id, request.body);
       return {
         data: {
@@ -116,7 +113,7 @@ export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext
         },
       };
     },
-  );
+  });
 
   app.get<{ Querystring: OAuthCallbackQuery }>(
     OAUTH_CALLBACK_PATH.replace(/^\/v1/, ""),
@@ -156,20 +153,15 @@ export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext
     async (request, reply) => answerCallback(context, request, reply),
   );
 
-  app.get<{ Params: { id: string } }>(
-    "/connected_accounts/oauth/:id",
-    {
-      schema: operation({
-        operationId: "getOAuthConnection",
-        summary: "Follow an OAuth connection: pending, connected (with its apn_ id), failed or expired",
-        params: idParams,
-        response: { 200: dataOf(connectionSchema), 404: errorResponse },
-      }),
-    },
-    async (request) => ({
+  route.get<{ Params: { id: string } }>("/connected_accounts/oauth/:id", {
+    operationId: "getOAuthConnection",
+    summary: "Follow an OAuth connection: pending, connected (with its apn_ id), failed or expired",
+    params: idParams,
+    response: { 200: dataOf(connectionSchema), 404: errorResponse },
+    handler: async (request) => ({
       data: oauthConnectionView(await getOAuthConnection(context, request.account.id, request.params.id)),
     }),
-  );
+  });
 }
 
 /** The callback's answer: a page for the browser that opened it, JSON for any other caller. */
