@@ -10,18 +10,8 @@ import {
 } from "../../core/accounts/accounts.js";
 import type { Executor } from "../../store/schema.js";
 import { requireAdmin } from "../plugins/auth.js";
-import {
-  dataOf,
-  deletedAnswer,
-  deletedResponse,
-  epochSeconds,
-  errorResponse,
-  idParams,
-  operationsOf,
-} from "../schemas.js";
+import { dataOf, deletedAnswer, deletedResponse, epochSeconds, errorResponse, idParams } from "../schemas.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("accounts");
 
 export const accountSchema = {
   type: "object",
@@ -63,7 +53,7 @@ function apiKeyView(key: ApiKey) {
 }
 
 export function accountRoutes(app: FastifyInstance, db: Executor): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "accounts");
   route.get("/users/me", {
     operationId: "getCurrentUser",
     summary: "The account of the API key",

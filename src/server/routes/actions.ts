@@ -23,7 +23,6 @@ import {
   dataOf,
   epochSeconds,
   errorResponse,
-  operationsOf,
   pageAnswer,
   pageOf,
   pageQueryWith,
@@ -34,9 +33,6 @@ import { publishedDetailSchema, publishedSchema } from "./component-schemas.js";
 import { componentView } from "./components.js";
 import { routeGroup } from "./route-group.js";
 import { actionRunSchema } from "./run-schemas.js";
-
-const actionsOperation = operationsOf("actions");
-const componentsOperation = operationsOf("components");
 
 function publishedView(published: PublishedComponent) {
   const { code: _code, ...component } = componentView(published.component);
@@ -60,7 +56,7 @@ export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
 
 /** Running an action once; its sends go through the context's sender. */
 function actionRunRoute(app: FastifyInstance, context: CoreContext): void {
-  const actionRoute = routeGroup(app, actionsOperation);
+  const actionRoute = routeGroup(app, "actions");
   const { sender } = context;
 
   actionRoute.post<{ Body: ActionRunInput }>("/actions/run", {
@@ -90,7 +86,7 @@ function actionRunRoute(app: FastifyInstance, context: CoreContext): void {
 
 /** Publishing components under a key and version, listing, reading and unpublishing them. */
 function publishedComponentRoutes(app: FastifyInstance, context: CoreContext): void {
-  const componentRoute = routeGroup(app, componentsOperation);
+  const componentRoute = routeGroup(app, "components");
   componentRoute.post<{ Body: PublishInput }>("/components/publish", {
     operationId: "publishComponent",
     summary: "Publish a component under its key and version (a new version keeps the older ones)",

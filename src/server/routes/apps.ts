@@ -17,12 +17,10 @@ import { oauthRedirectUri } from "../../core/apps/oauth-connections.js";
 import { clientSecretOf } from "../../core/apps/oauth-settings.js";
 import type { CoreContext } from "../../core/context.js";
 import { requireAdmin } from "../plugins/auth.js";
-import { dataOf, documentedAs, errorResponse, listOf, operationsOf, pathParams } from "../schemas.js";
+import { dataOf, documentedAs, errorResponse, listOf, pathParams } from "../schemas.js";
 import { appView } from "../views/apps.js";
 import { appInput, appParamsDocument, appSchema } from "./app-schemas.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("apps");
 
 const slugParams = pathParams({ slug: { type: "string", maxLength: 200 } });
 
@@ -30,7 +28,7 @@ const oneApp = { 200: dataOf(appSchema) } as const;
 
 /** Registers `/apps`; /v1/connected_accounts are in connected-accounts.ts. */
 export function appRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "apps");
   const { db } = context.store;
   const view = (definition: AppDefinition) => {
     const shown = appView(definition);

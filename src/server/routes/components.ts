@@ -10,11 +10,9 @@ import {
 } from "../../core/components/saved-components.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import { dataOf, epochSeconds, operationsOf, pageAnswer, pageOf, pageQuery, pathParams } from "../schemas.js";
+import { dataOf, epochSeconds, pageAnswer, pageOf, pageQuery, pathParams } from "../schemas.js";
 import { componentSchema, componentSummarySchema } from "./component-schemas.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("components");
 
 export function componentView(component: SavedComponent) {
   return {
@@ -35,7 +33,7 @@ export function componentView(component: SavedComponent) {
 }
 
 export function componentRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "components");
   route.post<{ Body: ComponentInput & { key?: string } }>("/components", {
     operationId: "saveComponent",
     summary:

@@ -21,15 +21,12 @@ import {
   deletedResponse,
   errorResponse,
   idParams,
-  operationsOf,
   pageAnswer,
   pageOf,
   pageQueryWith,
 } from "../schemas.js";
 import { connectedAccountView } from "../views/apps.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("connected accounts");
 
 const connectedAccountSchema = {
   type: "object",
@@ -58,7 +55,7 @@ export function connectedAccountRoutes(app: FastifyInstance, context: CoreContex
 
 /** Connecting a keys app's account, listing the account's and reading one. */
 function accountConnectRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "connected accounts");
   route.post<{ Body: ConnectedAccountInput }>("/connected_accounts", {
     operationId: "createConnectedAccount",
     summary:
@@ -103,7 +100,7 @@ function accountConnectRoutes(app: FastifyInstance, context: CoreContext): void 
 
 /** Renaming or reconnecting an account, and deleting it. */
 function accountChangeRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "connected accounts");
   route.patch<{ Params: { id: string }; Body: ConnectedAccountUpdate }>("/connected_accounts/:id", {
     operationId: "updateConnectedAccount",
     summary:

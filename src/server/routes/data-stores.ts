@@ -17,13 +17,10 @@ import {
   errorResponse,
   idParams,
   listOf,
-  operationsOf,
   pathParams,
 } from "../schemas.js";
 import { dataStoreView } from "../views/data-stores.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("data stores");
 
 const storeSchema = {
   type: "object",
@@ -57,7 +54,7 @@ export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): voi
 
 /** Listing, creating and deleting data stores. */
 function dataStoreListRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "data stores");
   route.get("/data_stores", {
     operationId: "listDataStores",
     summary: "List the account's data stores",
@@ -89,7 +86,7 @@ function dataStoreListRoutes(app: FastifyInstance, context: CoreContext): void {
 
 /** A data store's records: all of them, and one by key (read, set with a ttl, delete). */
 function dataStoreRecordRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "data stores");
   route.get<{ Params: { id: string } }>("/data_stores/:id/records", {
     operationId: "listDataStoreRecords",
     summary: "Every live record of a data store (by ds_ id or name), by key",

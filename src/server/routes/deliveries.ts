@@ -10,11 +10,9 @@ import {
 import { InvalidInputError } from "../../core/errors.js";
 import type { PageRequest } from "../../core/pagination.js";
 import type { Store } from "../../store/store.js";
-import { dataOf, errorResponse, idParams, operationsOf, pageAnswer, pageOf, pageQuery } from "../schemas.js";
+import { dataOf, errorResponse, idParams, pageAnswer, pageOf, pageQuery } from "../schemas.js";
 import { attemptView, deliveryView } from "../views/deliveries.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("deliveries");
 
 const nullableNumber = { type: ["number", "null"] } as const;
 const nullableString = { type: ["string", "null"] } as const;
@@ -57,7 +55,7 @@ const deliveryWithAttempts = {
 } as const;
 
 export function deliveryRoutes(app: FastifyInstance, store: Store): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "deliveries");
   route.get<{ Params: { id: string }; Querystring: PageRequest & { status?: string } }>(
     "/webhooks/:id/deliveries",
     {

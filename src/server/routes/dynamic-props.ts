@@ -10,11 +10,8 @@ import {
   reloadComponentProps,
 } from "../../core/components/dynamic-props.js";
 import type { CoreContext } from "../../core/context.js";
-import { operationsOf } from "../schemas.js";
 import { sandboxAnswer } from "./component-schemas.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("components");
 
 const target = {
   id: { type: "string", description: "a component key, a saved component id (sc_…) or a source id (dc_…)" },
@@ -27,7 +24,7 @@ const target = {
 } as const;
 
 export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "components");
   route.post<{ Body: ConfigureInput }>("/components/configure", {
     operationId: "configureComponentProp",
     summary: "Fetch one page of a prop's options (async options, propDefinition), run in the sandbox",

@@ -3,10 +3,8 @@ import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../core/context.js";
 import { deleteEvents, type EventQuery, listEventSummaries, listLogs } from "../../core/events/events.js";
 import { getSource } from "../../core/sources/sources.js";
-import { idParams, operationsOf, pageInfo, pageOf, pageQuery } from "../schemas.js";
+import { idParams, pageInfo, pageOf, pageQuery } from "../schemas.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("events");
 
 const nullableString = { type: ["string", "null"] } as const;
 
@@ -60,7 +58,7 @@ export const eventSummariesQuery = {
 export const eventSummariesResponse = { 200: pageOf(eventSummarySchema) } as const;
 
 export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "events");
   const db = context.store.db;
 
   route.get<{ Params: { id: string }; Querystring: EventQuery }>("/sources/:id/event_summaries", {

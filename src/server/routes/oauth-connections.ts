@@ -16,11 +16,9 @@ import {
 import type { CoreContext } from "../../core/context.js";
 import { callbackPage } from "../oauth-callback-page.js";
 import { sendError } from "../plugins/errors.js";
-import { dataOf, errorResponse, idParams, operationsOf } from "../schemas.js";
+import { dataOf, errorResponse, idParams } from "../schemas.js";
 import { oauthConnectionView } from "../views/apps.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("connected accounts");
 
 const connectionSchema = {
   type: "object",
@@ -97,7 +95,7 @@ const startedAnswer = {
 } as const;
 
 export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "connected accounts");
   route.post<{ Body: OAuthStartInput }>("/connected_accounts/oauth", {
     operationId: "startOAuthConnection",
     summary: "Start connecting an account of an OAuth app: returns the provider's authorize URL to open",

@@ -14,19 +14,8 @@ import {
 import { type ImportInput, importPackage } from "../../core/components/package-import/import-package.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import {
-  dataOf,
-  epochSeconds,
-  errorResponse,
-  idParams,
-  operationsOf,
-  pageAnswer,
-  pageOf,
-  pageQuery,
-} from "../schemas.js";
+import { dataOf, epochSeconds, errorResponse, idParams, pageAnswer, pageOf, pageQuery } from "../schemas.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("components");
 
 const importBody = {
   type: "object",
@@ -82,7 +71,7 @@ function jobView(job: ImportJob) {
 }
 
 export function registryImportRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "components");
   route.post<{ Body: ImportInput }>("/registry/imports", {
     operationId: "startRegistryImport",
     summary:

@@ -20,15 +20,12 @@ import {
   dataOf,
   epochSeconds,
   errorResponse,
-  operationsOf,
   pageAnswer,
   pageOf,
   pageQueryWith,
   pathParams,
 } from "../schemas.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("components");
 
 export function publicView(published: PublicComponent) {
   return {
@@ -108,7 +105,7 @@ export function registryRoutes(app: FastifyInstance, context: CoreContext): void
 
 /** Searching the account's published components and the public registry. */
 function componentSearchRoute(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "components");
   route.get<{ Querystring: ComponentSearch }>("/components", {
     operationId: "searchRegistryComponents",
     summary:
@@ -131,7 +128,7 @@ function componentSearchRoute(app: FastifyInstance, context: CoreContext): void 
 
 /** The public registry: publishing, reading, unpublishing and deprecating components. */
 function publicRegistryRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "components");
   route.post<{ Body: PublishInput }>("/registry/components", {
     operationId: "publishRegistryComponent",
     summary:

@@ -14,6 +14,7 @@ import type {
   RouteGenericInterface,
   RouteHandlerMethod,
 } from "fastify";
+import { type OperationParts, operationsOf } from "../schemas.js";
 
 /** One route: the parts its group's `schemaOf` takes, with its config and handler. */
 export type RouteSpec<Parts, Route extends RouteGenericInterface> = Parts & {
@@ -27,15 +28,41 @@ export type RouteSpec<Parts, Route extends RouteGenericInterface> = Parts & {
   >;
 };
 
-/** Registers routes on `app`, each with the schema `schemaOf` makes from its parts. */
-export function routeGroup<Parts>(app: FastifyInstance, schemaOf: (parts: Parts) => FastifySchema) {
+type AddRoute<Parts> = <Route extends RouteGenericInterface = RouteGenericInterface>(
+  url: string,
+  spec: RouteSpec<Parts, Route>,
+) => void;
+
+/** Adds a route of the group by its method. */
+export interface RouteGroup<Parts> {
+  readonly get: AddRoute<Parts>;
+  readonly post: AddRoute<Parts>;
+  readonly put: AddRoute<Parts>;
+  readonly patch: AddRoute<Parts>;
+  readonly delete: AddRoute<Parts>;
+}
+
+/**
+ * Registers routes on `app`, each with the schema `schemaOf` makes from its parts; a tag stands for
+ * `operationsOf(tag)`, the tag's routes answering the errors every authenticated route may give.
+ */
+export function routeGroup(app: FastifyInstance, tag: string): RouteGroup<OperationParts>;
+export function routeGroup<Parts>(
+  app: FastifyInstance,
+  schemaOf: (parts: Parts) => FastifySchema,
+): RouteGroup<Parts>;
+export function routeGroup<Parts>(
+  app: FastifyInstance,
+  tagOrSchemaOf: string | ((parts: Parts) => FastifySchema),
+): RouteGroup<Parts> {
+  const schemaOf =
+    typeof tagOrSchemaOf === "string"
+      ? (operationsOf(tagOrSchemaOf) as (parts: Parts) => FastifySchema)
+      : tagOrSchemaOf;
   const add =
-    (method: HTTPMethods) =>
-    <Route extends RouteGenericInterface = RouteGenericInterface>(
-      url: string,
-      { config, handler, ...parts }: RouteSpec<Parts, Route>,
-    ): void => {
-      app.route<Route>({
+    (method: HTTPMethods): AddRoute<Parts> =>
+    (url, { config, handler, ...parts }) => {
+      app.route({
         method,
         url,
         ...(config === undefined ? {} : { config }),

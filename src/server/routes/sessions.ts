@@ -8,11 +8,9 @@ import { closeSession, openSession, SESSION_LIFETIME_MS } from "../../core/accou
 import { UnauthenticatedError } from "../../core/errors.js";
 import type { Executor } from "../../store/schema.js";
 import { SESSION_COOKIE, sessionToken } from "../plugins/auth.js";
-import { dataOf, operationsOf } from "../schemas.js";
+import { dataOf } from "../schemas.js";
 import { accountSchema, accountView } from "./accounts.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("sessions");
 
 function setSessionCookie(reply: FastifyReply, value: string, maxAgeSeconds: number, secure: boolean): void {
   const attributes = [`${SESSION_COOKIE}=${value}`, "Path=/", "HttpOnly", "SameSite=Strict"];
@@ -22,7 +20,7 @@ function setSessionCookie(reply: FastifyReply, value: string, maxAgeSeconds: num
 }
 
 export function sessionRoutes(app: FastifyInstance, db: Executor, baseUrl: string): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "sessions");
   const secure = baseUrl.startsWith("https:");
 
   route.post<{ Body: { api_key: string } }>("/sessions", {

@@ -18,7 +18,6 @@ import {
   deletedResponse,
   errorResponse,
   idParams,
-  operationsOf,
   pageAnswer,
   pageOf,
   pageQueryWith,
@@ -26,8 +25,6 @@ import {
 import { sourceView } from "../views/sources.js";
 import { routeGroup } from "./route-group.js";
 import { sourceRunSchema } from "./run-schemas.js";
-
-const operation = operationsOf("sources");
 
 const sourceSchema = {
   type: "object",
@@ -80,7 +77,7 @@ export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
 
 /** Deploying, updating and deleting a source. */
 function sourceChangeRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "sources");
   route.post<{ Body: SourceInput }>("/sources", {
     operationId: "deploySource",
     summary: "Deploy a source",
@@ -117,7 +114,7 @@ function sourceChangeRoutes(app: FastifyInstance, context: CoreContext): void {
 
 /** Reading a source, listing the account's, and running one now. */
 function sourceReadRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "sources");
   route.get<{ Params: { id: string } }>("/sources/:id", {
     operationId: "getSource",
     summary: "Read a source (by dc_ id or name)",

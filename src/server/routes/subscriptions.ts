@@ -9,11 +9,9 @@ import {
 } from "../../core/fan-out/subscriptions.js";
 import type { PageRequest } from "../../core/pagination.js";
 import type { Executor } from "../../store/schema.js";
-import { dataOf, operationsOf, pageAnswer, pageOf, pageQuery } from "../schemas.js";
+import { dataOf, pageAnswer, pageOf, pageQuery } from "../schemas.js";
 import { subscriptionView } from "../views/subscriptions.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("subscriptions");
 
 const subscriptionSchema = {
   type: "object",
@@ -39,7 +37,7 @@ const subscriptionInput = {
 } as const;
 
 export function subscriptionRoutes(app: FastifyInstance, db: Executor): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "subscriptions");
   const one = { 200: dataOf(subscriptionSchema) };
 
   route.post<{ Body: SubscriptionInput }>("/subscriptions", {

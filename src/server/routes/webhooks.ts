@@ -18,14 +18,11 @@ import {
   deletedResponse,
   epochSeconds,
   idParams,
-  operationsOf,
   pageAnswer,
   pageOf,
   pageQuery,
 } from "../schemas.js";
 import { routeGroup } from "./route-group.js";
-
-const operation = operationsOf("webhooks");
 
 const webhookProperties = {
   id: { type: "string", description: "wh_…" },
@@ -87,7 +84,7 @@ function webhookReadRoutes(
   store: Pick<Store, "db" | "capabilities">,
   secrets: SecretBox,
 ): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "webhooks");
   const { db } = store;
   route.post<{ Body: WebhookParams }>("/webhooks", {
     operationId: "createWebhook",
@@ -134,7 +131,7 @@ function webhookChangeRoutes(
   store: Pick<Store, "db" | "capabilities">,
   secrets: SecretBox,
 ): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "webhooks");
   const { db } = store;
   route.put<{ Params: { id: string }; Body: WebhookParams }>("/webhooks/:id", {
     operationId: "updateWebhook",

@@ -22,7 +22,6 @@ import {
   documentedAs,
   errorResponse,
   idParams,
-  operationsOf,
   pageAnswer,
   pageOf,
   pageQuery,
@@ -38,8 +37,6 @@ import {
   workflowSchema,
   workflowUpdateDocument,
 } from "./workflow-schemas.js";
-
-const operation = operationsOf("workflows");
 
 const documentBody = {
   type: "object",
@@ -65,7 +62,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
 
 /** Deploying, replacing, deleting, reading and listing workflows. */
 function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "workflows");
   route.post<{ Body: unknown }>("/workflows", {
     operationId: "createWorkflow",
     summary: "Deploy a workflow",
@@ -129,7 +126,7 @@ function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): voi
 
 /** A workflow's runs (started, listed, read, replayed) and its events. */
 function workflowRunRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "workflows");
   route.post<{ Params: { id: string }; Body: { event?: unknown } | undefined }>("/workflows/:id/runs", {
     operationId: "runWorkflow",
     summary: "Run a workflow now with an event of your choosing (queued)",

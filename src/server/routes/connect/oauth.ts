@@ -13,18 +13,9 @@ import {
   type TokenRequest,
 } from "../../../core/connect/oauth-clients.js";
 import type { Executor } from "../../../store/schema.js";
-import {
-  deletedAnswer,
-  deletedResponse,
-  errorResponse,
-  idParams,
-  listOf,
-  operationsOf,
-} from "../../schemas.js";
+import { deletedAnswer, deletedResponse, errorResponse, idParams, listOf } from "../../schemas.js";
 import { oauthClientView } from "../../views/connect.js";
 import { routeGroup } from "../route-group.js";
-
-const operation = operationsOf("connect");
 
 const clientSchema = {
   type: "object",
@@ -38,7 +29,7 @@ const clientSchema = {
 } as const;
 
 export function oauthRoutes(app: FastifyInstance, db: Executor, accessTokenSeconds: number): void {
-  const route = routeGroup(app, operation);
+  const route = routeGroup(app, "connect");
   app.post<{ Body: TokenRequest }>(
     "/oauth/token",
     {
