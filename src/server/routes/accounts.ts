@@ -10,7 +10,15 @@ import {
 } from "../../core/accounts/accounts.js";
 import type { Executor } from "../../store/schema.js";
 import { requireAdmin } from "../plugins/auth.js";
-import { dataOf, deletedAnswer, deletedResponse, epochSeconds, errorResponse, idParams } from "../schemas.js";
+import {
+  dataOf,
+  deletedAnswer,
+  deletedResponse,
+  epochSeconds,
+  errorResponse,
+  idParams,
+  listOf,
+} from "../schemas.js";
 import { routeGroup } from "./route-group.js";
 
 export const accountSchema = {
@@ -66,15 +74,10 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
     summary: "Create an account (admin keys only); returns its first API key, once",
     body: { type: "object", properties: { name: { type: "string" } } },
     response: {
-      200: {
+      200: dataOf({
         type: "object",
-        properties: {
-          data: {
-            type: "object",
-            properties: { id: { type: "string" }, name: { type: "string" }, api_key: { type: "string" } },
-          },
-        },
-      },
+        properties: { id: { type: "string" }, name: { type: "string" }, api_key: { type: "string" } },
+      }),
       403: errorResponse,
     },
     handler: async (request) => {
@@ -89,12 +92,7 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
     summary: "Create another API key for the caller's account; the key is returned once",
     body: { type: "object", properties: { name: { type: "string" } } },
     response: {
-      200: {
-        type: "object",
-        properties: {
-          data: { type: "object", properties: { ...apiKeyProperties, api_key: { type: "string" } } },
-        },
-      },
+      200: dataOf({ type: "object", properties: { ...apiKeyProperties, api_key: { type: "string" } } }),
     },
     handler: async (request) => {
       const { key, apiKey } = await createApiKey(db, request.account.id, request.body);
@@ -106,10 +104,7 @@ export function accountRoutes(app: FastifyInstance, db: Executor): void {
     operationId: "listApiKeys",
     summary: "List the account's active API keys (never the keys themselves)",
     response: {
-      200: {
-        type: "object",
-        properties: { data: { type: "array", items: { type: "object", properties: apiKeyProperties } } },
-      },
+      200: listOf({ type: "object", properties: apiKeyProperties }),
     },
     handler: async (request) => ({ data: (await listApiKeys(db, request.account.id)).map(apiKeyView) }),
   });

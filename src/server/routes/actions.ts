@@ -141,19 +141,14 @@ function publishedComponentRoutes(app: FastifyInstance, context: CoreContext): v
     summary: "Unpublish every version of a key, or one (key@version)",
     params: keyParams,
     response: {
-      200: {
+      200: dataOf({
         type: "object",
         properties: {
-          data: {
-            type: "object",
-            properties: {
-              key: { type: "string" },
-              versions: { type: "array", items: { type: "string" } },
-              deleted: { type: "boolean" },
-            },
-          },
+          key: { type: "string" },
+          versions: { type: "array", items: { type: "string" } },
+          deleted: { type: "boolean" },
         },
-      },
+      }),
     },
     handler: async (request) => {
       const versions = await unpublish(context, request.account.id, request.params.key);

@@ -79,15 +79,10 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
       properties: { scope: { type: "string", enum: ["server", "account"], default: "account" } },
     },
     response: {
-      200: {
+      200: dataOf({
         type: "object",
-        properties: {
-          data: {
-            type: "object",
-            properties: { name_slug: { type: "string" }, deleted: { type: "boolean" } },
-          },
-        },
-      },
+        properties: { name_slug: { type: "string" }, deleted: { type: "boolean" } },
+      }),
       403: errorResponse,
     },
     handler: async (request) => {

@@ -137,12 +137,7 @@ function dataStoreRecordRoutes(app: FastifyInstance, context: CoreContext): void
     summary: "Delete a record",
     params: recordParams,
     response: {
-      200: {
-        type: "object",
-        properties: {
-          data: { type: "object", properties: { key: { type: "string" }, deleted: { type: "boolean" } } },
-        },
-      },
+      200: dataOf({ type: "object", properties: { key: { type: "string" }, deleted: { type: "boolean" } } }),
     },
     handler: async (request) => {
       const store = await getDataStore(context, request.account.id, request.params.id);

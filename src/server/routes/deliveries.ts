@@ -110,10 +110,7 @@ export function deliveryRoutes(app: FastifyInstance, store: Store): void {
       properties: { since: { type: "string", description: "epoch seconds or ISO 8601" } },
     },
     response: {
-      200: {
-        type: "object",
-        properties: { data: { type: "object", properties: { resent: { type: "integer" } } } },
-      },
+      200: dataOf({ type: "object", properties: { resent: { type: "integer" } } }),
     },
     handler: async (request) => {
       const since = parseSince(request.body.since);

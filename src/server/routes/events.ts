@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../core/context.js";
 import { deleteEvents, type EventQuery, listEventSummaries, listLogs } from "../../core/events/events.js";
 import { getSource } from "../../core/sources/sources.js";
-import { idParams, pageInfo, pageOf, pageQuery } from "../schemas.js";
+import { dataOf, idParams, pageOf, pageQuery } from "../schemas.js";
 import { routeGroup } from "./route-group.js";
 
 const nullableString = { type: ["string", "null"] } as const;
@@ -82,10 +82,7 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
       params: idParams,
       body: { type: "object", properties: { start_id: { type: "string" }, end_id: { type: "string" } } },
       response: {
-        200: {
-          type: "object",
-          properties: { data: { type: "object", properties: { deleted: { type: "integer" } } } },
-        },
+        200: dataOf({ type: "object", properties: { deleted: { type: "integer" } } }),
       },
       handler: async (request) => {
         const source = await getSource(context, request.account.id, request.params.id);
@@ -102,13 +99,7 @@ export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
       params: idParams,
       querystring: pageQuery,
       response: {
-        200: {
-          type: "object",
-          properties: {
-            page_info: pageInfo,
-            data: { type: "array", items: logEntrySchema },
-          },
-        },
+        200: pageOf(logEntrySchema),
       },
       handler: async (request) => {
         const source = await getSource(context, request.account.id, request.params.id);

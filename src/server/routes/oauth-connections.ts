@@ -42,19 +42,14 @@ const callbackAnswer = (description: string, json: object) => ({
   content: { "text/html": { schema: { type: "string" } }, "application/json": { schema: json } },
 });
 
-const connectedAnswer = {
+const connectedAnswer = dataOf({
   type: "object",
   properties: {
-    data: {
-      type: "object",
-      properties: {
-        id: { type: "string" },
-        app: { type: "string" },
-        connected_account_id: { type: "string" },
-      },
-    },
+    id: { type: "string" },
+    app: { type: "string" },
+    connected_account_id: { type: "string" },
   },
-} as const;
+});
 
 const startInput = {
   type: "object",
@@ -74,25 +69,20 @@ const startInput = {
   required: ["app"],
 } as const;
 
-const startedAnswer = {
+const startedAnswer = dataOf({
   type: "object",
   properties: {
-    data: {
-      type: "object",
-      properties: {
-        ...connectionSchema.properties,
-        authorize_url: {
-          type: "string",
-          description: "open it in a browser; it works once, until expires_at",
-        },
-        redirect_uri: {
-          type: "string",
-          description: "the callback URL the provider must have registered for the client",
-        },
-      },
+    ...connectionSchema.properties,
+    authorize_url: {
+      type: "string",
+      description: "open it in a browser; it works once, until expires_at",
+    },
+    redirect_uri: {
+      type: "string",
+      description: "the callback URL the provider must have registered for the client",
     },
   },
-} as const;
+});
 
 export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext): void {
   const route = routeGroup(app, "connected accounts");

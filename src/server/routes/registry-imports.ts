@@ -113,18 +113,13 @@ export function registryImportRoutes(app: FastifyInstance, context: CoreContext)
       "Holds the request open until every component is imported; for large packages use POST /v1/registry/imports, which answers at once.",
     body: importBody,
     response: {
-      200: {
+      200: dataOf({
         type: "object",
         properties: {
-          data: {
-            type: "object",
-            properties: {
-              registry: { type: "string" },
-              components: { type: "array", items: importedComponent },
-            },
-          },
+          registry: { type: "string" },
+          components: { type: "array", items: importedComponent },
         },
-      },
+      }),
       403: errorResponse,
     },
     handler: async (request) => ({ data: await importPackage(context, request.account, request.body ?? {}) }),

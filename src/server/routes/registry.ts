@@ -85,16 +85,11 @@ const keyParams = pathParams({
 });
 
 const changedVersions = {
-  200: {
+  200: dataOf({
     type: "object",
-    properties: {
-      data: {
-        type: "object",
-        properties: { key: { type: "string" }, versions: { type: "array", items: { type: "string" } } },
-        additionalProperties: true,
-      },
-    },
-  },
+    properties: { key: { type: "string" }, versions: { type: "array", items: { type: "string" } } },
+    additionalProperties: true,
+  }),
 } as const;
 
 /** Registers the component search, then the server's public registry. */
@@ -143,18 +138,13 @@ function publicRegistryRoutes(app: FastifyInstance, context: CoreContext): void 
       },
     },
     response: {
-      200: {
-        type: "object",
+      200: dataOf({
+        ...listedSchema,
         properties: {
-          data: {
-            ...listedSchema,
-            properties: {
-              ...listedSchema.properties,
-              status: { type: "string", enum: ["published", "unchanged"] },
-            },
-          },
+          ...listedSchema.properties,
+          status: { type: "string", enum: ["published", "unchanged"] },
         },
-      },
+      }),
       409: errorResponse,
     },
     handler: async (request) => {

@@ -13,7 +13,7 @@ import {
   type TokenRequest,
 } from "../../../core/connect/oauth-clients.js";
 import type { Executor } from "../../../store/schema.js";
-import { deletedAnswer, deletedResponse, errorResponse, idParams, listOf } from "../../schemas.js";
+import { dataOf, deletedAnswer, deletedResponse, errorResponse, idParams, listOf } from "../../schemas.js";
 import { oauthClientView } from "../../views/connect.js";
 import { routeGroup } from "../route-group.js";
 
@@ -81,15 +81,10 @@ export function oauthRoutes(app: FastifyInstance, db: Executor, accessTokenSecon
     summary: "Create an OAuth client of this account; its client_secret is shown only in this answer",
     body: { type: "object", properties: { name: { type: "string", maxLength: 200 } } },
     response: {
-      200: {
+      200: dataOf({
         type: "object",
-        properties: {
-          data: {
-            type: "object",
-            properties: { ...clientSchema.properties, client_secret: { type: "string" } },
-          },
-        },
-      },
+        properties: { ...clientSchema.properties, client_secret: { type: "string" } },
+      }),
     },
     handler: async (request) => {
       const { client, secret } = await createOAuthClient(db, request.account.id, request.body);

@@ -21,7 +21,7 @@ import {
 import { checkExternalUserId } from "../../../core/connect/end-users.js";
 import type { CoreContext } from "../../../core/context.js";
 import type { PageRequest } from "../../../core/pagination.js";
-import { dataOf, pageAnswer } from "../../schemas.js";
+import { dataOf, listOf, pageAnswer } from "../../schemas.js";
 import { deployedTriggerView } from "../../views/connect.js";
 import { routeGroup } from "../route-group.js";
 import { type EndUserMode, endUserOf, optionalEndUserOf, scopeOf } from "./connect-auth.js";
@@ -79,24 +79,16 @@ const componentToRun = (type: "action" | "trigger", more: Record<string, object>
     required: ["id"],
   }) as const;
 
-const triggerEventsAnswer = {
+const triggerEventsAnswer = listOf({
   type: "object",
   properties: {
-    data: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: {
-          e: {},
-          k: { type: "string" },
-          ts: { type: "integer", description: "epoch milliseconds" },
-          id: { type: "string" },
-          sum: { type: "string" },
-        },
-      },
-    },
+    e: {},
+    k: { type: "string" },
+    ts: { type: "integer", description: "epoch milliseconds" },
+    id: { type: "string" },
+    sum: { type: "string" },
   },
-} as const;
+});
 
 function webhooksView(webhooks: readonly { id: string; url: string; signingKey?: string }[]) {
   return {
