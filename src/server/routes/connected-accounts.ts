@@ -26,7 +26,7 @@ import {
   pageQueryWith,
 } from "../schemas.js";
 import { connectedAccountView } from "../views/apps.js";
-import { routeGroup } from "./route-group.js";
+import { routeGroup, type TaggedRoutes } from "./route-group.js";
 
 const connectedAccountSchema = {
   type: "object",
@@ -49,13 +49,13 @@ const oneAccount = { 200: dataOf(connectedAccountSchema) } as const;
 
 /** Registers /v1/connected_accounts: connecting and reading accounts, then changing them. */
 export function connectedAccountRoutes(app: FastifyInstance, context: CoreContext): void {
-  accountConnectRoutes(app, context);
-  accountChangeRoutes(app, context);
+  const route = routeGroup(app, "connected accounts");
+  accountConnectRoutes(route, context);
+  accountChangeRoutes(route, context);
 }
 
 /** Connecting a keys app's account, listing the account's and reading one. */
-function accountConnectRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, "connected accounts");
+function accountConnectRoutes(route: TaggedRoutes, context: CoreContext): void {
   route.post<{ Body: ConnectedAccountInput }>("/connected_accounts", {
     operationId: "createConnectedAccount",
     summary:
@@ -99,8 +99,7 @@ function accountConnectRoutes(app: FastifyInstance, context: CoreContext): void 
 }
 
 /** Renaming or reconnecting an account, and deleting it. */
-function accountChangeRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, "connected accounts");
+function accountChangeRoutes(route: TaggedRoutes, context: CoreContext): void {
   route.patch<{ Params: { id: string }; Body: ConnectedAccountUpdate }>("/connected_accounts/:id", {
     operationId: "updateConnectedAccount",
     summary:

@@ -20,7 +20,7 @@ import {
   pathParams,
 } from "../schemas.js";
 import { dataStoreView } from "../views/data-stores.js";
-import { routeGroup } from "./route-group.js";
+import { routeGroup, type TaggedRoutes } from "./route-group.js";
 
 const storeSchema = {
   type: "object",
@@ -48,13 +48,13 @@ const recordParams = pathParams({
 
 /** Registers /v1/data_stores: the stores, then their records. */
 export function dataStoreRoutes(app: FastifyInstance, context: CoreContext): void {
-  dataStoreListRoutes(app, context);
-  dataStoreRecordRoutes(app, context);
+  const route = routeGroup(app, "data stores");
+  dataStoreListRoutes(route, context);
+  dataStoreRecordRoutes(route, context);
 }
 
 /** Listing, creating and deleting data stores. */
-function dataStoreListRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, "data stores");
+function dataStoreListRoutes(route: TaggedRoutes, context: CoreContext): void {
   route.get("/data_stores", {
     operationId: "listDataStores",
     summary: "List the account's data stores",
@@ -85,8 +85,7 @@ function dataStoreListRoutes(app: FastifyInstance, context: CoreContext): void {
 }
 
 /** A data store's records: all of them, and one by key (read, set with a ttl, delete). */
-function dataStoreRecordRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, "data stores");
+function dataStoreRecordRoutes(route: TaggedRoutes, context: CoreContext): void {
   route.get<{ Params: { id: string } }>("/data_stores/:id/records", {
     operationId: "listDataStoreRecords",
     summary: "Every live record of a data store (by ds_ id or name), by key",

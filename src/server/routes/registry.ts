@@ -25,7 +25,7 @@ import {
   pageQueryWith,
   pathParams,
 } from "../schemas.js";
-import { routeGroup } from "./route-group.js";
+import { routeGroup, type TaggedRoutes } from "./route-group.js";
 
 export function publicView(published: PublicComponent) {
   return {
@@ -94,13 +94,13 @@ const changedVersions = {
 
 /** Registers the component search, then the server's public registry. */
 export function registryRoutes(app: FastifyInstance, context: CoreContext): void {
-  componentSearchRoute(app, context);
-  publicRegistryRoutes(app, context);
+  const route = routeGroup(app, "components");
+  componentSearchRoute(route, context);
+  publicRegistryRoutes(route, context);
 }
 
 /** Searching the account's published components and the public registry. */
-function componentSearchRoute(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, "components");
+function componentSearchRoute(route: TaggedRoutes, context: CoreContext): void {
   route.get<{ Querystring: ComponentSearch }>("/components", {
     operationId: "searchRegistryComponents",
     summary:
@@ -122,8 +122,7 @@ function componentSearchRoute(app: FastifyInstance, context: CoreContext): void 
 }
 
 /** The public registry: publishing, reading, unpublishing and deprecating components. */
-function publicRegistryRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, "components");
+function publicRegistryRoutes(route: TaggedRoutes, context: CoreContext): void {
   route.post<{ Body: PublishInput }>("/registry/components", {
     operationId: "publishRegistryComponent",
     summary:

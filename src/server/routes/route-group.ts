@@ -42,6 +42,9 @@ export interface RouteGroup<Parts> {
   readonly delete: AddRoute<Parts>;
 }
 
+/** The routes of a group tagged in the OpenAPI document, as `routeGroup(app, tag)` makes it. */
+export type TaggedRoutes = RouteGroup<OperationParts>;
+
 /**
  * Registers routes on `app`, each with the schema `schemaOf` makes from its parts; a tag stands for
  * `operationsOf(tag)`, the tag's routes answering the errors every authenticated route may give.

@@ -23,7 +23,7 @@ import {
   pageQueryWith,
 } from "../schemas.js";
 import { sourceView } from "../views/sources.js";
-import { routeGroup } from "./route-group.js";
+import { routeGroup, type TaggedRoutes } from "./route-group.js";
 import { sourceRunSchema } from "./run-schemas.js";
 
 const sourceSchema = {
@@ -71,13 +71,13 @@ const one = { 200: dataOf(sourceSchema) } as const;
 
 /** Registers /v1/sources: deploying and managing sources, then reading and running them. */
 export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
-  sourceChangeRoutes(app, context);
-  sourceReadRoutes(app, context);
+  const route = routeGroup(app, "sources");
+  sourceChangeRoutes(route, context);
+  sourceReadRoutes(route, context);
 }
 
 /** Deploying, updating and deleting a source. */
-function sourceChangeRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, "sources");
+function sourceChangeRoutes(route: TaggedRoutes, context: CoreContext): void {
   route.post<{ Body: SourceInput }>("/sources", {
     operationId: "deploySource",
     summary: "Deploy a source",
@@ -113,8 +113,7 @@ function sourceChangeRoutes(app: FastifyInstance, context: CoreContext): void {
 }
 
 /** Reading a source, listing the account's, and running one now. */
-function sourceReadRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, "sources");
+function sourceReadRoutes(route: TaggedRoutes, context: CoreContext): void {
   route.get<{ Params: { id: string } }>("/sources/:id", {
     operationId: "getSource",
     summary: "Read a source (by dc_ id or name)",

@@ -22,7 +22,7 @@ import {
   pageOf,
   pageQuery,
 } from "../schemas.js";
-import { routeGroup } from "./route-group.js";
+import { routeGroup, type TaggedRoutes } from "./route-group.js";
 
 const webhookProperties = {
   id: { type: "string", description: "wh_…" },
@@ -74,17 +74,17 @@ export function webhookRoutes(
   store: Pick<Store, "db" | "capabilities">,
   secrets: SecretBox,
 ): void {
-  webhookReadRoutes(app, store, secrets);
-  webhookChangeRoutes(app, store, secrets);
+  const route = routeGroup(app, "webhooks");
+  webhookReadRoutes(route, store, secrets);
+  webhookChangeRoutes(route, store, secrets);
 }
 
 /** Creating a webhook, listing the account's and reading one. */
 function webhookReadRoutes(
-  app: FastifyInstance,
+  route: TaggedRoutes,
   store: Pick<Store, "db" | "capabilities">,
   secrets: SecretBox,
 ): void {
-  const route = routeGroup(app, "webhooks");
   const { db } = store;
   route.post<{ Body: WebhookParams }>("/webhooks", {
     operationId: "createWebhook",
@@ -127,11 +127,10 @@ function webhookReadRoutes(
 
 /** Updating a webhook, rotating its signing secret and deleting it. */
 function webhookChangeRoutes(
-  app: FastifyInstance,
+  route: TaggedRoutes,
   store: Pick<Store, "db" | "capabilities">,
   secrets: SecretBox,
 ): void {
-  const route = routeGroup(app, "webhooks");
   const { db } = store;
   route.put<{ Params: { id: string }; Body: WebhookParams }>("/webhooks/:id", {
     operationId: "updateWebhook",

@@ -28,7 +28,7 @@ import {
 } from "../schemas.js";
 import { runView, workflowView } from "../views/workflows.js";
 import { eventSummariesQuery, eventSummariesResponse } from "./events.js";
-import { routeGroup } from "./route-group.js";
+import { routeGroup, type TaggedRoutes } from "./route-group.js";
 import {
   documentedWorkflow,
   documentedWorkflowPage,
@@ -56,13 +56,13 @@ const queuedRun = {
 
 /** Registers /v1/workflows: the workflow documents, then their runs and events. */
 export function workflowRoutes(app: FastifyInstance, context: CoreContext): void {
-  workflowDocumentRoutes(app, context);
-  workflowRunRoutes(app, context);
+  const route = routeGroup(app, "workflows");
+  workflowDocumentRoutes(route, context);
+  workflowRunRoutes(route, context);
 }
 
 /** Deploying, replacing, deleting, reading and listing workflows. */
-function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, "workflows");
+function workflowDocumentRoutes(route: TaggedRoutes, context: CoreContext): void {
   route.post<{ Body: unknown }>("/workflows", {
     operationId: "createWorkflow",
     summary: "Deploy a workflow",
@@ -125,8 +125,7 @@ function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): voi
 }
 
 /** A workflow's runs (started, listed, read, replayed) and its events. */
-function workflowRunRoutes(app: FastifyInstance, context: CoreContext): void {
-  const route = routeGroup(app, "workflows");
+function workflowRunRoutes(route: TaggedRoutes, context: CoreContext): void {
   route.post<{ Params: { id: string }; Body: { event?: unknown } | undefined }>("/workflows/:id/runs", {
     operationId: "runWorkflow",
     summary: "Run a workflow now with an event of your choosing (queued)",

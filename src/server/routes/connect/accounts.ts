@@ -33,7 +33,7 @@ import {
   requireServerSide,
   scopeOf,
 } from "./connect-auth.js";
-import type { ConnectMount } from "./mount.js";
+import type { ConnectMount, ConnectRoutes } from "./mount.js";
 import {
   accountSchema,
   connectPageQuery,
@@ -45,8 +45,9 @@ import {
 
 /** Registers the routes at `mount`. */
 export function accountRoutes(app: FastifyInstance, context: CoreContext, mount: ConnectMount): void {
-  accountReadRoutes(app, context, mount);
-  accountWriteRoutes(app, context, mount);
+  const route = routeGroup(app, mount.schema);
+  accountReadRoutes(route, context, mount);
+  accountWriteRoutes(route, context, mount);
 }
 
 const accountParams = { account_id: { type: "string", maxLength: 200 } } as const;
@@ -68,8 +69,7 @@ function credentialsWanted(request: Parameters<typeof requireServerSide>[0], ask
 }
 
 /** Listing and reading the end users' accounts. */
-function accountReadRoutes(app: FastifyInstance, context: CoreContext, { base, schema }: ConnectMount): void {
-  const route = routeGroup(app, schema);
+function accountReadRoutes(route: ConnectRoutes, context: CoreContext, { base }: ConnectMount): void {
   const { db } = context.store;
   const accountPage = async (
     scope: ConnectScope,
@@ -99,28 +99,23 @@ function accountReadRoutes(app: FastifyInstance, context: CoreContext, { base, s
     },
   });
 
-  app.get<{
+  route.get<{
     Params: { external_user_id: string };
     Querystring: AccountListRequest & { include_credentials?: boolean };
-  }>(
-    `${base}/users/:external_user_id/accounts`,
-    {
-      schema: schema({
-        operationId: "listConnectUserAccounts",
-        summary: "List one end user's connected accounts",
-        params: userParams,
-        querystring: listQuery,
-        response: { 200: pageOfItems(accountSchema) },
-      }),
-    },
-    async (request) => {
+  }>(`${base}/users/:external_user_id/accounts`, {
+    operationId: "listConnectUserAccounts",
+    summary: "List one end user's connected accounts",
+    params: userParams,
+    querystring: listQuery,
+    response: { 200: pageOfItems(accountSchema) },
+    handler: async (request) => {
       const scope = await scopeOf(request, db);
       const withCredentials = credentialsWanted(request, request.query.include_credentials);
       const endUser = await optionalEndUserOf(request, db, scope, request.params.external_user_id);
       if (endUser === "none" || endUser === null) return emptyPage;
       return accountPage(scope, endUser, request.query, withCredentials);
     },
-  );
+  });
 
   route.get<{ Params: { account_id: string }; Querystring: { include_credentials?: boolean } }>(
     `${base}/accounts/:account_id`,
@@ -153,12 +148,7 @@ function accountReadRoutes(app: FastifyInstance, context: CoreContext, { base, s
 }
 
 /** Deleting and connecting accounts, and deleting an end user with all it owns. */
-function accountWriteRoutes(
-  app: FastifyInstance,
-  context: CoreContext,
-  { base, schema }: ConnectMount,
-): void {
-  const route = routeGroup(app, schema);
+function accountWriteRoutes(route: ConnectRoutes, context: CoreContext, { base }: ConnectMount): void {
   const { db } = context.store;
 
   route.delete<{ Params: { account_id: string } }>(`${base}/accounts/:account_id`, {

@@ -27,7 +27,7 @@ import { connectComponentView } from "../../views/connect.js";
 import { sandboxAnswer } from "../component-schemas.js";
 import { routeGroup } from "../route-group.js";
 import { endUserOf, scopeOf } from "./connect-auth.js";
-import type { ConnectMount } from "./mount.js";
+import type { ConnectMount, ConnectRoutes } from "./mount.js";
 import {
   componentSchema,
   configurablePropSchema,
@@ -65,20 +65,20 @@ const target = {
 
 /** Registers the component routes at `mount`, for each kind. */
 export function componentRoutes(app: FastifyInstance, context: CoreContext, mount: ConnectMount): void {
+  const route = routeGroup(app, mount.schema);
   for (const kind of KINDS) {
-    componentReadRoutes(app, context, mount, kind);
-    componentConfigureRoutes(app, context, mount, kind);
+    componentReadRoutes(route, context, mount, kind);
+    componentConfigureRoutes(route, context, mount, kind);
   }
 }
 
 /** Listing the project's components of `kind` and reading one. */
 function componentReadRoutes(
-  app: FastifyInstance,
+  route: ConnectRoutes,
   context: CoreContext,
-  { base, schema }: ConnectMount,
+  { base }: ConnectMount,
   kind: Kind,
 ): void {
-  const route = routeGroup(app, schema);
   const { db } = context.store;
   route.get<{ Querystring: ComponentListRequest }>(`${base}/${kind.path}`, {
     operationId: `listConnect${kind.name}`,
@@ -127,12 +127,11 @@ function componentReadRoutes(
 
 /** A prop's remote options and the reloaded props, run for the end user in the sandbox. */
 function componentConfigureRoutes(
-  app: FastifyInstance,
+  route: ConnectRoutes,
   context: CoreContext,
-  { base, schema }: ConnectMount,
+  { base }: ConnectMount,
   kind: Kind,
 ): void {
-  const route = routeGroup(app, schema);
   const { db } = context.store;
   // The end user (made on first use) and the component the body names, of `kind`'s type.
   const resolveTarget = async (request: FastifyRequest<{ Body: ConnectConfigureInput }>) => {

@@ -25,7 +25,7 @@ import { dataOf, listOf, pageAnswer } from "../../schemas.js";
 import { deployedTriggerView } from "../../views/connect.js";
 import { routeGroup } from "../route-group.js";
 import { type EndUserMode, endUserOf, optionalEndUserOf, scopeOf } from "./connect-auth.js";
-import type { ConnectMount } from "./mount.js";
+import type { ConnectMount, ConnectRoutes } from "./mount.js";
 import {
   connectPageQuery,
   deployedTriggerSchema,
@@ -104,10 +104,11 @@ function webhooksView(webhooks: readonly { id: string; url: string; signingKey?:
 
 /** Registers the routes at `mount`. */
 export function triggerRoutes(app: FastifyInstance, context: CoreContext, mount: ConnectMount): void {
-  runRoutes(app, context, mount);
-  deployedTriggerReadRoutes(app, context, mount);
-  deployedTriggerChangeRoutes(app, context, mount);
-  deployedTriggerOutputRoutes(app, context, mount);
+  const route = routeGroup(app, mount.schema);
+  runRoutes(route, context, mount);
+  deployedTriggerReadRoutes(route, context, mount);
+  deployedTriggerChangeRoutes(route, context, mount);
+  deployedTriggerOutputRoutes(route, context, mount);
 }
 
 /** The end user the request names (made on first use with "create"), in the request's project. */
@@ -117,8 +118,7 @@ async function endUserFor(request: FastifyRequest, context: CoreContext, given: 
 }
 
 /** Running an action and deploying a trigger for the end user. */
-function runRoutes(app: FastifyInstance, context: CoreContext, { base, schema }: ConnectMount): void {
-  const route = routeGroup(app, schema);
+function runRoutes(route: ConnectRoutes, context: CoreContext, { base }: ConnectMount): void {
   const { db } = context.store;
 
   route.post<{ Body: WithUser<RunActionInput> }>(`${base}/actions/run`, {
@@ -169,12 +169,7 @@ function runRoutes(app: FastifyInstance, context: CoreContext, { base, schema }:
 }
 
 /** Listing the end user's deployed triggers and reading one. */
-function deployedTriggerReadRoutes(
-  app: FastifyInstance,
-  context: CoreContext,
-  { base, schema }: ConnectMount,
-): void {
-  const route = routeGroup(app, schema);
+function deployedTriggerReadRoutes(route: ConnectRoutes, context: CoreContext, { base }: ConnectMount): void {
   const { db } = context.store;
 
   route.get<{ Querystring: PageRequest & { external_user_id?: string } }>(`${base}/deployed-triggers`, {
@@ -223,11 +218,10 @@ function deployedTriggerReadRoutes(
 
 /** Updating and deleting one of the end user's deployed triggers. */
 function deployedTriggerChangeRoutes(
-  app: FastifyInstance,
+  route: ConnectRoutes,
   context: CoreContext,
-  { base, schema }: ConnectMount,
+  { base }: ConnectMount,
 ): void {
-  const route = routeGroup(app, schema);
   route.put<{ Params: { trigger_id: string }; Body: WithUser<TriggerUpdateInput> }>(
     `${base}/deployed-triggers/:trigger_id`,
     {
@@ -253,39 +247,33 @@ function deployedTriggerChangeRoutes(
     },
   );
 
-  app.delete<{
+  route.delete<{
     Params: { trigger_id: string };
     Querystring: { external_user_id?: string; ignore_hook_errors?: boolean };
-  }>(
-    `${base}/deployed-triggers/:trigger_id`,
-    {
-      schema: schema({
-        operationId: "deleteConnectDeployedTrigger",
-        summary:
-          "Delete a deployed trigger and the webhooks made for it (a failing deactivate hook does not stop it)",
-        params: triggerParams,
-        querystring: {
-          type: "object",
-          properties: { external_user_id: externalUserId, ignore_hook_errors: { type: "boolean" } },
-        },
-        response: noContent,
-      }),
+  }>(`${base}/deployed-triggers/:trigger_id`, {
+    operationId: "deleteConnectDeployedTrigger",
+    summary:
+      "Delete a deployed trigger and the webhooks made for it (a failing deactivate hook does not stop it)",
+    params: triggerParams,
+    querystring: {
+      type: "object",
+      properties: { external_user_id: externalUserId, ignore_hook_errors: { type: "boolean" } },
     },
-    async (request, reply) => {
+    response: noContent,
+    handler: async (request, reply) => {
       const endUser = await endUserFor(request, context, request.query.external_user_id, "require");
       await deleteTrigger(context, endUser, request.params.trigger_id);
       return reply.code(204).send();
     },
-  );
+  });
 }
 
 /** What a deployed trigger emitted, and the URLs its events are delivered to. */
 function deployedTriggerOutputRoutes(
-  app: FastifyInstance,
+  route: ConnectRoutes,
   context: CoreContext,
-  { base, schema }: ConnectMount,
+  { base }: ConnectMount,
 ): void {
-  const route = routeGroup(app, schema);
   route.get<{ Params: { trigger_id: string }; Querystring: { external_user_id?: string; n?: number } }>(
     `${base}/deployed-triggers/:trigger_id/events`,
     {
