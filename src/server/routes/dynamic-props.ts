@@ -10,7 +10,7 @@ import {
   reloadComponentProps,
 } from "../../core/components/dynamic-props.js";
 import type { CoreContext } from "../../core/context.js";
-import { sandboxAnswer } from "./component-schemas.js";
+import { reloadedPropsAnswer, sandboxAnswer } from "./component-schemas.js";
 import { routeGroup } from "./route-group.js";
 
 const target = {
@@ -54,15 +54,7 @@ export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): 
     operationId: "reloadComponentProps",
     summary: "Run a component's additionalProps with the props configured so far; answers a dyp_ id",
     body: { type: "object", properties: target, required: ["id"] },
-    response: sandboxAnswer({
-      dynamicProps: {
-        type: ["object", "null"],
-        properties: {
-          id: { type: "string", description: "dyp_…" },
-          configurableProps: { type: "array", items: { type: "object", additionalProperties: true } },
-        },
-      },
-    }),
+    response: reloadedPropsAnswer({ type: "object", additionalProperties: true }),
     handler: async (request) => reloadComponentProps(context, request.account.id, request.body),
   });
 }

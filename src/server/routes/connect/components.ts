@@ -24,7 +24,7 @@ import { NotFoundError } from "../../../core/errors.js";
 import type { PropDefinition } from "../../../runtime/component-definition.js";
 import { dataOf, pageAnswer } from "../../schemas.js";
 import { connectComponentView } from "../../views/connect.js";
-import { sandboxAnswer } from "../component-schemas.js";
+import { reloadedPropsAnswer, sandboxAnswer } from "../component-schemas.js";
 import { routeGroup } from "../route-group.js";
 import { endUserOf, scopeOf } from "./connect-auth.js";
 import type { ConnectMount, ConnectRoutes } from "./mount.js";
@@ -177,15 +177,7 @@ function componentConfigureRoutes(
     operationId: `reloadConnect${kind.name.slice(0, -1)}Props`,
     summary: "Run a component's additionalProps for the end user; answers the props and a dyp_ id",
     body: { type: "object", properties: target, required: ["id"] },
-    response: sandboxAnswer({
-      dynamicProps: {
-        type: ["object", "null"],
-        properties: {
-          id: { type: "string", description: "dyp_…" },
-          configurableProps: { type: "array", items: configurablePropSchema },
-        },
-      },
-    }),
+    response: reloadedPropsAnswer(configurablePropSchema),
     handler: async (request) => {
       const { accountId, input } = await resolveTarget(request);
       const answer = await reloadComponentProps(context, accountId, input);
