@@ -49,7 +49,7 @@ export type TaggedRoutes = RouteGroup<OperationParts>;
  * Registers routes on `app`, each with the schema `schemaOf` makes from its parts; a tag stands for
  * `operationsOf(tag)`, the tag's routes answering the errors every authenticated route may give.
  */
-export function routeGroup(app: FastifyInstance, tag: string): RouteGroup<OperationParts>;
+export function routeGroup(app: FastifyInstance, tag: string): TaggedRoutes;
 export function routeGroup<Parts>(
   app: FastifyInstance,
   schemaOf: (parts: Parts) => FastifySchema,
