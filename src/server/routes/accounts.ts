@@ -17,10 +17,9 @@ import {
   epochSeconds,
   errorResponse,
   idParams,
-  operationsOf,
+  listOf,
 } from "../schemas.js";
-
-const operation = operationsOf("accounts");
+import { routeGroup } from "./route-group.js";
 
 export const accountSchema = {
   type: "object",
@@ -63,99 +62,62 @@ function apiKeyView(key: ApiKey) {
 
 export function accountRoutes(app: FastifyInstance, store: Pick<Store, "db" | "transaction" | "dbIn">): void {
   const { db } = store;
-  app.get(
-    "/users/me",
-    {
-      schema: operation({
-        operationId: "getCurrentUser",
-        summary: "The account of the API key",
-        response: { 200: dataOf(accountSchema) },
-      }),
-    },
-    async (request) => ({ data: accountView(request.account) }),
-  );
+  const route = routeGroup(app, "accounts");
+  route.get("/users/me", {
+    operationId: "getCurrentUser",
+    summary: "The account of the API key",
+    response: { 200: dataOf(accountSchema) },
+    handler: async (request) => ({ data: accountView(request.account) }),
+  });
 
-  app.post<{ Body: { name?: unknown } }>(
-    "/accounts",
-    {
-      schema: operation({
-        operationId: "createAccount",
-        summary: "Create an account (admin keys only); returns its first API key, once",
-        body: { type: "object", properties: { name: { type: "string" } } },
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              data: {
-                type: "object",
-                properties: { id: { type: "string" }, name: { type: "string" }, api_key: { type: "string" } },
-              },
-            },
-          },
-          403: errorResponse,
-        },
+  route.post<{ Body: { name?: unknown } }>("/accounts", {
+    operationId: "createAccount",
+    summary: "Create an account (admin keys only); returns its first API key, once",
+    body: { type: "object", properties: { name: { type: "string" } } },
+    response: {
+      200: dataOf({
+        type: "object",
+        properties: { id: { type: "string" }, name: { type: "string" }, api_key: { type: "string" } },
       }),
+      403: errorResponse,
     },
-    async (request) => {
+    handler: async (request) => {
       requireAdmin(request);
       const { account, apiKey } = await createAccount(store, { name: request.body.name });
       return { data: { id: account.id, name: account.name, api_key: apiKey } };
     },
-  );
+  });
 
-  app.post<{ Body: { name?: unknown } }>(
-    "/api_keys",
-    {
-      schema: operation({
-        operationId: "createApiKey",
-        summary: "Create another API key for the caller's account; the key is returned once",
-        body: { type: "object", properties: { name: { type: "string" } } },
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              data: { type: "object", properties: { ...apiKeyProperties, api_key: { type: "string" } } },
-            },
-          },
-        },
-      }),
+  route.post<{ Body: { name?: unknown } }>("/api_keys", {
+    operationId: "createApiKey",
+    summary: "Create another API key for the caller's account; the key is returned once",
+    body: { type: "object", properties: { name: { type: "string" } } },
+    response: {
+      200: dataOf({ type: "object", properties: { ...apiKeyProperties, api_key: { type: "string" } } }),
     },
-    async (request) => {
+    handler: async (request) => {
       const { key, apiKey } = await createApiKey(db, request.account.id, request.body);
       return { data: { ...apiKeyView(key), api_key: apiKey } };
     },
-  );
+  });
 
-  app.get(
-    "/api_keys",
-    {
-      schema: operation({
-        operationId: "listApiKeys",
-        summary: "List the account's active API keys (never the keys themselves)",
-        response: {
-          200: {
-            type: "object",
-            properties: { data: { type: "array", items: { type: "object", properties: apiKeyProperties } } },
-          },
-        },
-      }),
+  route.get("/api_keys", {
+    operationId: "listApiKeys",
+    summary: "List the account's active API keys (never the keys themselves)",
+    response: {
+      200: listOf({ type: "object", properties: apiKeyProperties }),
     },
-    async (request) => ({ data: (await listApiKeys(db, request.account.id)).map(apiKeyView) }),
-  );
+    handler: async (request) => ({ data: (await listApiKeys(db, request.account.id)).map(apiKeyView) }),
+  });
 
-  app.delete<{ Params: { id: string } }>(
-    "/api_keys/:id",
-    {
-      schema: operation({
-        operationId: "revokeApiKey",
-        summary: "Revoke an API key; from then on it is refused with 401",
-        params: idParams,
-        response: { 200: deletedResponse, 409: errorResponse },
-      }),
-    },
-    async (request) => {
+  route.delete<{ Params: { id: string } }>("/api_keys/:id", {
+    operationId: "revokeApiKey",
+    summary: "Revoke an API key; from then on it is refused with 401",
+    params: idParams,
+    response: { 200: deletedResponse, 409: errorResponse },
+    handler: async (request) => {
       await revokeApiKey(store, request.account.id, request.params.id);
       return deletedAnswer(request.params.id);
     },
-  );
+  });
 }

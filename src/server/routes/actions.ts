@@ -23,7 +23,6 @@ import {
   dataOf,
   epochSeconds,
   errorResponse,
-  operationsOf,
   pageAnswer,
   pageOf,
   pageQueryWith,
@@ -32,10 +31,8 @@ import {
 import { actionRunView } from "../views/actions.js";
 import { publishedDetailSchema, publishedSchema } from "./component-schemas.js";
 import { componentView } from "./components.js";
+import { routeGroup } from "./route-group.js";
 import { actionRunSchema } from "./run-schemas.js";
-
-const actionsOperation = operationsOf("actions");
-const componentsOperation = operationsOf("components");
 
 function publishedView(published: PublishedComponent) {
   const { code: _code, ...component } = componentView(published.component);
@@ -59,88 +56,70 @@ export function actionRoutes(app: FastifyInstance, context: CoreContext): void {
 
 /** Running an action once; its sends go through the context's sender. */
 function actionRunRoute(app: FastifyInstance, context: CoreContext): void {
+  const actionRoute = routeGroup(app, "actions");
   const { sender } = context;
 
-  app.post<{ Body: ActionRunInput }>(
-    "/actions/run",
-    {
-      schema: actionsOperation({
-        operationId: "runAction",
-        summary: "Run an action once: its return value, exports, summary, logs and sends",
-        body: {
-          type: "object",
-          properties: {
-            component_id: { type: "string", description: "a saved component (sc_…)" },
-            component_code: { type: "string", description: "the action's source code" },
-            component_url: { type: "string", description: "an http(s) URL to the code" },
-            filename: { type: "string" },
-            key: { type: "string", description: "a published key (its latest version), or key@version" },
-            id: { type: "string", description: "Pipedream Connect's name: a key, key@version or sc_ id" },
-            configured_props: { type: "object", additionalProperties: true },
-            steps: { type: "object", additionalProperties: true, description: "run({ steps }) receives it" },
-            timeout_seconds: { type: "integer" },
-            dynamic_props_id: { type: "string", description: "dyp_… from POST /v1/components/props" },
-          },
-        },
-        response: { 200: dataOf(actionRunSchema) },
-      }),
+  actionRoute.post<{ Body: ActionRunInput }>("/actions/run", {
+    operationId: "runAction",
+    summary: "Run an action once: its return value, exports, summary, logs and sends",
+    body: {
+      type: "object",
+      properties: {
+        component_id: { type: "string", description: "a saved component (sc_…)" },
+        component_code: { type: "string", description: "the action's source code" },
+        component_url: { type: "string", description: "an http(s) URL to the code" },
+        filename: { type: "string" },
+        key: { type: "string", description: "a published key (its latest version), or key@version" },
+        id: { type: "string", description: "Pipedream Connect's name: a key, key@version or sc_ id" },
+        configured_props: { type: "object", additionalProperties: true },
+        steps: { type: "object", additionalProperties: true, description: "run({ steps }) receives it" },
+        timeout_seconds: { type: "integer" },
+        dynamic_props_id: { type: "string", description: "dyp_… from POST /v1/components/props" },
+      },
     },
-    async (request) => ({
+    response: { 200: dataOf(actionRunSchema) },
+    handler: async (request) => ({
       data: actionRunView(await runAction(context, sender, request.account.id, request.body)),
     }),
-  );
+  });
 }
 
 /** Publishing components under a key and version, listing, reading and unpublishing them. */
 function publishedComponentRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.post<{ Body: PublishInput }>(
-    "/components/publish",
-    {
-      schema: componentsOperation({
-        operationId: "publishComponent",
-        summary: "Publish a component under its key and version (a new version keeps the older ones)",
-        body: {
-          type: "object",
-          properties: {
-            component_code: { type: "string" },
-            component_url: { type: "string" },
-            component_id: { type: "string", description: "a saved component (sc_…)" },
-            filename: { type: "string" },
-          },
-        },
-        response: { 200: dataOf(publishedSchema), 409: errorResponse },
-      }),
+  const componentRoute = routeGroup(app, "components");
+  componentRoute.post<{ Body: PublishInput }>("/components/publish", {
+    operationId: "publishComponent",
+    summary: "Publish a component under its key and version (a new version keeps the older ones)",
+    body: {
+      type: "object",
+      properties: {
+        component_code: { type: "string" },
+        component_url: { type: "string" },
+        component_id: { type: "string", description: "a saved component (sc_…)" },
+        filename: { type: "string" },
+      },
     },
-    async (request) => ({
+    response: { 200: dataOf(publishedSchema), 409: errorResponse },
+    handler: async (request) => ({
       data: publishedView(await publishComponent(context, request.account.id, request.body)),
     }),
-  );
+  });
 
-  app.get<{ Querystring: PageRequest & { key?: string } }>(
-    "/users/me/published",
-    {
-      schema: componentsOperation({
-        operationId: "listPublishedComponents",
-        summary: "List the account's published components, every version, newest first",
-        querystring: pageQueryWith({ key: { type: "string", maxLength: 400 } }),
-        response: { 200: pageOf(publishedSchema) },
-      }),
-    },
-    async (request) =>
+  componentRoute.get<{ Querystring: PageRequest & { key?: string } }>("/users/me/published", {
+    operationId: "listPublishedComponents",
+    summary: "List the account's published components, every version, newest first",
+    querystring: pageQueryWith({ key: { type: "string", maxLength: 400 } }),
+    response: { 200: pageOf(publishedSchema) },
+    handler: async (request) =>
       pageAnswer(await listPublished(context, request.account.id, request.query), publishedView),
-  );
+  });
 
-  app.get<{ Params: { key: string } }>(
-    "/published/:key",
-    {
-      schema: componentsOperation({
-        operationId: "getPublishedComponent",
-        summary: "Read a published component: key (its latest version) or key@version, with every version",
-        params: keyParams,
-        response: { 200: dataOf(publishedDetailSchema) },
-      }),
-    },
-    async (request) => {
+  componentRoute.get<{ Params: { key: string } }>("/published/:key", {
+    operationId: "getPublishedComponent",
+    summary: "Read a published component: key (its latest version) or key@version, with every version",
+    params: keyParams,
+    response: { 200: dataOf(publishedDetailSchema) },
+    handler: async (request) => {
       const published = await resolvePublished(context, request.account.id, request.params.key);
       const versions = await listVersions(context, request.account.id, parseRef(request.params.key).key);
       return {
@@ -155,35 +134,25 @@ function publishedComponentRoutes(app: FastifyInstance, context: CoreContext): v
         },
       };
     },
-  );
+  });
 
-  app.delete<{ Params: { key: string } }>(
-    "/published/:key",
-    {
-      schema: componentsOperation({
-        operationId: "unpublishComponent",
-        summary: "Unpublish every version of a key, or one (key@version)",
-        params: keyParams,
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              data: {
-                type: "object",
-                properties: {
-                  key: { type: "string" },
-                  versions: { type: "array", items: { type: "string" } },
-                  deleted: { type: "boolean" },
-                },
-              },
-            },
-          },
+  componentRoute.delete<{ Params: { key: string } }>("/published/:key", {
+    operationId: "unpublishComponent",
+    summary: "Unpublish every version of a key, or one (key@version)",
+    params: keyParams,
+    response: {
+      200: dataOf({
+        type: "object",
+        properties: {
+          key: { type: "string" },
+          versions: { type: "array", items: { type: "string" } },
+          deleted: { type: "boolean" },
         },
       }),
     },
-    async (request) => {
+    handler: async (request) => {
       const versions = await unpublish(context, request.account.id, request.params.key);
       return { data: { key: parseRef(request.params.key).key, versions, deleted: true } };
     },
-  );
+  });
 }

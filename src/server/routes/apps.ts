@@ -17,11 +17,10 @@ import { oauthRedirectUri } from "../../core/apps/oauth-connections.js";
 import { clientSecretOf } from "../../core/apps/oauth-settings.js";
 import type { CoreContext } from "../../core/context.js";
 import { requireAdmin } from "../plugins/auth.js";
-import { dataOf, documentedAs, errorResponse, listOf, operationsOf, pathParams } from "../schemas.js";
+import { dataOf, documentedAs, errorResponse, listOf, pathParams } from "../schemas.js";
 import { appView } from "../views/apps.js";
 import { appInput, appParamsDocument, appSchema } from "./app-schemas.js";
-
-const operation = operationsOf("apps");
+import { routeGroup } from "./route-group.js";
 
 const slugParams = pathParams({ slug: { type: "string", maxLength: 200 } });
 
@@ -29,6 +28,7 @@ const oneApp = { 200: dataOf(appSchema) } as const;
 
 /** Registers `/apps`; /v1/connected_accounts are in connected-accounts.ts. */
 export function appRoutes(app: FastifyInstance, context: CoreContext): void {
+  const route = routeGroup(app, "apps");
   const { db } = context.store;
   const view = (definition: AppDefinition) => {
     const shown = appView(definition);
@@ -37,18 +37,13 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
       : shown;
   };
 
-  app.post<{ Body: Record<string, unknown> & { scope?: "server" | "account" } }>(
-    "/apps",
-    {
-      config: documentedAs({ body: appParamsDocument }),
-      schema: operation({
-        operationId: "registerApp",
-        summary: "Register an app (or replace its registration)",
-        body: appInput,
-        response: { ...oneApp, 403: errorResponse },
-      }),
-    },
-    async (request) => {
+  route.post<{ Body: Record<string, unknown> & { scope?: "server" | "account" } }>("/apps", {
+    operationId: "registerApp",
+    summary: "Register an app (or replace its registration)",
+    body: appInput,
+    response: { ...oneApp, 403: errorResponse },
+    config: documentedAs({ body: appParamsDocument }),
+    handler: async (request) => {
       const scope = request.body.scope ?? "account";
       if (scope === "server") requireAdmin(request);
       const definition = parseAppInput(request.body, scope);
@@ -56,66 +51,46 @@ export function appRoutes(app: FastifyInstance, context: CoreContext): void {
       const sealed = typeof secret === "string" ? context.secrets.encrypt(secret) : secret;
       return { data: view(await registerApp(db, request.account.id, definition, sealed)) };
     },
-  );
+  });
 
-  app.get(
-    "/apps",
-    {
-      schema: operation({
-        operationId: "listApps",
-        summary: "List the apps this account sees: the server's and its own",
-        response: { 200: listOf(appSchema) },
-      }),
-    },
-    async (request) => ({ data: (await listApps(db, request.account.id)).map(view) }),
-  );
+  route.get("/apps", {
+    operationId: "listApps",
+    summary: "List the apps this account sees: the server's and its own",
+    response: { 200: listOf(appSchema) },
+    handler: async (request) => ({ data: (await listApps(db, request.account.id)).map(view) }),
+  });
 
-  app.get<{ Params: { slug: string } }>(
-    "/apps/:slug",
-    {
-      schema: operation({
-        operationId: "getApp",
-        summary: "Read an app: registered, or an open keys app when nobody registered the slug",
-        params: slugParams,
-        response: oneApp,
-      }),
-    },
-    async (request) => ({
+  route.get<{ Params: { slug: string } }>("/apps/:slug", {
+    operationId: "getApp",
+    summary: "Read an app: registered, or an open keys app when nobody registered the slug",
+    params: slugParams,
+    response: oneApp,
+    handler: async (request) => ({
       data: view(await resolveApp(db, request.account.id, checkSlug(request.params.slug))),
     }),
-  );
+  });
 
-  app.delete<{ Params: { slug: string }; Querystring: { scope?: "server" | "account" } }>(
-    "/apps/:slug",
-    {
-      schema: operation({
-        operationId: "deleteApp",
-        summary: "Remove an app's registration (scope=server: the server's, admin only)",
-        params: slugParams,
-        querystring: {
-          type: "object",
-          properties: { scope: { type: "string", enum: ["server", "account"], default: "account" } },
-        },
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              data: {
-                type: "object",
-                properties: { name_slug: { type: "string" }, deleted: { type: "boolean" } },
-              },
-            },
-          },
-          403: errorResponse,
-        },
-      }),
+  route.delete<{ Params: { slug: string }; Querystring: { scope?: "server" | "account" } }>("/apps/:slug", {
+    operationId: "deleteApp",
+    summary: "Remove an app's registration (scope=server: the server's, admin only)",
+    params: slugParams,
+    querystring: {
+      type: "object",
+      properties: { scope: { type: "string", enum: ["server", "account"], default: "account" } },
     },
-    async (request) => {
+    response: {
+      200: dataOf({
+        type: "object",
+        properties: { name_slug: { type: "string" }, deleted: { type: "boolean" } },
+      }),
+      403: errorResponse,
+    },
+    handler: async (request) => {
       const scope = request.query.scope ?? "account";
       if (scope === "server") requireAdmin(request);
       await getRegisteredApp(db, request.account.id, request.params.slug);
       await unregisterApp(db, request.account.id, request.params.slug, scope);
       return { data: { name_slug: request.params.slug, deleted: true } };
     },
-  );
+  });
 }

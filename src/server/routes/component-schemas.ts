@@ -21,6 +21,19 @@ export function sandboxAnswer(answer: Record<string, object>) {
   } as const;
 }
 
+/** The answer of reloading a component's props: the dynamic props, each a `prop`, and their dyp_ id. */
+export function reloadedPropsAnswer(prop: object) {
+  return sandboxAnswer({
+    dynamicProps: {
+      type: ["object", "null"],
+      properties: {
+        id: { type: "string", description: "dyp_…" },
+        configurableProps: { type: "array", items: prop },
+      },
+    },
+  });
+}
+
 /** One configurable prop as a component describes it (core checks these fields' types on save). */
 export const configurablePropSchema = {
   type: "object",

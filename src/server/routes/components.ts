@@ -10,10 +10,9 @@ import {
 } from "../../core/components/saved-components.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import { dataOf, epochSeconds, operationsOf, pageAnswer, pageOf, pageQuery, pathParams } from "../schemas.js";
+import { dataOf, epochSeconds, pageAnswer, pageOf, pageQuery, pathParams } from "../schemas.js";
 import { componentSchema, componentSummarySchema } from "./component-schemas.js";
-
-const operation = operationsOf("components");
+import { routeGroup } from "./route-group.js";
 
 export function componentView(component: SavedComponent) {
   return {
@@ -34,31 +33,27 @@ export function componentView(component: SavedComponent) {
 }
 
 export function componentRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.post<{ Body: ComponentInput & { key?: string } }>(
-    "/components",
-    {
-      schema: operation({
-        operationId: "saveComponent",
-        summary:
-          "Save a component (compile it and describe its props), or take one by key: the account's own, else the public registry's (copied into the account)",
-        body: {
-          type: "object",
-          properties: {
-            component_code: { type: "string", description: "the component's source code" },
-            component_url: { type: "string", description: "an http(s) URL to the code" },
-            filename: { type: "string", description: "the file name, for TypeScript (.ts) and messages" },
-            key: {
-              type: "string",
-              maxLength: 400,
-              description:
-                "instead of code: key or key@version, the account's own first, then the public registry",
-            },
-          },
+  const route = routeGroup(app, "components");
+  route.post<{ Body: ComponentInput & { key?: string } }>("/components", {
+    operationId: "saveComponent",
+    summary:
+      "Save a component (compile it and describe its props), or take one by key: the account's own, else the public registry's (copied into the account)",
+    body: {
+      type: "object",
+      properties: {
+        component_code: { type: "string", description: "the component's source code" },
+        component_url: { type: "string", description: "an http(s) URL to the code" },
+        filename: { type: "string", description: "the file name, for TypeScript (.ts) and messages" },
+        key: {
+          type: "string",
+          maxLength: 400,
+          description:
+            "instead of code: key or key@version, the account's own first, then the public registry",
         },
-        response: { 200: dataOf(componentSchema) },
-      }),
+      },
     },
-    async (request) => {
+    response: { 200: dataOf(componentSchema) },
+    handler: async (request) => {
       const { key, ...input } = request.body ?? {};
       const component =
         typeof key === "string" &&
@@ -69,38 +64,28 @@ export function componentRoutes(app: FastifyInstance, context: CoreContext): voi
           : await saveComponent(context, request.account.id, input);
       return { data: componentView(component) };
     },
-  );
+  });
 
-  app.get<{ Querystring: PageRequest }>(
-    "/users/me/components",
-    {
-      schema: operation({
-        operationId: "listSavedComponents",
-        summary: "List the account's saved components, newest first (without their code)",
-        querystring: pageQuery,
-        response: { 200: pageOf(componentSummarySchema) },
-      }),
-    },
-    async (request) => {
+  route.get<{ Querystring: PageRequest }>("/users/me/components", {
+    operationId: "listSavedComponents",
+    summary: "List the account's saved components, newest first (without their code)",
+    querystring: pageQuery,
+    response: { 200: pageOf(componentSummarySchema) },
+    handler: async (request) => {
       return pageAnswer(await listComponents(context, request.account.id, request.query), (component) => {
         const { code: _code, ...summary } = componentView(component);
         return summary;
       });
     },
-  );
+  });
 
-  app.get<{ Params: { key: string } }>(
-    "/components/:key",
-    {
-      schema: operation({
-        operationId: "getSavedComponent",
-        summary: "Read a saved component by sc_ id or by key (the newest saved under it)",
-        params: pathParams({ key: { type: "string", maxLength: 300 } }),
-        response: { 200: dataOf(componentSchema) },
-      }),
-    },
-    async (request) => ({
+  route.get<{ Params: { key: string } }>("/components/:key", {
+    operationId: "getSavedComponent",
+    summary: "Read a saved component by sc_ id or by key (the newest saved under it)",
+    params: pathParams({ key: { type: "string", maxLength: 300 } }),
+    response: { 200: dataOf(componentSchema) },
+    handler: async (request) => ({
       data: componentView(await getComponent(context, request.account.id, request.params.key)),
     }),
-  );
+  });
 }

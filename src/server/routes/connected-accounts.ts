@@ -21,14 +21,12 @@ import {
   deletedResponse,
   errorResponse,
   idParams,
-  operationsOf,
   pageAnswer,
   pageOf,
   pageQueryWith,
 } from "../schemas.js";
 import { connectedAccountView } from "../views/apps.js";
-
-const operation = operationsOf("connected accounts");
+import { routeGroup, type TaggedRoutes } from "./route-group.js";
 
 const connectedAccountSchema = {
   type: "object",
@@ -51,114 +49,89 @@ const oneAccount = { 200: dataOf(connectedAccountSchema) } as const;
 
 /** Registers /v1/connected_accounts: connecting and reading accounts, then changing them. */
 export function connectedAccountRoutes(app: FastifyInstance, context: CoreContext): void {
-  accountConnectRoutes(app, context);
-  accountChangeRoutes(app, context);
+  const route = routeGroup(app, "connected accounts");
+  accountConnectRoutes(route, context);
+  accountChangeRoutes(route, context);
 }
 
 /** Connecting a keys app's account, listing the account's and reading one. */
-function accountConnectRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.post<{ Body: ConnectedAccountInput }>(
-    "/connected_accounts",
-    {
-      schema: operation({
-        operationId: "createConnectedAccount",
-        summary:
-          "Connect an account of a keys app: its fields are sealed at rest, never returned (OAuth apps: POST /v1/connected_accounts/oauth)",
-        body: {
-          type: "object",
-          properties: {
-            app: { type: "string", description: "the app's name slug" },
-            name: { type: "string" },
-            fields: { type: "object", additionalProperties: true, description: "the app's $auth fields" },
-          },
-          required: ["app"],
-        },
-        response: oneAccount,
-      }),
+function accountConnectRoutes(route: TaggedRoutes, context: CoreContext): void {
+  route.post<{ Body: ConnectedAccountInput }>("/connected_accounts", {
+    operationId: "createConnectedAccount",
+    summary:
+      "Connect an account of a keys app: its fields are sealed at rest, never returned (OAuth apps: POST /v1/connected_accounts/oauth)",
+    body: {
+      type: "object",
+      properties: {
+        app: { type: "string", description: "the app's name slug" },
+        name: { type: "string" },
+        fields: { type: "object", additionalProperties: true, description: "the app's $auth fields" },
+      },
+      required: ["app"],
     },
-    async (request) => ({
+    response: oneAccount,
+    handler: async (request) => ({
       data: connectedAccountView(await createConnectedAccount(context, request.account.id, request.body)),
     }),
-  );
+  });
 
-  app.get<{ Querystring: PageRequest & { app?: string } }>(
-    "/connected_accounts",
-    {
-      schema: operation({
-        operationId: "listConnectedAccounts",
-        summary: "List the account's connected accounts, newest first",
-        querystring: pageQueryWith({ app: { type: "string", maxLength: 200 } }),
-        response: { 200: pageOf(connectedAccountSchema) },
-      }),
-    },
-    async (request) =>
+  route.get<{ Querystring: PageRequest & { app?: string } }>("/connected_accounts", {
+    operationId: "listConnectedAccounts",
+    summary: "List the account's connected accounts, newest first",
+    querystring: pageQueryWith({ app: { type: "string", maxLength: 200 } }),
+    response: { 200: pageOf(connectedAccountSchema) },
+    handler: async (request) =>
       pageAnswer(
         await listConnectedAccounts(context, request.account.id, request.query),
         connectedAccountView,
       ),
-  );
+  });
 
-  app.get<{ Params: { id: string } }>(
-    "/connected_accounts/:id",
-    {
-      schema: operation({
-        operationId: "getConnectedAccount",
-        summary: "Read a connected account (never its credentials)",
-        params: idParams,
-        response: oneAccount,
-      }),
-    },
-    async (request) => ({
+  route.get<{ Params: { id: string } }>("/connected_accounts/:id", {
+    operationId: "getConnectedAccount",
+    summary: "Read a connected account (never its credentials)",
+    params: idParams,
+    response: oneAccount,
+    handler: async (request) => ({
       data: connectedAccountView(await getConnectedAccount(context, request.account.id, request.params.id)),
     }),
-  );
+  });
 }
 
 /** Renaming or reconnecting an account, and deleting it. */
-function accountChangeRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.patch<{ Params: { id: string }; Body: ConnectedAccountUpdate }>(
-    "/connected_accounts/:id",
-    {
-      schema: operation({
-        operationId: "updateConnectedAccount",
-        summary:
-          "Rename a connected account, or reconnect a keys account by replacing its fields (sealed at rest, never returned; it becomes healthy). OAuth accounts reconnect with POST /v1/connected_accounts/oauth and connected_account_id",
-        params: idParams,
-        body: {
+function accountChangeRoutes(route: TaggedRoutes, context: CoreContext): void {
+  route.patch<{ Params: { id: string }; Body: ConnectedAccountUpdate }>("/connected_accounts/:id", {
+    operationId: "updateConnectedAccount",
+    summary:
+      "Rename a connected account, or reconnect a keys account by replacing its fields (sealed at rest, never returned; it becomes healthy). OAuth accounts reconnect with POST /v1/connected_accounts/oauth and connected_account_id",
+    params: idParams,
+    body: {
+      type: "object",
+      properties: {
+        name: { type: "string" },
+        fields: {
           type: "object",
-          properties: {
-            name: { type: "string" },
-            fields: {
-              type: "object",
-              additionalProperties: true,
-              description:
-                "the app's $auth fields, checked as on create; they replace the stored ones entirely",
-            },
-          },
+          additionalProperties: true,
+          description: "the app's $auth fields, checked as on create; they replace the stored ones entirely",
         },
-        response: oneAccount,
-      }),
+      },
     },
-    async (request) => ({
+    response: oneAccount,
+    handler: async (request) => ({
       data: connectedAccountView(
         await updateConnectedAccount(context, request.account.id, request.params.id, request.body ?? {}),
       ),
     }),
-  );
+  });
 
-  app.delete<{ Params: { id: string }; Querystring: { force?: boolean } }>(
-    "/connected_accounts/:id",
-    {
-      schema: operation({
-        operationId: "deleteConnectedAccount",
-        summary:
-          "Delete a connected account; refused (409) while a source or workflow uses it, unless force=true",
-        params: idParams,
-        querystring: { type: "object", properties: { force: { type: "boolean", default: false } } },
-        response: { 200: deletedResponse, 409: errorResponse },
-      }),
-    },
-    async (request) =>
+  route.delete<{ Params: { id: string }; Querystring: { force?: boolean } }>("/connected_accounts/:id", {
+    operationId: "deleteConnectedAccount",
+    summary:
+      "Delete a connected account; refused (409) while a source or workflow uses it, unless force=true",
+    params: idParams,
+    querystring: { type: "object", properties: { force: { type: "boolean", default: false } } },
+    response: { 200: deletedResponse, 409: errorResponse },
+    handler: async (request) =>
       deletedAnswer(
         await deleteConnectedAccount(
           context,
@@ -167,5 +140,5 @@ function accountChangeRoutes(app: FastifyInstance, context: CoreContext): void {
           request.query.force === true,
         ),
       ),
-  );
+  });
 }

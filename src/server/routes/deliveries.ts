@@ -10,10 +10,9 @@ import {
 import { InvalidInputError } from "../../core/errors.js";
 import type { PageRequest } from "../../core/pagination.js";
 import type { Store } from "../../store/store.js";
-import { dataOf, errorResponse, idParams, operationsOf, pageAnswer, pageOf, pageQuery } from "../schemas.js";
+import { dataOf, errorResponse, idParams, pageAnswer, pageOf, pageQuery } from "../schemas.js";
 import { attemptView, deliveryView } from "../views/deliveries.js";
-
-const operation = operationsOf("deliveries");
+import { routeGroup } from "./route-group.js";
 
 const nullableNumber = { type: ["number", "null"] } as const;
 const nullableString = { type: ["string", "null"] } as const;
@@ -56,88 +55,68 @@ const deliveryWithAttempts = {
 } as const;
 
 export function deliveryRoutes(app: FastifyInstance, store: Store): void {
-  app.get<{ Params: { id: string }; Querystring: PageRequest & { status?: string } }>(
+  const route = routeGroup(app, "deliveries");
+  route.get<{ Params: { id: string }; Querystring: PageRequest & { status?: string } }>(
     "/webhooks/:id/deliveries",
     {
-      schema: operation({
-        operationId: "listWebhookDeliveries",
-        summary:
-          "A webhook's deliveries, newest first: status, attempts, last status code, latency, error, next attempt",
-        params: idParams,
-        querystring: {
-          type: "object",
-          properties: {
-            ...pageQuery.properties,
-            status: { type: "string", enum: ["pending", "delivered", "failed"] },
-          },
+      operationId: "listWebhookDeliveries",
+      summary:
+        "A webhook's deliveries, newest first: status, attempts, last status code, latency, error, next attempt",
+      params: idParams,
+      querystring: {
+        type: "object",
+        properties: {
+          ...pageQuery.properties,
+          status: { type: "string", enum: ["pending", "delivered", "failed"] },
         },
-        response: { 200: pageOf(deliverySchema) },
-      }),
+      },
+      response: { 200: pageOf(deliverySchema) },
+      handler: async (request) =>
+        pageAnswer(
+          await listDeliveries(store.db, request.account.id, request.params.id, request.query),
+          deliveryView,
+        ),
     },
-    async (request) =>
-      pageAnswer(
-        await listDeliveries(store.db, request.account.id, request.params.id, request.query),
-        deliveryView,
-      ),
   );
 
-  app.get<{ Params: { id: string } }>(
-    "/deliveries/:id",
-    {
-      schema: operation({
-        operationId: "getDelivery",
-        summary: "One delivery with its attempts",
-        params: idParams,
-        response: { 200: dataOf(deliveryWithAttempts) },
-      }),
-    },
-    async (request) => {
+  route.get<{ Params: { id: string } }>("/deliveries/:id", {
+    operationId: "getDelivery",
+    summary: "One delivery with its attempts",
+    params: idParams,
+    response: { 200: dataOf(deliveryWithAttempts) },
+    handler: async (request) => {
       const { delivery, attempts } = await getDelivery(store.db, request.account.id, request.params.id);
       return { data: { ...deliveryView(delivery), attempt_log: attempts.map(attemptView) } };
     },
-  );
+  });
 
-  app.post<{ Params: { id: string } }>(
-    "/deliveries/:id/retry",
-    {
-      schema: operation({
-        operationId: "retryDelivery",
-        summary: "Send a delivered or failed delivery again now",
-        params: idParams,
-        body: { type: "object" },
-        response: { 200: dataOf(deliverySchema), 409: errorResponse },
-      }),
-    },
-    async (request) => ({
+  route.post<{ Params: { id: string } }>("/deliveries/:id/retry", {
+    operationId: "retryDelivery",
+    summary: "Send a delivered or failed delivery again now",
+    params: idParams,
+    body: { type: "object" },
+    response: { 200: dataOf(deliverySchema), 409: errorResponse },
+    handler: async (request) => ({
       data: deliveryView(await retryDelivery(store, request.account.id, request.params.id)),
     }),
-  );
+  });
 
-  app.post<{ Params: { id: string }; Body: { since?: string } }>(
-    "/webhooks/:id/recover",
-    {
-      schema: operation({
-        operationId: "recoverWebhookDeliveries",
-        summary:
-          "Resend every failed delivery of the webhook created since a time (epoch seconds or ISO 8601)",
-        params: idParams,
-        body: {
-          type: "object",
-          properties: { since: { type: "string", description: "epoch seconds or ISO 8601" } },
-        },
-        response: {
-          200: {
-            type: "object",
-            properties: { data: { type: "object", properties: { resent: { type: "integer" } } } },
-          },
-        },
-      }),
+  route.post<{ Params: { id: string }; Body: { since?: string } }>("/webhooks/:id/recover", {
+    operationId: "recoverWebhookDeliveries",
+    summary: "Resend every failed delivery of the webhook created since a time (epoch seconds or ISO 8601)",
+    params: idParams,
+    body: {
+      type: "object",
+      properties: { since: { type: "string", description: "epoch seconds or ISO 8601" } },
     },
-    async (request) => {
+    response: {
+      200: dataOf({ type: "object", properties: { resent: { type: "integer" } } }),
+    },
+    handler: async (request) => {
       const since = parseSince(request.body.since);
       return { data: { resent: await recoverWebhook(store, request.account.id, request.params.id, since) } };
     },
-  );
+  });
 }
 
 /** `since` as epoch ms: epoch seconds, or an ISO 8601 date or time (UTC unless it has an offset). */

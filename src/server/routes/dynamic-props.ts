@@ -10,10 +10,8 @@ import {
   reloadComponentProps,
 } from "../../core/components/dynamic-props.js";
 import type { CoreContext } from "../../core/context.js";
-import { operationsOf } from "../schemas.js";
-import { sandboxAnswer } from "./component-schemas.js";
-
-const operation = operationsOf("components");
+import { reloadedPropsAnswer, sandboxAnswer } from "./component-schemas.js";
+import { routeGroup } from "./route-group.js";
 
 const target = {
   id: { type: "string", description: "a component key, a saved component id (sc_…) or a source id (dc_…)" },
@@ -26,54 +24,37 @@ const target = {
 } as const;
 
 export function dynamicPropsRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.post<{ Body: ConfigureInput }>(
-    "/components/configure",
-    {
-      schema: operation({
-        operationId: "configureComponentProp",
-        summary: "Fetch one page of a prop's options (async options, propDefinition), run in the sandbox",
-        body: {
-          type: "object",
-          properties: {
-            ...target,
-            prop_name: { type: "string" },
-            query: { type: "string", description: "the user's text, for a prop with useQuery" },
-            page: { type: "integer", minimum: 0, description: "numeric pagination, from 0" },
-            prev_context: { description: "the context of the previous page, for token pagination" },
-          },
-          required: ["id", "prop_name"],
-        },
-        response: sandboxAnswer({
-          options: {
-            type: ["array", "null"],
-            items: { type: "object", properties: { label: { type: "string" }, value: {} } },
-          },
-          stringOptions: { type: ["array", "null"], items: { type: "string" } },
-          context: {},
-        }),
-      }),
+  const route = routeGroup(app, "components");
+  route.post<{ Body: ConfigureInput }>("/components/configure", {
+    operationId: "configureComponentProp",
+    summary: "Fetch one page of a prop's options (async options, propDefinition), run in the sandbox",
+    body: {
+      type: "object",
+      properties: {
+        ...target,
+        prop_name: { type: "string" },
+        query: { type: "string", description: "the user's text, for a prop with useQuery" },
+        page: { type: "integer", minimum: 0, description: "numeric pagination, from 0" },
+        prev_context: { description: "the context of the previous page, for token pagination" },
+      },
+      required: ["id", "prop_name"],
     },
-    async (request) => configureProp(context, request.account.id, request.body),
-  );
+    response: sandboxAnswer({
+      options: {
+        type: ["array", "null"],
+        items: { type: "object", properties: { label: { type: "string" }, value: {} } },
+      },
+      stringOptions: { type: ["array", "null"], items: { type: "string" } },
+      context: {},
+    }),
+    handler: async (request) => configureProp(context, request.account.id, request.body),
+  });
 
-  app.post<{ Body: ConfigureInput }>(
-    "/components/props",
-    {
-      schema: operation({
-        operationId: "reloadComponentProps",
-        summary: "Run a component's additionalProps with the props configured so far; answers a dyp_ id",
-        body: { type: "object", properties: target, required: ["id"] },
-        response: sandboxAnswer({
-          dynamicProps: {
-            type: ["object", "null"],
-            properties: {
-              id: { type: "string", description: "dyp_…" },
-              configurableProps: { type: "array", items: { type: "object", additionalProperties: true } },
-            },
-          },
-        }),
-      }),
-    },
-    async (request) => reloadComponentProps(context, request.account.id, request.body),
-  );
+  route.post<{ Body: ConfigureInput }>("/components/props", {
+    operationId: "reloadComponentProps",
+    summary: "Run a component's additionalProps with the props configured so far; answers a dyp_ id",
+    body: { type: "object", properties: target, required: ["id"] },
+    response: reloadedPropsAnswer({ type: "object", additionalProperties: true }),
+    handler: async (request) => reloadComponentProps(context, request.account.id, request.body),
+  });
 }

@@ -3,9 +3,8 @@ import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../core/context.js";
 import { deleteEvents, type EventQuery, listEventSummaries, listLogs } from "../../core/events/events.js";
 import { getSource } from "../../core/sources/sources.js";
-import { idParams, operationsOf, pageInfo, pageOf, pageQuery } from "../schemas.js";
-
-const operation = operationsOf("events");
+import { dataOf, idParams, pageOf, pageQuery } from "../schemas.js";
+import { routeGroup } from "./route-group.js";
 
 const nullableString = { type: ["string", "null"] } as const;
 
@@ -59,71 +58,54 @@ export const eventSummariesQuery = {
 export const eventSummariesResponse = { 200: pageOf(eventSummarySchema) } as const;
 
 export function eventRoutes(app: FastifyInstance, context: CoreContext): void {
+  const route = routeGroup(app, "events");
   const db = context.store.db;
 
-  app.get<{ Params: { id: string }; Querystring: EventQuery }>(
-    "/sources/:id/event_summaries",
-    {
-      schema: operation({
-        operationId: "listSourceEvents",
-        summary: "A source's events, newest first",
-        params: idParams,
-        querystring: eventSummariesQuery,
-        response: eventSummariesResponse,
-      }),
-    },
-    async (request) => {
+  route.get<{ Params: { id: string }; Querystring: EventQuery }>("/sources/:id/event_summaries", {
+    operationId: "listSourceEvents",
+    summary: "A source's events, newest first",
+    params: idParams,
+    querystring: eventSummariesQuery,
+    response: eventSummariesResponse,
+    handler: async (request) => {
       const source = await getSource(context, request.account.id, request.params.id);
       const page = await listEventSummaries(db, source.id, request.query);
       return { page_info: page.pageInfo, data: page.items };
     },
-  );
+  });
 
-  app.delete<{ Params: { id: string }; Body: { start_id?: string; end_id?: string } }>(
+  route.delete<{ Params: { id: string }; Body: { start_id?: string; end_id?: string } }>(
     "/sources/:id/events",
     {
-      schema: operation({
-        operationId: "deleteSourceEvents",
-        summary: "Delete a source's events from start_id to end_id (both included; all without them)",
-        params: idParams,
-        body: { type: "object", properties: { start_id: { type: "string" }, end_id: { type: "string" } } },
-        response: {
-          200: {
-            type: "object",
-            properties: { data: { type: "object", properties: { deleted: { type: "integer" } } } },
-          },
-        },
-      }),
-    },
-    async (request) => {
-      const source = await getSource(context, request.account.id, request.params.id);
-      return { data: { deleted: await deleteEvents(context.store, source.id, request.body) } };
+      operationId: "deleteSourceEvents",
+      summary: "Delete a source's events from start_id to end_id (both included; all without them)",
+      params: idParams,
+      body: { type: "object", properties: { start_id: { type: "string" }, end_id: { type: "string" } } },
+      response: {
+        200: dataOf({ type: "object", properties: { deleted: { type: "integer" } } }),
+      },
+      handler: async (request) => {
+        const source = await getSource(context, request.account.id, request.params.id);
+        return { data: { deleted: await deleteEvents(context.store, source.id, request.body) } };
+      },
     },
   );
 
-  app.get<{ Params: { id: string }; Querystring: { limit?: number; after?: string; before?: string } }>(
+  route.get<{ Params: { id: string }; Querystring: { limit?: number; after?: string; before?: string } }>(
     "/sources/:id/logs",
     {
-      schema: operation({
-        operationId: "listSourceLogs",
-        summary: "A source's log lines (console output, errors, lifecycle), newest first",
-        params: idParams,
-        querystring: pageQuery,
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              page_info: pageInfo,
-              data: { type: "array", items: logEntrySchema },
-            },
-          },
-        },
-      }),
-    },
-    async (request) => {
-      const source = await getSource(context, request.account.id, request.params.id);
-      const page = await listLogs(db, source.id, request.query);
-      return { page_info: page.pageInfo, data: page.items };
+      operationId: "listSourceLogs",
+      summary: "A source's log lines (console output, errors, lifecycle), newest first",
+      params: idParams,
+      querystring: pageQuery,
+      response: {
+        200: pageOf(logEntrySchema),
+      },
+      handler: async (request) => {
+        const source = await getSource(context, request.account.id, request.params.id);
+        const page = await listLogs(db, source.id, request.query);
+        return { page_info: page.pageInfo, data: page.items };
+      },
     },
   );
 }

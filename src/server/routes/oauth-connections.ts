@@ -16,10 +16,9 @@ import {
 import type { CoreContext } from "../../core/context.js";
 import { callbackPage } from "../oauth-callback-page.js";
 import { sendError } from "../plugins/errors.js";
-import { dataOf, errorResponse, idParams, operationsOf } from "../schemas.js";
+import { dataOf, errorResponse, idParams } from "../schemas.js";
 import { oauthConnectionView } from "../views/apps.js";
-
-const operation = operationsOf("connected accounts");
+import { routeGroup } from "./route-group.js";
 
 const connectionSchema = {
   type: "object",
@@ -43,19 +42,14 @@ const callbackAnswer = (description: string, json: object) => ({
   content: { "text/html": { schema: { type: "string" } }, "application/json": { schema: json } },
 });
 
-const connectedAnswer = {
+const connectedAnswer = dataOf({
   type: "object",
   properties: {
-    data: {
-      type: "object",
-      properties: {
-        id: { type: "string" },
-        app: { type: "string" },
-        connected_account_id: { type: "string" },
-      },
-    },
+    id: { type: "string" },
+    app: { type: "string" },
+    connected_account_id: { type: "string" },
   },
-} as const;
+});
 
 const startInput = {
   type: "object",
@@ -75,38 +69,29 @@ const startInput = {
   required: ["app"],
 } as const;
 
-const startedAnswer = {
+const startedAnswer = dataOf({
   type: "object",
   properties: {
-    data: {
-      type: "object",
-      properties: {
-        ...connectionSchema.properties,
-        authorize_url: {
-          type: "string",
-          description: "open it in a browser; it works once, until expires_at",
-        },
-        redirect_uri: {
-          type: "string",
-          description: "the callback URL the provider must have registered for the client",
-        },
-      },
+    ...connectionSchema.properties,
+    authorize_url: {
+      type: "string",
+      description: "open it in a browser; it works once, until expires_at",
+    },
+    redirect_uri: {
+      type: "string",
+      description: "the callback URL the provider must have registered for the client",
     },
   },
-} as const;
+});
 
 export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.post<{ Body: OAuthStartInput }>(
-    "/connected_accounts/oauth",
-    {
-      schema: operation({
-        operationId: "startOAuthConnection",
-        summary: "Start connecting an account of an OAuth app: returns the provider's authorize URL to open",
-        body: startInput,
-        response: { 200: startedAnswer },
-      }),
-    },
-    async (request) => {
+  const route = routeGroup(app, "connected accounts");
+  route.post<{ Body: OAuthStartInput }>("/connected_accounts/oauth", {
+    operationId: "startOAuthConnection",
+    summary: "Start connecting an account of an OAuth app: returns the provider's authorize URL to open",
+    body: startInput,
+    response: { 200: startedAnswer },
+    handler: async (request) => {
       const started = await startOAuthConnection(context, request.account.id, request.body);
       return {
         data: {
@@ -116,7 +101,7 @@ export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext
         },
       };
     },
-  );
+  });
 
   app.get<{ Querystring: OAuthCallbackQuery }>(
     OAUTH_CALLBACK_PATH.replace(/^\/v1/, ""),
@@ -156,20 +141,15 @@ export function oauthConnectionRoutes(app: FastifyInstance, context: CoreContext
     async (request, reply) => answerCallback(context, request, reply),
   );
 
-  app.get<{ Params: { id: string } }>(
-    "/connected_accounts/oauth/:id",
-    {
-      schema: operation({
-        operationId: "getOAuthConnection",
-        summary: "Follow an OAuth connection: pending, connected (with its apn_ id), failed or expired",
-        params: idParams,
-        response: { 200: dataOf(connectionSchema), 404: errorResponse },
-      }),
-    },
-    async (request) => ({
+  route.get<{ Params: { id: string } }>("/connected_accounts/oauth/:id", {
+    operationId: "getOAuthConnection",
+    summary: "Follow an OAuth connection: pending, connected (with its apn_ id), failed or expired",
+    params: idParams,
+    response: { 200: dataOf(connectionSchema), 404: errorResponse },
+    handler: async (request) => ({
       data: oauthConnectionView(await getOAuthConnection(context, request.account.id, request.params.id)),
     }),
-  );
+  });
 }
 
 /** The callback's answer: a page for the browser that opened it, JSON for any other caller. */

@@ -14,18 +14,8 @@ import {
 import { type ImportInput, importPackage } from "../../core/components/package-import/import-package.js";
 import type { CoreContext } from "../../core/context.js";
 import type { PageRequest } from "../../core/pagination.js";
-import {
-  dataOf,
-  epochSeconds,
-  errorResponse,
-  idParams,
-  operationsOf,
-  pageAnswer,
-  pageOf,
-  pageQuery,
-} from "../schemas.js";
-
-const operation = operationsOf("components");
+import { dataOf, epochSeconds, errorResponse, idParams, pageAnswer, pageOf, pageQuery } from "../schemas.js";
+import { routeGroup } from "./route-group.js";
 
 const importBody = {
   type: "object",
@@ -81,78 +71,57 @@ function jobView(job: ImportJob) {
 }
 
 export function registryImportRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.post<{ Body: ImportInput }>(
-    "/registry/imports",
-    {
-      schema: operation({
-        operationId: "startRegistryImport",
-        summary:
-          "Start importing a Pipedream-layout package (npm:<spec>, fetched by the server, or a folder's files)",
-        description:
-          "Checks the request and unpacks the package, then imports each source and action in the background: follow it with GET /v1/registry/imports/{id}. A bad registry, a public import by a non-admin, an npm spec that does not exist and a package with no components are refused here, before anything is published.",
-        body: importBody,
-        response: { 202: dataOf(importJob), 403: errorResponse },
-      }),
-    },
-    async (request, reply) => {
+  const route = routeGroup(app, "components");
+  route.post<{ Body: ImportInput }>("/registry/imports", {
+    operationId: "startRegistryImport",
+    summary:
+      "Start importing a Pipedream-layout package (npm:<spec>, fetched by the server, or a folder's files)",
+    description:
+      "Checks the request and unpacks the package, then imports each source and action in the background: follow it with GET /v1/registry/imports/{id}. A bad registry, a public import by a non-admin, an npm spec that does not exist and a package with no components are refused here, before anything is published.",
+    body: importBody,
+    response: { 202: dataOf(importJob), 403: errorResponse },
+    handler: async (request, reply) => {
       const job = await startImport(context, request.account, request.body ?? {});
       return reply.code(202).send({ data: jobView(job) });
     },
-  );
+  });
 
-  app.get<{ Querystring: PageRequest }>(
-    "/registry/imports",
-    {
-      schema: operation({
-        operationId: "listRegistryImports",
-        summary: "List the account's package imports, newest first",
-        querystring: pageQuery,
-        response: { 200: pageOf(importJob) },
-      }),
-    },
-    async (request) => pageAnswer(await listImports(context, request.account.id, request.query), jobView),
-  );
+  route.get<{ Querystring: PageRequest }>("/registry/imports", {
+    operationId: "listRegistryImports",
+    summary: "List the account's package imports, newest first",
+    querystring: pageQuery,
+    response: { 200: pageOf(importJob) },
+    handler: async (request) =>
+      pageAnswer(await listImports(context, request.account.id, request.query), jobView),
+  });
 
-  app.get<{ Params: { id: string } }>(
-    "/registry/imports/:id",
-    {
-      schema: operation({
-        operationId: "getRegistryImport",
-        summary: "Get a package import: its status and each component imported so far",
-        params: idParams,
-        response: { 200: dataOf(importJob) },
-      }),
-    },
-    async (request) => ({ data: jobView(await getImport(context, request.account.id, request.params.id)) }),
-  );
+  route.get<{ Params: { id: string } }>("/registry/imports/:id", {
+    operationId: "getRegistryImport",
+    summary: "Get a package import: its status and each component imported so far",
+    params: idParams,
+    response: { 200: dataOf(importJob) },
+    handler: async (request) => ({
+      data: jobView(await getImport(context, request.account.id, request.params.id)),
+    }),
+  });
 
-  app.post<{ Body: ImportInput }>(
-    "/registry/import",
-    {
-      schema: operation({
-        operationId: "importRegistryPackage",
-        summary:
-          "Import a Pipedream-layout package and wait for the whole import: publish each source and action, reporting each as published, skipped or failed",
-        description:
-          "Holds the request open until every component is imported; for large packages use POST /v1/registry/imports, which answers at once.",
-        body: importBody,
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              data: {
-                type: "object",
-                properties: {
-                  registry: { type: "string" },
-                  components: { type: "array", items: importedComponent },
-                },
-              },
-            },
-          },
-          403: errorResponse,
+  route.post<{ Body: ImportInput }>("/registry/import", {
+    operationId: "importRegistryPackage",
+    summary:
+      "Import a Pipedream-layout package and wait for the whole import: publish each source and action, reporting each as published, skipped or failed",
+    description:
+      "Holds the request open until every component is imported; for large packages use POST /v1/registry/imports, which answers at once.",
+    body: importBody,
+    response: {
+      200: dataOf({
+        type: "object",
+        properties: {
+          registry: { type: "string" },
+          components: { type: "array", items: importedComponent },
         },
       }),
+      403: errorResponse,
     },
-    async (request) => ({ data: await importPackage(context, request.account, request.body ?? {}) }),
-  );
+    handler: async (request) => ({ data: await importPackage(context, request.account, request.body ?? {}) }),
+  });
 }

@@ -20,14 +20,12 @@ import {
   dataOf,
   epochSeconds,
   errorResponse,
-  operationsOf,
   pageAnswer,
   pageOf,
   pageQueryWith,
   pathParams,
 } from "../schemas.js";
-
-const operation = operationsOf("components");
+import { routeGroup, type TaggedRoutes } from "./route-group.js";
 
 export function publicView(published: PublicComponent) {
   return {
@@ -87,144 +85,113 @@ const keyParams = pathParams({
 });
 
 const changedVersions = {
-  200: {
+  200: dataOf({
     type: "object",
-    properties: {
-      data: {
-        type: "object",
-        properties: { key: { type: "string" }, versions: { type: "array", items: { type: "string" } } },
-        additionalProperties: true,
-      },
-    },
-  },
+    properties: { key: { type: "string" }, versions: { type: "array", items: { type: "string" } } },
+    additionalProperties: true,
+  }),
 } as const;
 
 /** Registers the component search, then the server's public registry. */
 export function registryRoutes(app: FastifyInstance, context: CoreContext): void {
-  componentSearchRoute(app, context);
-  publicRegistryRoutes(app, context);
+  const route = routeGroup(app, "components");
+  componentSearchRoute(route, context);
+  publicRegistryRoutes(route, context);
 }
 
 /** Searching the account's published components and the public registry. */
-function componentSearchRoute(app: FastifyInstance, context: CoreContext): void {
-  app.get<{ Querystring: ComponentSearch }>(
-    "/components",
-    {
-      schema: operation({
-        operationId: "searchRegistryComponents",
-        summary:
-          "Search components: the latest version of each key, in the account's registry, the public one, or both",
-        querystring: pageQueryWith({
-          q: {
-            type: "string",
-            maxLength: 200,
-            description: "words to find in the key, name or description",
-          },
-          app: { type: "string", maxLength: 200, description: "an app slug" },
-          type: { type: "string", enum: ["source", "action"] },
-          registry: { type: "string", enum: ["public", "private", "all"], default: "all" },
-        }),
-        response: { 200: pageOf(listedSchema) },
-      }),
-    },
-    async (request) =>
+function componentSearchRoute(route: TaggedRoutes, context: CoreContext): void {
+  route.get<{ Querystring: ComponentSearch }>("/components", {
+    operationId: "searchRegistryComponents",
+    summary:
+      "Search components: the latest version of each key, in the account's registry, the public one, or both",
+    querystring: pageQueryWith({
+      q: {
+        type: "string",
+        maxLength: 200,
+        description: "words to find in the key, name or description",
+      },
+      app: { type: "string", maxLength: 200, description: "an app slug" },
+      type: { type: "string", enum: ["source", "action"] },
+      registry: { type: "string", enum: ["public", "private", "all"], default: "all" },
+    }),
+    response: { 200: pageOf(listedSchema) },
+    handler: async (request) =>
       pageAnswer(await searchComponents(context, request.account.id, request.query), searchView),
-  );
+  });
 }
 
 /** The public registry: publishing, reading, unpublishing and deprecating components. */
-function publicRegistryRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.post<{ Body: PublishInput }>(
-    "/registry/components",
-    {
-      schema: operation({
-        operationId: "publishRegistryComponent",
-        summary:
-          "Publish a component in the server's public registry (key <app>-<kebab-name>, a greater semver version, a name and a description)",
-        body: {
-          type: "object",
-          properties: {
-            component_code: { type: "string" },
-            component_url: { type: "string" },
-            component_id: { type: "string", description: "a saved component (sc_…)" },
-            filename: { type: "string" },
-          },
-        },
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              data: {
-                ...listedSchema,
-                properties: {
-                  ...listedSchema.properties,
-                  status: { type: "string", enum: ["published", "unchanged"] },
-                },
-              },
-            },
-          },
-          409: errorResponse,
+function publicRegistryRoutes(route: TaggedRoutes, context: CoreContext): void {
+  route.post<{ Body: PublishInput }>("/registry/components", {
+    operationId: "publishRegistryComponent",
+    summary:
+      "Publish a component in the server's public registry (key <app>-<kebab-name>, a greater semver version, a name and a description)",
+    body: {
+      type: "object",
+      properties: {
+        component_code: { type: "string" },
+        component_url: { type: "string" },
+        component_id: { type: "string", description: "a saved component (sc_…)" },
+        filename: { type: "string" },
+      },
+    },
+    response: {
+      200: dataOf({
+        ...listedSchema,
+        properties: {
+          ...listedSchema.properties,
+          status: { type: "string", enum: ["published", "unchanged"] },
         },
       }),
+      409: errorResponse,
     },
-    async (request) => {
+    handler: async (request) => {
       const result = await publishPublic(context, request.account, request.body);
       return {
         data: { ...publicView(result.published), status: result.created ? "published" : "unchanged" },
       };
     },
-  );
+  });
 
-  app.get<{ Params: { key: string } }>(
-    "/registry/components/:key",
-    {
-      schema: operation({
-        operationId: "getRegistryComponent",
-        summary: "Read a public component: key (its latest version) or key@version, with every version",
-        params: keyParams,
-        response: { 200: dataOf(publicDetailSchema) },
-      }),
-    },
-    async (request) => {
+  route.get<{ Params: { key: string } }>("/registry/components/:key", {
+    operationId: "getRegistryComponent",
+    summary: "Read a public component: key (its latest version) or key@version, with every version",
+    params: keyParams,
+    response: { 200: dataOf(publicDetailSchema) },
+    handler: async (request) => {
       const { published, versions } = await readPublic(context, request.params.key);
       return { data: { ...publicView(published), versions: versions.map(publicView) } };
     },
-  );
+  });
 
-  app.delete<{ Params: { key: string } }>(
-    "/registry/components/:key",
-    {
-      schema: operation({
-        operationId: "unpublishRegistryComponent",
-        summary: "Unpublish every version of a public key, or one (key@version): its publisher or an admin",
-        params: keyParams,
-        response: changedVersions,
-      }),
-    },
-    async (request) => ({
+  route.delete<{ Params: { key: string } }>("/registry/components/:key", {
+    operationId: "unpublishRegistryComponent",
+    summary: "Unpublish every version of a public key, or one (key@version): its publisher or an admin",
+    params: keyParams,
+    response: changedVersions,
+    handler: async (request) => ({
       data: { ...(await unpublishPublic(context, request.account, request.params.key)), deleted: true },
     }),
-  );
+  });
 
-  app.post<{ Params: { key: string }; Body: { deprecated?: boolean } | undefined }>(
+  route.post<{ Params: { key: string }; Body: { deprecated?: boolean } | undefined }>(
     "/registry/components/:key/deprecate",
     {
-      schema: operation({
-        operationId: "deprecateRegistryComponent",
-        summary:
-          "Deprecate a public key or key@version (deprecated: false restores it): it runs where deployed, but is not offered for new deploys",
-        params: keyParams,
-        body: {
-          type: ["object", "null"],
-          properties: { deprecated: { type: "boolean", default: true } },
-        },
-        response: changedVersions,
-      }),
-    },
-    async (request) => {
-      const deprecated = request.body?.deprecated !== false;
-      const changed = await deprecatePublic(context, request.account, request.params.key, deprecated);
-      return { data: { ...changed, deprecated } };
+      operationId: "deprecateRegistryComponent",
+      summary:
+        "Deprecate a public key or key@version (deprecated: false restores it): it runs where deployed, but is not offered for new deploys",
+      params: keyParams,
+      body: {
+        type: ["object", "null"],
+        properties: { deprecated: { type: "boolean", default: true } },
+      },
+      response: changedVersions,
+      handler: async (request) => {
+        const deprecated = request.body?.deprecated !== false;
+        const changed = await deprecatePublic(context, request.account, request.params.key, deprecated);
+        return { data: { ...changed, deprecated } };
+      },
     },
   );
 }

@@ -18,15 +18,13 @@ import {
   deletedResponse,
   errorResponse,
   idParams,
-  operationsOf,
   pageAnswer,
   pageOf,
   pageQueryWith,
 } from "../schemas.js";
 import { sourceView } from "../views/sources.js";
+import { routeGroup, type TaggedRoutes } from "./route-group.js";
 import { sourceRunSchema } from "./run-schemas.js";
-
-const operation = operationsOf("sources");
 
 const sourceSchema = {
   type: "object",
@@ -73,112 +71,84 @@ const one = { 200: dataOf(sourceSchema) } as const;
 
 /** Registers /v1/sources: deploying and managing sources, then reading and running them. */
 export function sourceRoutes(app: FastifyInstance, context: CoreContext): void {
-  sourceChangeRoutes(app, context);
-  sourceReadRoutes(app, context);
+  const route = routeGroup(app, "sources");
+  sourceChangeRoutes(route, context);
+  sourceReadRoutes(route, context);
 }
 
 /** Deploying, updating and deleting a source. */
-function sourceChangeRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.post<{ Body: SourceInput }>(
-    "/sources",
-    {
-      schema: operation({
-        operationId: "deploySource",
-        summary: "Deploy a source",
-        body: sourceInput,
-        response: one,
-      }),
-    },
-    async (request) => ({
+function sourceChangeRoutes(route: TaggedRoutes, context: CoreContext): void {
+  route.post<{ Body: SourceInput }>("/sources", {
+    operationId: "deploySource",
+    summary: "Deploy a source",
+    body: sourceInput,
+    response: one,
+    handler: async (request) => ({
       data: sourceView(context, await deploySource(context, request.account.id, request.body)),
     }),
-  );
+  });
 
-  app.put<{ Params: { id: string }; Body: SourceInput }>(
-    "/sources/:id",
-    {
-      schema: operation({
-        operationId: "updateSource",
-        summary: "Update a source: code, props, name, active; the id is kept",
-        params: idParams,
-        body: { ...sourceInput, properties: { ...sourceInput.properties, active: { type: "boolean" } } },
-        response: one,
-      }),
-    },
-    async (request) => ({
+  route.put<{ Params: { id: string }; Body: SourceInput }>("/sources/:id", {
+    operationId: "updateSource",
+    summary: "Update a source: code, props, name, active; the id is kept",
+    params: idParams,
+    body: { ...sourceInput, properties: { ...sourceInput.properties, active: { type: "boolean" } } },
+    response: one,
+    handler: async (request) => ({
       data: sourceView(
         context,
         await updateSource(context, request.account.id, request.params.id, request.body),
       ),
     }),
-  );
+  });
 
-  app.delete<{ Params: { id: string } }>(
-    "/sources/:id",
-    {
-      schema: operation({
-        operationId: "deleteSource",
-        summary: "Delete a source",
-        params: idParams,
-        response: { 200: deletedResponse, 409: errorResponse },
-      }),
-    },
-    async (request) => deletedAnswer(await deleteSource(context, request.account.id, request.params.id)),
-  );
+  route.delete<{ Params: { id: string } }>("/sources/:id", {
+    operationId: "deleteSource",
+    summary: "Delete a source",
+    params: idParams,
+    response: { 200: deletedResponse, 409: errorResponse },
+    handler: async (request) =>
+      deletedAnswer(await deleteSource(context, request.account.id, request.params.id)),
+  });
 }
 
 /** Reading a source, listing the account's, and running one now. */
-function sourceReadRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.get<{ Params: { id: string } }>(
-    "/sources/:id",
-    {
-      schema: operation({
-        operationId: "getSource",
-        summary: "Read a source (by dc_ id or name)",
-        params: idParams,
-        response: one,
-      }),
-    },
-    async (request) => ({
+function sourceReadRoutes(route: TaggedRoutes, context: CoreContext): void {
+  route.get<{ Params: { id: string } }>("/sources/:id", {
+    operationId: "getSource",
+    summary: "Read a source (by dc_ id or name)",
+    params: idParams,
+    response: one,
+    handler: async (request) => ({
       data: sourceView(context, await getSource(context, request.account.id, request.params.id)),
     }),
-  );
+  });
 
-  app.get<{ Querystring: PageRequest & { q?: string } }>(
-    "/users/me/sources",
-    {
-      schema: operation({
-        operationId: "listSources",
-        summary: "List the account's sources, newest first",
-        querystring: pageQueryWith({
-          q: {
-            type: "string",
-            maxLength: 200,
-            description:
-              "keep the sources whose name, dc_ id, component key or endpoint id holds these words (any case)",
-          },
-        }),
-        response: { 200: pageOf(sourceSchema) },
-      }),
-    },
-    async (request) =>
+  route.get<{ Querystring: PageRequest & { q?: string } }>("/users/me/sources", {
+    operationId: "listSources",
+    summary: "List the account's sources, newest first",
+    querystring: pageQueryWith({
+      q: {
+        type: "string",
+        maxLength: 200,
+        description:
+          "keep the sources whose name, dc_ id, component key or endpoint id holds these words (any case)",
+      },
+    }),
+    response: { 200: pageOf(sourceSchema) },
+    handler: async (request) =>
       pageAnswer(await listSources(context, request.account.id, request.query), (source) =>
         sourceView(context, source),
       ),
-  );
+  });
 
-  app.post<{ Params: { id: string } }>(
-    "/sources/:id/run",
-    {
-      schema: operation({
-        operationId: "runSource",
-        summary: "Run a source now",
-        params: idParams,
-        body: { type: "object" },
-        response: { 200: dataOf(sourceRunSchema), 409: errorResponse },
-      }),
-    },
-    async (request) => {
+  route.post<{ Params: { id: string } }>("/sources/:id/run", {
+    operationId: "runSource",
+    summary: "Run a source now",
+    params: idParams,
+    body: { type: "object" },
+    response: { 200: dataOf(sourceRunSchema), 409: errorResponse },
+    handler: async (request) => {
       const report = await runSourceNow(context, request.account.id, request.params.id);
       return {
         data: {
@@ -191,5 +161,5 @@ function sourceReadRoutes(app: FastifyInstance, context: CoreContext): void {
         },
       };
     },
-  );
+  });
 }

@@ -9,10 +9,9 @@ import {
 } from "../../core/fan-out/subscriptions.js";
 import type { PageRequest } from "../../core/pagination.js";
 import type { Executor } from "../../store/schema.js";
-import { dataOf, operationsOf, pageAnswer, pageOf, pageQuery } from "../schemas.js";
+import { dataOf, pageAnswer, pageOf, pageQuery } from "../schemas.js";
 import { subscriptionView } from "../views/subscriptions.js";
-
-const operation = operationsOf("subscriptions");
+import { routeGroup } from "./route-group.js";
 
 const subscriptionSchema = {
   type: "object",
@@ -38,45 +37,35 @@ const subscriptionInput = {
 } as const;
 
 export function subscriptionRoutes(app: FastifyInstance, db: Executor): void {
+  const route = routeGroup(app, "subscriptions");
   const one = { 200: dataOf(subscriptionSchema) };
 
-  app.post<{ Body: SubscriptionInput }>(
-    "/subscriptions",
-    {
-      schema: operation({
-        operationId: "createSubscription",
-        summary: "Subscribe a webhook to an emitter's events",
-        body: subscriptionInput,
-        response: one,
-      }),
-    },
-    async (request) => ({ data: subscriptionView(await subscribe(db, request.account.id, request.body)) }),
-  );
+  route.post<{ Body: SubscriptionInput }>("/subscriptions", {
+    operationId: "createSubscription",
+    summary: "Subscribe a webhook to an emitter's events",
+    body: subscriptionInput,
+    response: one,
+    handler: async (request) => ({
+      data: subscriptionView(await subscribe(db, request.account.id, request.body)),
+    }),
+  });
 
-  app.delete<{ Body: SubscriptionInput }>(
-    "/subscriptions",
-    {
-      schema: operation({
-        operationId: "deleteSubscription",
-        summary: "Remove a subscription",
-        body: subscriptionInput,
-        response: one,
-      }),
-    },
-    async (request) => ({ data: subscriptionView(await unsubscribe(db, request.account.id, request.body)) }),
-  );
+  route.delete<{ Body: SubscriptionInput }>("/subscriptions", {
+    operationId: "deleteSubscription",
+    summary: "Remove a subscription",
+    body: subscriptionInput,
+    response: one,
+    handler: async (request) => ({
+      data: subscriptionView(await unsubscribe(db, request.account.id, request.body)),
+    }),
+  });
 
-  app.get<{ Querystring: PageRequest }>(
-    "/users/me/subscriptions",
-    {
-      schema: operation({
-        operationId: "listSubscriptions",
-        summary: "List the account's subscriptions",
-        querystring: pageQuery,
-        response: { 200: pageOf(subscriptionSchema) },
-      }),
-    },
-    async (request) =>
+  route.get<{ Querystring: PageRequest }>("/users/me/subscriptions", {
+    operationId: "listSubscriptions",
+    summary: "List the account's subscriptions",
+    querystring: pageQuery,
+    response: { 200: pageOf(subscriptionSchema) },
+    handler: async (request) =>
       pageAnswer(await listSubscriptions(db, request.account.id, request.query), subscriptionView),
-  );
+  });
 }

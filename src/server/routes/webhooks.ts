@@ -18,13 +18,11 @@ import {
   deletedResponse,
   epochSeconds,
   idParams,
-  operationsOf,
   pageAnswer,
   pageOf,
   pageQuery,
 } from "../schemas.js";
-
-const operation = operationsOf("webhooks");
+import { routeGroup, type TaggedRoutes } from "./route-group.js";
 
 const webhookProperties = {
   id: { type: "string", description: "wh_…" },
@@ -76,112 +74,91 @@ export function webhookRoutes(
   store: Pick<Store, "db" | "capabilities" | "transaction" | "dbIn">,
   secrets: SecretBox,
 ): void {
-  webhookReadRoutes(app, store, secrets);
-  webhookChangeRoutes(app, store, secrets);
+  const route = routeGroup(app, "webhooks");
+  webhookReadRoutes(route, store, secrets);
+  webhookChangeRoutes(route, store, secrets);
 }
 
 /** Creating a webhook, listing the account's and reading one. */
 function webhookReadRoutes(
-  app: FastifyInstance,
+  route: TaggedRoutes,
   store: Pick<Store, "db" | "capabilities">,
   secrets: SecretBox,
 ): void {
   const { db } = store;
-  app.post<{ Body: WebhookParams }>(
-    "/webhooks",
-    {
-      schema: operation({
-        operationId: "createWebhook",
-        summary: "Create a webhook",
-        body: {
-          type: "object",
-          properties: {
-            url: { type: "string", description: "http(s) URL, at most 2,048 characters" },
-            name: { type: "string" },
-            description: { type: "string" },
-            rate_limit: { type: ["integer", "null"], description: "deliveries per second at most" },
-          },
-        },
-        response: { 200: dataOf(createdWebhookSchema) },
-      }),
+  route.post<{ Body: WebhookParams }>("/webhooks", {
+    operationId: "createWebhook",
+    summary: "Create a webhook",
+    body: {
+      type: "object",
+      properties: {
+        url: { type: "string", description: "http(s) URL, at most 2,048 characters" },
+        name: { type: "string" },
+        description: { type: "string" },
+        rate_limit: { type: ["integer", "null"], description: "deliveries per second at most" },
+      },
     },
-    async (request) => {
+    response: { 200: dataOf(createdWebhookSchema) },
+    handler: async (request) => {
       const { webhook, signingSecret } = await createWebhook(db, secrets, request.account.id, request.body);
       return { data: { ...webhookView(webhook), signing_secret: signingSecret } };
     },
-  );
+  });
 
-  app.get<{ Querystring: PageRequest }>(
-    "/users/me/webhooks",
-    {
-      schema: operation({
-        operationId: "listWebhooks",
-        summary: "List the account's webhooks, newest first",
-        querystring: pageQuery,
-        response: { 200: pageOf(webhookSchema) },
-      }),
-    },
-    async (request) => pageAnswer(await listWebhooks(db, request.account.id, request.query), webhookView),
-  );
+  route.get<{ Querystring: PageRequest }>("/users/me/webhooks", {
+    operationId: "listWebhooks",
+    summary: "List the account's webhooks, newest first",
+    querystring: pageQuery,
+    response: { 200: pageOf(webhookSchema) },
+    handler: async (request) =>
+      pageAnswer(await listWebhooks(db, request.account.id, request.query), webhookView),
+  });
 
-  app.get<{ Params: { id: string } }>(
-    "/webhooks/:id",
-    {
-      schema: operation({
-        operationId: "getWebhook",
-        summary: "Read a webhook",
-        params: idParams,
-        response: { 200: dataOf(webhookSchema) },
-      }),
-    },
-    async (request) => ({ data: webhookView(await getWebhook(db, request.account.id, request.params.id)) }),
-  );
+  route.get<{ Params: { id: string } }>("/webhooks/:id", {
+    operationId: "getWebhook",
+    summary: "Read a webhook",
+    params: idParams,
+    response: { 200: dataOf(webhookSchema) },
+    handler: async (request) => ({
+      data: webhookView(await getWebhook(db, request.account.id, request.params.id)),
+    }),
+  });
 }
 
 /** Updating a webhook, rotating its signing secret and deleting it. */
 function webhookChangeRoutes(
-  app: FastifyInstance,
+  route: TaggedRoutes,
   store: Pick<Store, "db" | "capabilities" | "transaction" | "dbIn">,
   secrets: SecretBox,
 ): void {
   const { db } = store;
-  app.put<{ Params: { id: string }; Body: WebhookParams }>(
-    "/webhooks/:id",
-    {
-      schema: operation({
-        operationId: "updateWebhook",
-        summary: "Change a webhook: active (true re-enables it), name, description, url, rate_limit",
-        params: idParams,
-        body: {
-          type: "object",
-          properties: {
-            url: { type: "string" },
-            name: { type: "string" },
-            description: { type: "string" },
-            rate_limit: { type: ["integer", "null"] },
-            active: { type: "boolean" },
-          },
-        },
-        response: { 200: dataOf(webhookSchema) },
-      }),
+  route.put<{ Params: { id: string }; Body: WebhookParams }>("/webhooks/:id", {
+    operationId: "updateWebhook",
+    summary: "Change a webhook: active (true re-enables it), name, description, url, rate_limit",
+    params: idParams,
+    body: {
+      type: "object",
+      properties: {
+        url: { type: "string" },
+        name: { type: "string" },
+        description: { type: "string" },
+        rate_limit: { type: ["integer", "null"] },
+        active: { type: "boolean" },
+      },
     },
-    async (request) => ({
+    response: { 200: dataOf(webhookSchema) },
+    handler: async (request) => ({
       data: webhookView(await updateWebhook(db, request.account.id, request.params.id, request.body)),
     }),
-  );
+  });
 
-  app.post<{ Params: { id: string } }>(
-    "/webhooks/:id/rotate_secret",
-    {
-      schema: operation({
-        operationId: "rotateWebhookSecret",
-        summary: "Give the webhook a new signing secret; for 24 h deliveries carry both signatures",
-        params: idParams,
-        body: { type: "object" },
-        response: { 200: dataOf(createdWebhookSchema) },
-      }),
-    },
-    async (request) => {
+  route.post<{ Params: { id: string } }>("/webhooks/:id/rotate_secret", {
+    operationId: "rotateWebhookSecret",
+    summary: "Give the webhook a new signing secret; for 24 h deliveries carry both signatures",
+    params: idParams,
+    body: { type: "object" },
+    response: { 200: dataOf(createdWebhookSchema) },
+    handler: async (request) => {
       const { webhook, signingSecret } = await rotateSigningSecret(
         db,
         secrets,
@@ -190,21 +167,16 @@ function webhookChangeRoutes(
       );
       return { data: { ...webhookView(webhook), signing_secret: signingSecret } };
     },
-  );
+  });
 
-  app.delete<{ Params: { id: string } }>(
-    "/webhooks/:id",
-    {
-      schema: operation({
-        operationId: "deleteWebhook",
-        summary: "Delete a webhook",
-        params: idParams,
-        response: { 200: deletedResponse },
-      }),
-    },
-    async (request) => {
+  route.delete<{ Params: { id: string } }>("/webhooks/:id", {
+    operationId: "deleteWebhook",
+    summary: "Delete a webhook",
+    params: idParams,
+    response: { 200: deletedResponse },
+    handler: async (request) => {
       await deleteWebhook(store, request.account.id, request.params.id);
       return deletedAnswer(request.params.id);
     },
-  );
+  });
 }

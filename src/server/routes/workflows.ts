@@ -22,13 +22,13 @@ import {
   documentedAs,
   errorResponse,
   idParams,
-  operationsOf,
   pageAnswer,
   pageOf,
   pageQuery,
 } from "../schemas.js";
 import { runView, workflowView } from "../views/workflows.js";
 import { eventSummariesQuery, eventSummariesResponse } from "./events.js";
+import { routeGroup, type TaggedRoutes } from "./route-group.js";
 import {
   documentedWorkflow,
   documentedWorkflowPage,
@@ -37,8 +37,6 @@ import {
   workflowSchema,
   workflowUpdateDocument,
 } from "./workflow-schemas.js";
-
-const operation = operationsOf("workflows");
 
 const documentBody = {
   type: "object",
@@ -58,176 +56,129 @@ const queuedRun = {
 
 /** Registers /v1/workflows: the workflow documents, then their runs and events. */
 export function workflowRoutes(app: FastifyInstance, context: CoreContext): void {
-  workflowDocumentRoutes(app, context);
-  workflowRunRoutes(app, context);
+  const route = routeGroup(app, "workflows");
+  workflowDocumentRoutes(route, context);
+  workflowRunRoutes(route, context);
 }
 
 /** Deploying, replacing, deleting, reading and listing workflows. */
-function workflowDocumentRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.post<{ Body: unknown }>(
-    "/workflows",
-    {
-      config: documentedAs({ body: workflowParamsDocument, response: documentedWorkflow }),
-      schema: operation({
-        operationId: "createWorkflow",
-        summary: "Deploy a workflow",
-        body: documentBody,
-        response: one,
-      }),
-    },
-    async (request) => ({
+function workflowDocumentRoutes(route: TaggedRoutes, context: CoreContext): void {
+  route.post<{ Body: unknown }>("/workflows", {
+    operationId: "createWorkflow",
+    summary: "Deploy a workflow",
+    body: documentBody,
+    response: one,
+    config: documentedAs({ body: workflowParamsDocument, response: documentedWorkflow }),
+    handler: async (request) => ({
       data: workflowView(context, await createWorkflow(context, request.account.id, request.body)),
     }),
-  );
+  });
 
-  app.put<{ Params: { id: string }; Body: unknown }>(
-    "/workflows/:id",
-    {
-      config: documentedAs({ body: workflowUpdateDocument, response: documentedWorkflow }),
-      schema: operation({
-        operationId: "updateWorkflow",
-        summary: "Replace a workflow's document, or pause and resume it with { active }",
-        params: idParams,
-        body: documentBody,
-        response: one,
-      }),
-    },
-    async (request) => ({
+  route.put<{ Params: { id: string }; Body: unknown }>("/workflows/:id", {
+    operationId: "updateWorkflow",
+    summary: "Replace a workflow's document, or pause and resume it with { active }",
+    params: idParams,
+    body: documentBody,
+    response: one,
+    config: documentedAs({ body: workflowUpdateDocument, response: documentedWorkflow }),
+    handler: async (request) => ({
       data: workflowView(
         context,
         await updateWorkflow(context, request.account.id, request.params.id, request.body),
       ),
     }),
-  );
+  });
 
-  app.delete<{ Params: { id: string } }>(
-    "/workflows/:id",
-    {
-      schema: operation({
-        operationId: "deleteWorkflow",
-        summary: "Delete a workflow, its runs and its events",
-        params: idParams,
-        response: { 200: deletedResponse },
-      }),
-    },
-    async (request) => {
+  route.delete<{ Params: { id: string } }>("/workflows/:id", {
+    operationId: "deleteWorkflow",
+    summary: "Delete a workflow, its runs and its events",
+    params: idParams,
+    response: { 200: deletedResponse },
+    handler: async (request) => {
       await deleteWorkflow(context, request.account.id, request.params.id);
       return deletedAnswer(request.params.id);
     },
-  );
+  });
 
-  app.get<{ Params: { id: string } }>(
-    "/workflows/:id",
-    {
-      config: documentedAs({ response: documentedWorkflow }),
-      schema: operation({
-        operationId: "getWorkflow",
-        summary: "Read a workflow",
-        params: idParams,
-        response: one,
-      }),
-    },
-    async (request) => ({
+  route.get<{ Params: { id: string } }>("/workflows/:id", {
+    operationId: "getWorkflow",
+    summary: "Read a workflow",
+    params: idParams,
+    response: one,
+    config: documentedAs({ response: documentedWorkflow }),
+    handler: async (request) => ({
       data: workflowView(context, await getWorkflow(context, request.account.id, request.params.id)),
     }),
-  );
+  });
 
-  app.get<{ Querystring: PageRequest }>(
-    "/users/me/workflows",
-    {
-      config: documentedAs({ response: documentedWorkflowPage }),
-      schema: operation({
-        operationId: "listWorkflows",
-        summary: "List the account's workflows, newest first",
-        querystring: pageQuery,
-        response: { 200: pageOf(workflowSchema) },
-      }),
-    },
-    async (request) =>
+  route.get<{ Querystring: PageRequest }>("/users/me/workflows", {
+    operationId: "listWorkflows",
+    summary: "List the account's workflows, newest first",
+    querystring: pageQuery,
+    response: { 200: pageOf(workflowSchema) },
+    config: documentedAs({ response: documentedWorkflowPage }),
+    handler: async (request) =>
       pageAnswer(await listWorkflows(context, request.account.id, request.query), (workflow) =>
         workflowView(context, workflow),
       ),
-  );
+  });
 }
 
 /** A workflow's runs (started, listed, read, replayed) and its events. */
-function workflowRunRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.post<{ Params: { id: string }; Body: { event?: unknown } | undefined }>(
-    "/workflows/:id/runs",
-    {
-      schema: operation({
-        operationId: "runWorkflow",
-        summary: "Run a workflow now with an event of your choosing (queued)",
-        params: idParams,
-        body: { type: ["object", "null"], properties: { event: {} } },
-        response: queuedRun,
-      }),
-    },
-    async (request, reply) => {
+function workflowRunRoutes(route: TaggedRoutes, context: CoreContext): void {
+  route.post<{ Params: { id: string }; Body: { event?: unknown } | undefined }>("/workflows/:id/runs", {
+    operationId: "runWorkflow",
+    summary: "Run a workflow now with an event of your choosing (queued)",
+    params: idParams,
+    body: { type: ["object", "null"], properties: { event: {} } },
+    response: queuedRun,
+    handler: async (request, reply) => {
       const run = await startRun(context, request.account.id, request.params.id, request.body?.event);
       return reply.status(202).send({ data: runView(run) });
     },
-  );
+  });
 
-  app.get<{ Params: { id: string }; Querystring: PageRequest }>(
-    "/workflows/:id/runs",
-    {
-      schema: operation({
-        operationId: "listWorkflowRuns",
-        summary: "A workflow's runs, newest first",
-        params: idParams,
-        querystring: pageQuery,
-        response: { 200: pageOf(workflowRunSchema) },
-      }),
-    },
-    async (request) =>
+  route.get<{ Params: { id: string }; Querystring: PageRequest }>("/workflows/:id/runs", {
+    operationId: "listWorkflowRuns",
+    summary: "A workflow's runs, newest first",
+    params: idParams,
+    querystring: pageQuery,
+    response: { 200: pageOf(workflowRunSchema) },
+    handler: async (request) =>
       pageAnswer(await listRuns(context, request.account.id, request.params.id, request.query), runView),
-  );
+  });
 
-  app.get<{ Params: { id: string } }>(
-    "/workflow_runs/:id",
-    {
-      schema: operation({
-        operationId: "getWorkflowRun",
-        summary: "Read a workflow run",
-        params: idParams,
-        response: oneRun,
-      }),
-    },
-    async (request) => ({ data: runView(await getRun(context, request.account.id, request.params.id)) }),
-  );
+  route.get<{ Params: { id: string } }>("/workflow_runs/:id", {
+    operationId: "getWorkflowRun",
+    summary: "Read a workflow run",
+    params: idParams,
+    response: oneRun,
+    handler: async (request) => ({
+      data: runView(await getRun(context, request.account.id, request.params.id)),
+    }),
+  });
 
-  app.post<{ Params: { id: string } }>(
-    "/workflow_runs/:id/replay",
-    {
-      schema: operation({
-        operationId: "replayWorkflowRun",
-        summary: "Run a workflow again with a past run's trigger event (queued)",
-        params: idParams,
-        response: queuedRun,
-      }),
-    },
-    async (request, reply) => {
+  route.post<{ Params: { id: string } }>("/workflow_runs/:id/replay", {
+    operationId: "replayWorkflowRun",
+    summary: "Run a workflow again with a past run's trigger event (queued)",
+    params: idParams,
+    response: queuedRun,
+    handler: async (request, reply) => {
       const run = await replayRun(context, request.account.id, request.params.id);
       return reply.status(202).send({ data: runView(run) });
     },
-  );
+  });
 
-  app.get<{ Params: { id: string }; Querystring: EventQuery }>(
-    "/workflows/:id/event_summaries",
-    {
-      schema: operation({
-        operationId: "listWorkflowEvents",
-        summary: "A workflow's events ($.send.emit, and $errors for failed runs), newest first",
-        params: idParams,
-        querystring: eventSummariesQuery,
-        response: eventSummariesResponse,
-      }),
-    },
-    async (request) => {
+  route.get<{ Params: { id: string }; Querystring: EventQuery }>("/workflows/:id/event_summaries", {
+    operationId: "listWorkflowEvents",
+    summary: "A workflow's events ($.send.emit, and $errors for failed runs), newest first",
+    params: idParams,
+    querystring: eventSummariesQuery,
+    response: eventSummariesResponse,
+    handler: async (request) => {
       const workflow = await getWorkflow(context, request.account.id, request.params.id);
       const page = await listEventSummaries(context.store.db, workflow.id, request.query);
       return { page_info: page.pageInfo, data: page.items };
     },
-  );
+  });
 }

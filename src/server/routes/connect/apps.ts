@@ -7,47 +7,39 @@ import { type AppListRequest, getConnectApp, listConnectApps } from "../../../co
 import type { CoreContext } from "../../../core/context.js";
 import { dataOf, pageAnswer, pathParams } from "../../schemas.js";
 import { connectAppView } from "../../views/connect.js";
+import { routeGroup } from "../route-group.js";
 import { appSchema, connectPageQuery, connectSchema, pageOfItems } from "./schemas.js";
 
 export function connectAppRoutes(app: FastifyInstance, context: CoreContext): void {
-  app.get<{ Querystring: AppListRequest }>(
-    "/apps",
-    {
-      schema: connectSchema({
-        operationId: "listConnectApps",
-        summary: "List the apps of the caller's account: registered ones and those its components use",
-        querystring: {
-          type: "object",
-          properties: {
-            ...connectPageQuery,
-            q: { type: "string", maxLength: 200 },
-            sort_key: { type: "string", enum: ["name", "name_slug", "featured_weight"] },
-            sort_direction: { type: "string", enum: ["asc", "desc"] },
-            category_ids: {},
-            has_components: { type: "boolean" },
-            has_actions: { type: "boolean" },
-            has_triggers: { type: "boolean" },
-          },
-        },
-        response: { 200: pageOfItems(appSchema) },
-      }),
+  const route = routeGroup(app, connectSchema);
+  route.get<{ Querystring: AppListRequest }>("/apps", {
+    operationId: "listConnectApps",
+    summary: "List the apps of the caller's account: registered ones and those its components use",
+    querystring: {
+      type: "object",
+      properties: {
+        ...connectPageQuery,
+        q: { type: "string", maxLength: 200 },
+        sort_key: { type: "string", enum: ["name", "name_slug", "featured_weight"] },
+        sort_direction: { type: "string", enum: ["asc", "desc"] },
+        category_ids: {},
+        has_components: { type: "boolean" },
+        has_actions: { type: "boolean" },
+        has_triggers: { type: "boolean" },
+      },
     },
-    async (request) =>
+    response: { 200: pageOfItems(appSchema) },
+    handler: async (request) =>
       pageAnswer(await listConnectApps(context, request.connect.account.id, request.query), connectAppView),
-  );
+  });
 
-  app.get<{ Params: { app_id: string } }>(
-    "/apps/:app_id",
-    {
-      schema: connectSchema({
-        operationId: "getConnectApp",
-        summary: "Read an app by name slug (an app nobody registered is an open keys app)",
-        params: pathParams({ app_id: { type: "string", maxLength: 200 } }),
-        response: { 200: dataOf(appSchema) },
-      }),
-    },
-    async (request) => ({
+  route.get<{ Params: { app_id: string } }>("/apps/:app_id", {
+    operationId: "getConnectApp",
+    summary: "Read an app by name slug (an app nobody registered is an open keys app)",
+    params: pathParams({ app_id: { type: "string", maxLength: 200 } }),
+    response: { 200: dataOf(appSchema) },
+    handler: async (request) => ({
       data: connectAppView(await getConnectApp(context, request.connect.account.id, request.params.app_id)),
     }),
-  );
+  });
 }

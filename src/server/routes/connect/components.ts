@@ -24,9 +24,10 @@ import { NotFoundError } from "../../../core/errors.js";
 import type { PropDefinition } from "../../../runtime/component-definition.js";
 import { dataOf, pageAnswer } from "../../schemas.js";
 import { connectComponentView } from "../../views/connect.js";
-import { sandboxAnswer } from "../component-schemas.js";
+import { reloadedPropsAnswer, sandboxAnswer } from "../component-schemas.js";
+import { routeGroup } from "../route-group.js";
 import { endUserOf, scopeOf } from "./connect-auth.js";
-import type { ConnectMount } from "./mount.js";
+import type { ConnectMount, ConnectRoutes } from "./mount.js";
 import {
   componentSchema,
   configurablePropSchema,
@@ -64,77 +65,71 @@ const target = {
 
 /** Registers the component routes at `mount`, for each kind. */
 export function componentRoutes(app: FastifyInstance, context: CoreContext, mount: ConnectMount): void {
+  const route = routeGroup(app, mount.schema);
   for (const kind of KINDS) {
-    componentReadRoutes(app, context, mount, kind);
-    componentConfigureRoutes(app, context, mount, kind);
+    componentReadRoutes(route, context, mount, kind);
+    componentConfigureRoutes(route, context, mount, kind);
   }
 }
 
 /** Listing the project's components of `kind` and reading one. */
 function componentReadRoutes(
-  app: FastifyInstance,
+  route: ConnectRoutes,
   context: CoreContext,
-  { base, schema }: ConnectMount,
+  { base }: ConnectMount,
   kind: Kind,
 ): void {
   const { db } = context.store;
-  app.get<{ Querystring: ComponentListRequest }>(
-    `${base}/${kind.path}`,
-    {
-      schema: schema({
-        operationId: `listConnect${kind.name}`,
-        summary: `List the project's ${kind.path} (its account's published components and the public registry)`,
-        querystring: {
-          type: "object",
-          properties: {
-            ...connectPageQuery,
-            q: { type: "string", maxLength: 200 },
-            app: { type: "string", maxLength: 200 },
-            registry: { type: "string", enum: ["public", "private", "all"] },
-            ...(kind.type === undefined
-              ? { component_type: { type: "string", enum: ["trigger", "action"] } }
-              : {}),
-          },
-        },
-        response: { 200: pageOfItems(componentSchema) },
-      }),
+  route.get<{ Querystring: ComponentListRequest }>(`${base}/${kind.path}`, {
+    operationId: `listConnect${kind.name}`,
+    summary: `List the project's ${kind.path} (its account's published components and the public registry)`,
+    querystring: {
+      type: "object",
+      properties: {
+        ...connectPageQuery,
+        q: { type: "string", maxLength: 200 },
+        app: { type: "string", maxLength: 200 },
+        registry: { type: "string", enum: ["public", "private", "all"] },
+        ...(kind.type === undefined
+          ? { component_type: { type: "string", enum: ["trigger", "action"] } }
+          : {}),
+      },
     },
-    async (request) => {
+    response: { 200: pageOfItems(componentSchema) },
+    handler: async (request) => {
       const { project } = await scopeOf(request, db);
       return pageAnswer(
         await listConnectComponents(context, project.accountId, request.query, kind.type),
         connectComponentView,
       );
     },
-  );
+  });
 
-  app.get<{ Params: { component_id: string }; Querystring: { version?: string } }>(
+  route.get<{ Params: { component_id: string }; Querystring: { version?: string } }>(
     `${base}/${kind.path}/:component_id`,
     {
-      schema: schema({
-        operationId: `getConnect${kind.name.slice(0, -1)}`,
-        summary: `Read one of the project's ${kind.path} by key, with its configurable_props`,
-        params: { component_id: { type: "string", maxLength: 400 } },
-        querystring: { type: "object", properties: { version: { type: "string", maxLength: 100 } } },
-        response: { 200: dataOf(componentSchema) },
-      }),
-    },
-    async (request) => {
-      const { project } = await scopeOf(request, db);
-      const key = request.params.component_id;
-      const component = await findConnectComponent(context, project.accountId, key, request.query.version);
-      const type = component.type === "action" ? "action" : "trigger";
-      if (kind.type !== undefined && kind.type !== type) throw new NotFoundError(kind.type, key);
-      return { data: connectComponentView(component) };
+      operationId: `getConnect${kind.name.slice(0, -1)}`,
+      summary: `Read one of the project's ${kind.path} by key, with its configurable_props`,
+      params: { component_id: { type: "string", maxLength: 400 } },
+      querystring: { type: "object", properties: { version: { type: "string", maxLength: 100 } } },
+      response: { 200: dataOf(componentSchema) },
+      handler: async (request) => {
+        const { project } = await scopeOf(request, db);
+        const key = request.params.component_id;
+        const component = await findConnectComponent(context, project.accountId, key, request.query.version);
+        const type = component.type === "action" ? "action" : "trigger";
+        if (kind.type !== undefined && kind.type !== type) throw new NotFoundError(kind.type, key);
+        return { data: connectComponentView(component) };
+      },
     },
   );
 }
 
 /** A prop's remote options and the reloaded props, run for the end user in the sandbox. */
 function componentConfigureRoutes(
-  app: FastifyInstance,
+  route: ConnectRoutes,
   context: CoreContext,
-  { base, schema }: ConnectMount,
+  { base }: ConnectMount,
   kind: Kind,
 ): void {
   const { db } = context.store;
@@ -153,55 +148,37 @@ function componentConfigureRoutes(
     return { accountId: endUser.accountId, input: { ...request.body, id: component.id } };
   };
 
-  app.post<{ Body: ConnectConfigureInput }>(
-    `${base}/${kind.path}/configure`,
-    {
-      schema: schema({
-        operationId: `configureConnect${kind.name.slice(0, -1)}Prop`,
-        summary: "Fetch one page of a prop's remote options, run for the end user in the sandbox",
-        body: {
-          type: "object",
-          properties: {
-            ...target,
-            prop_name: { type: "string", maxLength: 200 },
-            query: { type: "string", maxLength: 1000 },
-            page: { type: "integer", minimum: 0 },
-            prev_context: looseObject,
-          },
-          required: ["id", "prop_name"],
-        },
-        response: sandboxAnswer({
-          options: { type: ["array", "null"], items: looseObject },
-          stringOptions: { type: ["array", "null"], items: { type: "string" } },
-          context: { type: ["object", "null"], additionalProperties: true },
-        }),
-      }),
+  route.post<{ Body: ConnectConfigureInput }>(`${base}/${kind.path}/configure`, {
+    operationId: `configureConnect${kind.name.slice(0, -1)}Prop`,
+    summary: "Fetch one page of a prop's remote options, run for the end user in the sandbox",
+    body: {
+      type: "object",
+      properties: {
+        ...target,
+        prop_name: { type: "string", maxLength: 200 },
+        query: { type: "string", maxLength: 1000 },
+        page: { type: "integer", minimum: 0 },
+        prev_context: looseObject,
+      },
+      required: ["id", "prop_name"],
     },
-    async (request) => {
+    response: sandboxAnswer({
+      options: { type: ["array", "null"], items: looseObject },
+      stringOptions: { type: ["array", "null"], items: { type: "string" } },
+      context: { type: ["object", "null"], additionalProperties: true },
+    }),
+    handler: async (request) => {
       const { accountId, input } = await resolveTarget(request);
       return configureProp(context, accountId, input);
     },
-  );
+  });
 
-  app.post<{ Body: ConnectConfigureInput }>(
-    `${base}/${kind.path}/props`,
-    {
-      schema: schema({
-        operationId: `reloadConnect${kind.name.slice(0, -1)}Props`,
-        summary: "Run a component's additionalProps for the end user; answers the props and a dyp_ id",
-        body: { type: "object", properties: target, required: ["id"] },
-        response: sandboxAnswer({
-          dynamicProps: {
-            type: ["object", "null"],
-            properties: {
-              id: { type: "string", description: "dyp_…" },
-              configurableProps: { type: "array", items: configurablePropSchema },
-            },
-          },
-        }),
-      }),
-    },
-    async (request) => {
+  route.post<{ Body: ConnectConfigureInput }>(`${base}/${kind.path}/props`, {
+    operationId: `reloadConnect${kind.name.slice(0, -1)}Props`,
+    summary: "Run a component's additionalProps for the end user; answers the props and a dyp_ id",
+    body: { type: "object", properties: target, required: ["id"] },
+    response: reloadedPropsAnswer(configurablePropSchema),
+    handler: async (request) => {
       const { accountId, input } = await resolveTarget(request);
       const answer = await reloadComponentProps(context, accountId, input);
       return {
@@ -217,5 +194,5 @@ function componentConfigureRoutes(
               },
       };
     },
-  );
+  });
 }

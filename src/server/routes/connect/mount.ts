@@ -4,12 +4,16 @@
  */
 import type { FastifySchema } from "fastify";
 import type { OperationParts } from "../../schemas.js";
+import type { RouteGroup } from "../route-group.js";
 import { connectSchema, paramsOf } from "./schemas.js";
 
 /** A mounted Connect route's own schema parts: `params` are those besides the project's. */
 export interface ConnectOperation extends Omit<OperationParts, "params"> {
   readonly params?: Record<string, { type: "string"; maxLength: number }>;
 }
+
+/** The routes of one mount, as `routeGroup(app, mount.schema)` makes it. */
+export type ConnectRoutes = RouteGroup<ConnectOperation>;
 
 export interface ConnectMount {
   /** "/:project_id" or "". */

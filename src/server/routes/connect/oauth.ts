@@ -13,17 +13,9 @@ import {
   type TokenRequest,
 } from "../../../core/connect/oauth-clients.js";
 import type { Executor } from "../../../store/schema.js";
-import {
-  deletedAnswer,
-  deletedResponse,
-  errorResponse,
-  idParams,
-  listOf,
-  operationsOf,
-} from "../../schemas.js";
+import { dataOf, deletedAnswer, deletedResponse, errorResponse, idParams, listOf } from "../../schemas.js";
 import { oauthClientView } from "../../views/connect.js";
-
-const operation = operationsOf("connect");
+import { routeGroup } from "../route-group.js";
 
 const clientSchema = {
   type: "object",
@@ -37,6 +29,7 @@ const clientSchema = {
 } as const;
 
 export function oauthRoutes(app: FastifyInstance, db: Executor, accessTokenSeconds: number): void {
+  const route = routeGroup(app, "connect");
   app.post<{ Body: TokenRequest }>(
     "/oauth/token",
     {
@@ -83,54 +76,37 @@ export function oauthRoutes(app: FastifyInstance, db: Executor, accessTokenSecon
     },
   );
 
-  app.post<{ Body: { name?: unknown } }>(
-    "/oauth_clients",
-    {
-      schema: operation({
-        operationId: "createOAuthClient",
-        summary: "Create an OAuth client of this account; its client_secret is shown only in this answer",
-        body: { type: "object", properties: { name: { type: "string", maxLength: 200 } } },
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              data: {
-                type: "object",
-                properties: { ...clientSchema.properties, client_secret: { type: "string" } },
-              },
-            },
-          },
-        },
+  route.post<{ Body: { name?: unknown } }>("/oauth_clients", {
+    operationId: "createOAuthClient",
+    summary: "Create an OAuth client of this account; its client_secret is shown only in this answer",
+    body: { type: "object", properties: { name: { type: "string", maxLength: 200 } } },
+    response: {
+      200: dataOf({
+        type: "object",
+        properties: { ...clientSchema.properties, client_secret: { type: "string" } },
       }),
     },
-    async (request) => {
+    handler: async (request) => {
       const { client, secret } = await createOAuthClient(db, request.account.id, request.body);
       return { data: { ...oauthClientView(client), client_secret: secret } };
     },
-  );
+  });
 
-  app.get(
-    "/oauth_clients",
-    {
-      schema: operation({
-        operationId: "listOAuthClients",
-        summary: "List the account's OAuth clients (never their secrets)",
-        response: { 200: listOf(clientSchema) },
-      }),
-    },
-    async (request) => ({ data: (await listOAuthClients(db, request.account.id)).map(oauthClientView) }),
-  );
+  route.get("/oauth_clients", {
+    operationId: "listOAuthClients",
+    summary: "List the account's OAuth clients (never their secrets)",
+    response: { 200: listOf(clientSchema) },
+    handler: async (request) => ({
+      data: (await listOAuthClients(db, request.account.id)).map(oauthClientView),
+    }),
+  });
 
-  app.delete<{ Params: { id: string } }>(
-    "/oauth_clients/:id",
-    {
-      schema: operation({
-        operationId: "revokeOAuthClient",
-        summary: "Revoke an OAuth client: its secret and access tokens stop working at once",
-        params: idParams,
-        response: { 200: deletedResponse },
-      }),
-    },
-    async (request) => deletedAnswer(await revokeOAuthClient(db, request.account.id, request.params.id)),
-  );
+  route.delete<{ Params: { id: string } }>("/oauth_clients/:id", {
+    operationId: "revokeOAuthClient",
+    summary: "Revoke an OAuth client: its secret and access tokens stop working at once",
+    params: idParams,
+    response: { 200: deletedResponse },
+    handler: async (request) =>
+      deletedAnswer(await revokeOAuthClient(db, request.account.id, request.params.id)),
+  });
 }

@@ -16,6 +16,7 @@ import type { CoreContext } from "../../../core/context.js";
 import { SluiceError } from "../../../core/errors.js";
 import { pathParams } from "../../schemas.js";
 import { connectAppView } from "../../views/connect.js";
+import { routeGroup } from "../route-group.js";
 import { requireServerSide, scopeOf } from "./connect-auth.js";
 import { appSchema, connectSchema, externalUserId, projectParams } from "./schemas.js";
 
@@ -69,20 +70,16 @@ const tokenCheck = {
 
 /** The connect token routes: creating one (server-side) and the connect page's check of it. */
 export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
+  const route = routeGroup(app, connectSchema);
   const { db } = context.store;
 
-  app.post<{ Params: { project_id: string }; Body: ConnectTokenInput }>(
-    "/:project_id/tokens",
-    {
-      schema: connectSchema({
-        operationId: "createConnectToken",
-        summary: "Create a short-lived connect token for one end user's browser, and its connect link URL",
-        params: projectParams,
-        body: tokenInput,
-        response: { 200: issuedToken },
-      }),
-    },
-    async (request) => {
+  route.post<{ Params: { project_id: string }; Body: ConnectTokenInput }>("/:project_id/tokens", {
+    operationId: "createConnectToken",
+    summary: "Create a short-lived connect token for one end user's browser, and its connect link URL",
+    params: projectParams,
+    body: tokenInput,
+    response: { 200: issuedToken },
+    handler: async (request) => {
       requireServerSide(request, "create connect tokens");
       const scope = await scopeOf(request, db);
       const issued = await createConnectToken(context.store, scope.project, scope.environment, request.body);
@@ -95,31 +92,26 @@ export function tokenRoutes(app: FastifyInstance, context: CoreContext): void {
         connect_link_url: link.toString(),
       };
     },
-  );
+  });
 
-  app.get<{ Params: { ctok: string }; Querystring: { app_id?: string } }>(
-    "/tokens/:ctok/validate",
-    {
-      config: { public: true },
-      schema: connectSchema({
-        operationId: "validateConnectToken",
-        summary:
-          "Check a connect token (the connect page's first call); success false says why it cannot be used",
-        security: [],
-        params: pathParams({ ctok: { type: "string", maxLength: 200 } }),
-        querystring: {
-          type: "object",
-          properties: {
-            app_id: { type: "string", maxLength: 200 },
-            oauth_app_id: { type: "string", maxLength: 200 },
-            account_id: { type: "string", maxLength: 200 },
-          },
-        },
-        response: { 200: tokenCheck },
-      }),
+  route.get<{ Params: { ctok: string }; Querystring: { app_id?: string } }>("/tokens/:ctok/validate", {
+    operationId: "validateConnectToken",
+    summary:
+      "Check a connect token (the connect page's first call); success false says why it cannot be used",
+    security: [],
+    params: pathParams({ ctok: { type: "string", maxLength: 200 } }),
+    querystring: {
+      type: "object",
+      properties: {
+        app_id: { type: "string", maxLength: 200 },
+        oauth_app_id: { type: "string", maxLength: 200 },
+        account_id: { type: "string", maxLength: 200 },
+      },
     },
-    async (request) => checkToken(context, request.params.ctok, request.query.app_id),
-  );
+    response: { 200: tokenCheck },
+    config: { public: true },
+    handler: async (request) => checkToken(context, request.params.ctok, request.query.app_id),
+  });
 }
 
 /** The validate answer: the token's project and end user, or success false with why it cannot be used. */

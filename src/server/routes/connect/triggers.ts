@@ -21,10 +21,11 @@ import {
 import { checkExternalUserId } from "../../../core/connect/end-users.js";
 import type { CoreContext } from "../../../core/context.js";
 import type { PageRequest } from "../../../core/pagination.js";
-import { dataOf, pageAnswer } from "../../schemas.js";
+import { dataOf, listOf, pageAnswer } from "../../schemas.js";
 import { deployedTriggerView } from "../../views/connect.js";
+import { routeGroup } from "../route-group.js";
 import { type EndUserMode, endUserOf, optionalEndUserOf, scopeOf } from "./connect-auth.js";
-import type { ConnectMount } from "./mount.js";
+import type { ConnectMount, ConnectRoutes } from "./mount.js";
 import {
   connectPageQuery,
   deployedTriggerSchema,
@@ -78,24 +79,16 @@ const componentToRun = (type: "action" | "trigger", more: Record<string, object>
     required: ["id"],
   }) as const;
 
-const triggerEventsAnswer = {
+const triggerEventsAnswer = listOf({
   type: "object",
   properties: {
-    data: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: {
-          e: {},
-          k: { type: "string" },
-          ts: { type: "integer", description: "epoch milliseconds" },
-          id: { type: "string" },
-          sum: { type: "string" },
-        },
-      },
-    },
+    e: {},
+    k: { type: "string" },
+    ts: { type: "integer", description: "epoch milliseconds" },
+    id: { type: "string" },
+    sum: { type: "string" },
   },
-} as const;
+});
 
 function webhooksView(webhooks: readonly { id: string; url: string; signingKey?: string }[]) {
   return {
@@ -111,10 +104,11 @@ function webhooksView(webhooks: readonly { id: string; url: string; signingKey?:
 
 /** Registers the routes at `mount`. */
 export function triggerRoutes(app: FastifyInstance, context: CoreContext, mount: ConnectMount): void {
-  runRoutes(app, context, mount);
-  deployedTriggerReadRoutes(app, context, mount);
-  deployedTriggerChangeRoutes(app, context, mount);
-  deployedTriggerOutputRoutes(app, context, mount);
+  const route = routeGroup(app, mount.schema);
+  runRoutes(route, context, mount);
+  deployedTriggerReadRoutes(route, context, mount);
+  deployedTriggerChangeRoutes(route, context, mount);
+  deployedTriggerOutputRoutes(route, context, mount);
 }
 
 /** The end user the request names (made on first use with "create"), in the request's project. */
@@ -124,52 +118,41 @@ async function endUserFor(request: FastifyRequest, context: CoreContext, given: 
 }
 
 /** Running an action and deploying a trigger for the end user. */
-function runRoutes(app: FastifyInstance, context: CoreContext, { base, schema }: ConnectMount): void {
+function runRoutes(route: ConnectRoutes, context: CoreContext, { base }: ConnectMount): void {
   const { db } = context.store;
 
-  app.post<{ Body: WithUser<RunActionInput> }>(
-    `${base}/actions/run`,
-    {
-      schema: schema({
-        operationId: "runConnectAction",
-        summary:
-          "Run an action for the end user; answers its exports, observations (os) and return value (ret)",
-        body: componentToRun("action", { stash_id: {} }),
-        response: {
-          200: {
-            type: "object",
-            properties: {
-              exports: looseObject,
-              os: { type: "array", items: observationSchema },
-              ret: {},
-              stash_id: { type: ["string", "null"] },
-            },
-          },
+  route.post<{ Body: WithUser<RunActionInput> }>(`${base}/actions/run`, {
+    operationId: "runConnectAction",
+    summary: "Run an action for the end user; answers its exports, observations (os) and return value (ret)",
+    body: componentToRun("action", { stash_id: {} }),
+    response: {
+      200: {
+        type: "object",
+        properties: {
+          exports: looseObject,
+          os: { type: "array", items: observationSchema },
+          ret: {},
+          stash_id: { type: ["string", "null"] },
         },
-      }),
+      },
     },
-    async (request) => {
+    handler: async (request) => {
       const scope = await scopeOf(request, db);
       const endUser = await endUserOf(request, context.store, scope, request.body.external_user_id, "create");
       return runConnectAction(context, scope.project, endUser, request.body);
     },
-  );
+  });
 
-  app.post<{ Body: WithUser<DeployTriggerInput> }>(
-    `${base}/triggers/deploy`,
-    {
-      schema: schema({
-        operationId: "deployConnectTrigger",
-        summary: "Deploy a trigger for the end user; with webhook_url its events are delivered there, signed",
-        body: componentToRun("trigger", {
-          webhook_url: { type: "string", maxLength: 2048 },
-          workflow_id: { type: "string", maxLength: 200 },
-          emit_on_deploy: { type: "boolean" },
-        }),
-        response: oneTrigger,
-      }),
-    },
-    async (request) => {
+  route.post<{ Body: WithUser<DeployTriggerInput> }>(`${base}/triggers/deploy`, {
+    operationId: "deployConnectTrigger",
+    summary: "Deploy a trigger for the end user; with webhook_url its events are delivered there, signed",
+    body: componentToRun("trigger", {
+      webhook_url: { type: "string", maxLength: 2048 },
+      workflow_id: { type: "string", maxLength: 200 },
+      emit_on_deploy: { type: "boolean" },
+    }),
+    response: oneTrigger,
+    handler: async (request) => {
       const scope = await scopeOf(request, db);
       const endUser = await endUserOf(request, context.store, scope, request.body.external_user_id, "create");
       const deployed = await deployTrigger(context, scope.project, endUser, request.body);
@@ -182,35 +165,26 @@ function runRoutes(app: FastifyInstance, context: CoreContext, { base, schema }:
         }),
       };
     },
-  );
+  });
 }
 
 /** Listing the end user's deployed triggers and reading one. */
-function deployedTriggerReadRoutes(
-  app: FastifyInstance,
-  context: CoreContext,
-  { base, schema }: ConnectMount,
-): void {
+function deployedTriggerReadRoutes(route: ConnectRoutes, context: CoreContext, { base }: ConnectMount): void {
   const { db } = context.store;
 
-  app.get<{ Querystring: PageRequest & { external_user_id?: string } }>(
-    `${base}/deployed-triggers`,
-    {
-      schema: schema({
-        operationId: "listConnectDeployedTriggers",
-        summary: "List the end user's deployed triggers, newest first",
-        querystring: {
-          type: "object",
-          properties: {
-            ...connectPageQuery,
-            external_user_id: externalUserId,
-            emitter_type: { type: "string", enum: ["source"] },
-          },
-        },
-        response: { 200: pageOfItems(deployedTriggerSchema) },
-      }),
+  route.get<{ Querystring: PageRequest & { external_user_id?: string } }>(`${base}/deployed-triggers`, {
+    operationId: "listConnectDeployedTriggers",
+    summary: "List the end user's deployed triggers, newest first",
+    querystring: {
+      type: "object",
+      properties: {
+        ...connectPageQuery,
+        external_user_id: externalUserId,
+        emitter_type: { type: "string", enum: ["source"] },
+      },
     },
-    async (request) => {
+    response: { 200: pageOfItems(deployedTriggerSchema) },
+    handler: async (request) => {
       const scope = await scopeOf(request, db);
       // Pipedream lists one end user's triggers: the id is required (a connect token names it).
       if (request.connect.grant === null) checkExternalUserId(request.query.external_user_id);
@@ -222,154 +196,139 @@ function deployedTriggerReadRoutes(
         deployedTriggerView(context, source),
       );
     },
-  );
+  });
 
-  app.get<{ Params: { trigger_id: string }; Querystring: { external_user_id?: string } }>(
+  route.get<{ Params: { trigger_id: string }; Querystring: { external_user_id?: string } }>(
     `${base}/deployed-triggers/:trigger_id`,
     {
-      schema: schema({
-        operationId: "getConnectDeployedTrigger",
-        summary: "Read one of the end user's deployed triggers",
-        params: triggerParams,
-        querystring: userQuery,
-        response: oneTrigger,
-      }),
-    },
-    async (request) => {
-      const endUser = await endUserFor(request, context, request.query.external_user_id, "require");
-      return {
-        data: deployedTriggerView(context, await getTrigger(context, endUser, request.params.trigger_id)),
-      };
+      operationId: "getConnectDeployedTrigger",
+      summary: "Read one of the end user's deployed triggers",
+      params: triggerParams,
+      querystring: userQuery,
+      response: oneTrigger,
+      handler: async (request) => {
+        const endUser = await endUserFor(request, context, request.query.external_user_id, "require");
+        return {
+          data: deployedTriggerView(context, await getTrigger(context, endUser, request.params.trigger_id)),
+        };
+      },
     },
   );
 }
 
 /** Updating and deleting one of the end user's deployed triggers. */
 function deployedTriggerChangeRoutes(
-  app: FastifyInstance,
+  route: ConnectRoutes,
   context: CoreContext,
-  { base, schema }: ConnectMount,
+  { base }: ConnectMount,
 ): void {
-  app.put<{ Params: { trigger_id: string }; Body: WithUser<TriggerUpdateInput> }>(
+  route.put<{ Params: { trigger_id: string }; Body: WithUser<TriggerUpdateInput> }>(
     `${base}/deployed-triggers/:trigger_id`,
     {
-      schema: schema({
-        operationId: "updateConnectDeployedTrigger",
-        summary: "Update a deployed trigger: active, name or configured_props",
-        params: triggerParams,
-        body: {
-          type: "object",
-          properties: {
-            external_user_id: externalUserId,
-            active: { type: "boolean" },
-            configured_props: looseObject,
-            name: { type: "string", maxLength: 200 },
-            emit_on_deploy: { type: "boolean" },
-          },
+      operationId: "updateConnectDeployedTrigger",
+      summary: "Update a deployed trigger: active, name or configured_props",
+      params: triggerParams,
+      body: {
+        type: "object",
+        properties: {
+          external_user_id: externalUserId,
+          active: { type: "boolean" },
+          configured_props: looseObject,
+          name: { type: "string", maxLength: 200 },
+          emit_on_deploy: { type: "boolean" },
         },
-        response: oneTrigger,
-      }),
-    },
-    async (request) => {
-      const endUser = await endUserFor(request, context, request.body.external_user_id, "require");
-      const source = await updateTrigger(context, endUser, request.params.trigger_id, request.body);
-      return { data: deployedTriggerView(context, source) };
+      },
+      response: oneTrigger,
+      handler: async (request) => {
+        const endUser = await endUserFor(request, context, request.body.external_user_id, "require");
+        const source = await updateTrigger(context, endUser, request.params.trigger_id, request.body);
+        return { data: deployedTriggerView(context, source) };
+      },
     },
   );
 
-  app.delete<{
+  route.delete<{
     Params: { trigger_id: string };
     Querystring: { external_user_id?: string; ignore_hook_errors?: boolean };
-  }>(
-    `${base}/deployed-triggers/:trigger_id`,
-    {
-      schema: schema({
-        operationId: "deleteConnectDeployedTrigger",
-        summary:
-          "Delete a deployed trigger and the webhooks made for it (a failing deactivate hook does not stop it)",
-        params: triggerParams,
-        querystring: {
-          type: "object",
-          properties: { external_user_id: externalUserId, ignore_hook_errors: { type: "boolean" } },
-        },
-        response: noContent,
-      }),
+  }>(`${base}/deployed-triggers/:trigger_id`, {
+    operationId: "deleteConnectDeployedTrigger",
+    summary:
+      "Delete a deployed trigger and the webhooks made for it (a failing deactivate hook does not stop it)",
+    params: triggerParams,
+    querystring: {
+      type: "object",
+      properties: { external_user_id: externalUserId, ignore_hook_errors: { type: "boolean" } },
     },
-    async (request, reply) => {
+    response: noContent,
+    handler: async (request, reply) => {
       const endUser = await endUserFor(request, context, request.query.external_user_id, "require");
       await deleteTrigger(context, endUser, request.params.trigger_id);
       return reply.code(204).send();
     },
-  );
+  });
 }
 
 /** What a deployed trigger emitted, and the URLs its events are delivered to. */
 function deployedTriggerOutputRoutes(
-  app: FastifyInstance,
+  route: ConnectRoutes,
   context: CoreContext,
-  { base, schema }: ConnectMount,
+  { base }: ConnectMount,
 ): void {
-  app.get<{ Params: { trigger_id: string }; Querystring: { external_user_id?: string; n?: number } }>(
+  route.get<{ Params: { trigger_id: string }; Querystring: { external_user_id?: string; n?: number } }>(
     `${base}/deployed-triggers/:trigger_id/events`,
     {
-      schema: schema({
-        operationId: "listConnectDeployedTriggerEvents",
-        summary: "The deployed trigger's newest events (n, default 20), newest first",
-        params: triggerParams,
-        querystring: {
-          type: "object",
-          properties: { external_user_id: externalUserId, n: { type: "integer", minimum: 1, maximum: 100 } },
-        },
-        response: { 200: triggerEventsAnswer },
-      }),
-    },
-    async (request) => {
-      const endUser = await endUserFor(request, context, request.query.external_user_id, "require");
-      return { data: await triggerEvents(context, endUser, request.params.trigger_id, request.query.n) };
+      operationId: "listConnectDeployedTriggerEvents",
+      summary: "The deployed trigger's newest events (n, default 20), newest first",
+      params: triggerParams,
+      querystring: {
+        type: "object",
+        properties: { external_user_id: externalUserId, n: { type: "integer", minimum: 1, maximum: 100 } },
+      },
+      response: { 200: triggerEventsAnswer },
+      handler: async (request) => {
+        const endUser = await endUserFor(request, context, request.query.external_user_id, "require");
+        return { data: await triggerEvents(context, endUser, request.params.trigger_id, request.query.n) };
+      },
     },
   );
-  app.get<{ Params: { trigger_id: string }; Querystring: { external_user_id?: string } }>(
+  route.get<{ Params: { trigger_id: string }; Querystring: { external_user_id?: string } }>(
     `${base}/deployed-triggers/:trigger_id/webhooks`,
     {
-      schema: schema({
-        operationId: "listConnectDeployedTriggerWebhooks",
-        summary: "The URLs the deployed trigger's events are delivered to",
-        params: triggerParams,
-        querystring: userQuery,
-        response: { 200: webhooksAnswer },
-      }),
-    },
-    async (request) => {
-      const endUser = await endUserFor(request, context, request.query.external_user_id, "require");
-      const source = await getTrigger(context, endUser, request.params.trigger_id);
-      return webhooksView(await triggerWebhooks(context, endUser, source.id));
+      operationId: "listConnectDeployedTriggerWebhooks",
+      summary: "The URLs the deployed trigger's events are delivered to",
+      params: triggerParams,
+      querystring: userQuery,
+      response: { 200: webhooksAnswer },
+      handler: async (request) => {
+        const endUser = await endUserFor(request, context, request.query.external_user_id, "require");
+        const source = await getTrigger(context, endUser, request.params.trigger_id);
+        return webhooksView(await triggerWebhooks(context, endUser, source.id));
+      },
     },
   );
 
-  app.put<{ Params: { trigger_id: string }; Body: { external_user_id?: unknown; webhook_urls?: unknown } }>(
+  route.put<{ Params: { trigger_id: string }; Body: { external_user_id?: unknown; webhook_urls?: unknown } }>(
     `${base}/deployed-triggers/:trigger_id/webhooks`,
     {
-      schema: schema({
-        operationId: "setConnectDeployedTriggerWebhooks",
-        summary:
-          "Set the URLs the deployed trigger's events are delivered to; a new URL's signing_key is in this answer only",
-        params: triggerParams,
-        body: {
-          type: "object",
-          properties: {
-            external_user_id: externalUserId,
-            webhook_urls: { type: "array", items: { type: "string", maxLength: 2048 }, maxItems: 10 },
-          },
-          required: ["webhook_urls"],
+      operationId: "setConnectDeployedTriggerWebhooks",
+      summary:
+        "Set the URLs the deployed trigger's events are delivered to; a new URL's signing_key is in this answer only",
+      params: triggerParams,
+      body: {
+        type: "object",
+        properties: {
+          external_user_id: externalUserId,
+          webhook_urls: { type: "array", items: { type: "string", maxLength: 2048 }, maxItems: 10 },
         },
-        response: { 200: webhooksAnswer },
-      }),
-    },
-    async (request) => {
-      const endUser = await endUserFor(request, context, request.body.external_user_id, "require");
-      return webhooksView(
-        await setTriggerWebhooks(context, endUser, request.params.trigger_id, request.body.webhook_urls),
-      );
+        required: ["webhook_urls"],
+      },
+      response: { 200: webhooksAnswer },
+      handler: async (request) => {
+        const endUser = await endUserFor(request, context, request.body.external_user_id, "require");
+        return webhooksView(
+          await setTriggerWebhooks(context, endUser, request.params.trigger_id, request.body.webhook_urls),
+        );
+      },
     },
   );
 }
