@@ -11,6 +11,7 @@ import type { HttpResponse, InvocationResult } from "../../runtime/sandbox/sandb
 import { writeTogether } from "../../store/write-together.js";
 import { checkAuthRefs } from "../apps/auth-refs.js";
 import { loadDynamicProps, withDynamicProps } from "../components/dynamic-props.js";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from "../components/invocation-limits.js";
 import { componentForKey } from "../components/lookup.js";
 import { resolvePropRefs } from "../components/prop-refs.js";
 import { configureProps } from "../components/props.js";
@@ -26,9 +27,6 @@ import { InvalidInputError, SluiceError } from "../errors.js";
 import { maskSecrets, runnerProps, secretStrings } from "../sources/source-props.js";
 import type { ActionSender, SendReport } from "./action-sends.js";
 import { actionStateWrites, keepsState, readActionState } from "./action-state.js";
-
-export const DEFAULT_ACTION_TIMEOUT_SECONDS = 30;
-export const MAX_ACTION_TIMEOUT_SECONDS = 900;
 
 export interface ActionRunInput {
   readonly component_id?: unknown;
@@ -209,15 +207,15 @@ function stepsOf(steps: unknown): Readonly<Record<string, unknown>> {
 }
 
 function timeoutSecondsOf(value: unknown): number {
-  if (value === undefined || value === null) return DEFAULT_ACTION_TIMEOUT_SECONDS;
+  if (value === undefined || value === null) return DEFAULT_TIMEOUT_SECONDS;
   const seconds = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
   if (
     typeof seconds !== "number" ||
     !Number.isInteger(seconds) ||
     seconds < 1 ||
-    seconds > MAX_ACTION_TIMEOUT_SECONDS
+    seconds > MAX_TIMEOUT_SECONDS
   ) {
-    throw new InvalidInputError(`timeout_seconds must be an integer from 1 to ${MAX_ACTION_TIMEOUT_SECONDS}`);
+    throw new InvalidInputError(`timeout_seconds must be an integer from 1 to ${MAX_TIMEOUT_SECONDS}`);
   }
   return seconds;
 }

@@ -4,7 +4,7 @@
  * open keys app (see app-definition.ts). Registering a slug again replaces its definition.
  */
 // Kysely here, not in the store: reads and writes only its own table (apps).
-import type { Executor } from "../../store/schema.js";
+import type { AppsTable, Executor } from "../../store/schema.js";
 import { InvalidInputError, NotFoundError } from "../errors.js";
 import { type AppDefinition, type AppField, checkSlug, implicitApp } from "./app-definition.js";
 import { type OAuthSettings, storedOAuthSettings } from "./oauth-settings.js";
@@ -63,14 +63,8 @@ export async function registerApp(
   return toApp(row);
 }
 
-interface AppRow {
-  owner: string;
-  slug: string;
-  name: string;
-  auth_type: string;
-  definition: string;
-  client_secret: string | null;
-}
+/** The columns an app is read from. */
+type AppRow = Omit<AppsTable, "created_at" | "updated_at">;
 
 const APP_COLUMNS = ["owner", "slug", "name", "auth_type", "definition", "client_secret"] as const;
 

@@ -180,19 +180,22 @@ export async function updateConnectedAccount(
 /** The sources and workflows of the account whose configured props name the connected account. */
 export async function usersOf(context: CoreContext, accountId: string, id: string): Promise<string[]> {
   const pattern = `%"${id}"%`;
-  const sources = await context.store.db
-    .selectFrom("sources")
-    .select("id")
-    .where("account_id", "=", accountId)
-    .where("configured_props", "like", pattern)
-    .execute();
-  const workflows = await context.store.db
-    .selectFrom("workflows")
-    .select("id")
-    .where("account_id", "=", accountId)
-    .where("document", "like", pattern)
-    .execute();
-  return [...sources, ...workflows].map((row) => row.id);
+  // Where each keeps its configured props: a source's column, a workflow's document.
+  const holders = [
+    ["sources", "configured_props"],
+    ["workflows", "document"],
+  ] as const;
+  const ids: string[] = [];
+  for (const [table, column] of holders) {
+    const rows = await context.store.db
+      .selectFrom(table)
+      .select("id")
+      .where("account_id", "=", accountId)
+      .where(column, "like", pattern)
+      .execute();
+    ids.push(...rows.map((row) => row.id));
+  }
+  return ids;
 }
 
 export async function deleteConnectedAccount(

@@ -11,6 +11,7 @@ import type { SourcesTable } from "../../store/schema.js";
 import { containsText } from "../../store/text-match.js";
 import { checkAuthRefs } from "../apps/auth-refs.js";
 import { ConfigurationError, loadDynamicProps, withDynamicProps } from "../components/dynamic-props.js";
+import { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from "../components/invocation-limits.js";
 import { componentForKey } from "../components/lookup.js";
 import { configureProps } from "../components/props.js";
 import { getComponent, type SavedComponent, saveComponent } from "../components/saved-components.js";
@@ -26,8 +27,6 @@ import { forgetRunnables } from "./runnable-cache.js";
 import { mergeForUpdate, sealProps, unsealProps } from "./source-props.js";
 import { cancelTicks, scheduleOf, scheduleTicks } from "./timers/timers.js";
 
-export const DEFAULT_TIMEOUT_SECONDS = 30;
-export const MAX_TIMEOUT_SECONDS = 900;
 export const DEFAULT_MAX_EVENTS = 10_000;
 export const MAX_MAX_EVENTS = 1_000_000;
 

@@ -15,14 +15,8 @@ export function memoryLimitMb(heapMb: number): number {
 }
 
 /** Resident memory in MB, or undefined when it cannot be read (not Linux, or the process is gone). */
-export async function residentMb(pid: number): Promise<number | undefined> {
-  try {
-    const status = await fs.readFile(`/proc/${pid}/status`, "utf8");
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
-    return kb === undefined ? undefined : Number(kb) / 1024;
-  } catch {
-    return undefined;
-  }
+export function residentMb(pid: number): Promise<number | undefined> {
+  return procMb(pid, "status", "VmRSS");
 }
 
 /** Samples `pid` until stopped; calls `exceeded` once with the resident size that passed `limitMb`. */
@@ -56,10 +50,15 @@ export function watchMemory(
  * modules) split between the processes that share it, so the sizes of many runners add up to
  * what they cost the machine. Undefined when it cannot be read (not Linux, or the process is gone).
  */
-export async function proportionalMb(pid: number): Promise<number | undefined> {
+export function proportionalMb(pid: number): Promise<number | undefined> {
+  return procMb(pid, "smaps_rollup", "Pss");
+}
+
+/** The `field: N kB` line of `/proc/<pid>/<file>`, in MB; undefined when it cannot be read. */
+async function procMb(pid: number, file: string, field: string): Promise<number | undefined> {
   try {
-    const rollup = await fs.readFile(`/proc/${pid}/smaps_rollup`, "utf8");
-    const kb = /^Pss:\s+(\d+) kB/m.exec(rollup)?.[1];
+    const text = await fs.readFile(`/proc/${pid}/${file}`, "utf8");
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text)?.[1];
     return kb === undefined ? undefined : Number(kb) / 1024;
   } catch {
     return undefined;

@@ -9,27 +9,25 @@ import { dropTables } from "./tables.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not as it is now.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("workflow_step_state")
-    .addColumn("workflow_id", "text", ownedBy("workflows.id"))
-    .addColumn("step", "text", (col) => col.notNull())
-    .addColumn("key", "text", (col) => col.notNull())
-    // JSON of the value.
-    .addColumn("value", "text", (col) => col.notNull())
-    .addPrimaryKeyConstraint("workflow_step_state_pk", ["workflow_id", "step", "key"])
-    .execute();
-  await db.schema
-    .createTable("action_state")
-    .addColumn("account_id", "text", ownedBy("accounts.id"))
-    .addColumn("component_key", "text", (col) => col.notNull())
-    .addColumn("key", "text", (col) => col.notNull())
-    // JSON of the value.
-    .addColumn("value", "text", (col) => col.notNull())
-    .addPrimaryKeyConstraint("action_state_pk", ["account_id", "component_key", "key"])
-    .execute();
+  await createStateTable(db, "workflow_step_state", ["workflow_id", "workflows.id"], "step");
+  await createStateTable(db, "action_state", ["account_id", "accounts.id"], "component_key");
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
   await dropTables(db, ["action_state", "workflow_step_state"]);
+}
+
+/** A row per owner, scope and key, with the value's JSON; deleted with its owner. */
+async function createStateTable<DB>(db: Kysely<DB>, table: string, owner: [string, string], scope: string) {
+  const [column, reference] = owner;
+  await db.schema
+    .createTable(table)
+    .addColumn(column, "text", ownedBy(reference))
+    .addColumn(scope, "text", (col) => col.notNull())
+    .addColumn("key", "text", (col) => col.notNull())
+    // JSON of the value.
+    .addColumn("value", "text", (col) => col.notNull())
+    .addPrimaryKeyConstraint(`${table}_pk`, [column, scope, "key"])
+    .execute();
 }

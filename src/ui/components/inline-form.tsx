@@ -32,3 +32,32 @@ export function InlineForm({
     </form>
   );
 }
+
+/** An inline form of one `name` field, giving the name typed, trimmed (an account's, a key's). */
+export function NameForm({
+  label,
+  submit,
+  busy,
+  field,
+  onName,
+}: {
+  label: string;
+  submit: string;
+  busy: boolean;
+  field: { id: string; label: string; required?: boolean; placeholder?: string };
+  onName: (name: string) => void;
+}) {
+  return (
+    <InlineForm
+      label={label}
+      submit={submit}
+      busy={busy}
+      onSubmit={(data) => onName(String(data.get("name") ?? "").trim())}
+    >
+      <div className="field grow">
+        <label htmlFor={field.id}>{field.label}</label>
+        <input id={field.id} name="name" required={field.required} placeholder={field.placeholder} />
+      </div>
+    </InlineForm>
+  );
+}

@@ -22,12 +22,12 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
 
-/** Why an action on the page failed; nothing while none has. */
-export function ActionError({ error }: { error: unknown }) {
+/** Why an action on the page failed, after `prefix` if given; nothing while none has. */
+export function ActionError({ error, prefix }: { error: unknown; prefix?: string }) {
   if (!error) return null;
   return (
     <p className="field-error" role="alert">
-      {errorMessage(error)}
+      {prefix === undefined ? errorMessage(error) : `${prefix}: ${errorMessage(error)}`}
     </p>
   );
 }
@@ -38,6 +38,27 @@ export function Notice({ text }: { text: string | null }) {
   return (
     <p className="notice" role="status">
       {text}
+    </p>
+  );
+}
+
+/** Under a field: why its value is refused, or else its help; `id` is what the field's aria-describedby names. */
+export function FieldMessage({
+  id,
+  error,
+  children,
+}: {
+  id: string;
+  error: string | null;
+  children: ReactNode;
+}) {
+  return error ? (
+    <p className="field-error" id={id} role="alert">
+      {error}
+    </p>
+  ) : (
+    <p className="help" id={id}>
+      {children}
     </p>
   );
 }

@@ -2,7 +2,7 @@
 import { useMutation } from "@tanstack/react-query";
 import type { CreatedAccount } from "../../client/types.js";
 import { api } from "../api.js";
-import { InlineForm } from "../components/inline-form.js";
+import { NameForm } from "../components/inline-form.js";
 import { SecretNotice } from "../components/secret-notice.js";
 import { ActionError } from "../components/status.js";
 
@@ -14,17 +14,13 @@ export function AccountsPage() {
     <section>
       <h1>Accounts</h1>
       <p className="muted">Each account has its own sources, webhooks and workflows; none sees another's.</p>
-      <InlineForm
+      <NameForm
         label="New account"
         submit="Create account"
         busy={create.isPending}
-        onSubmit={(data) => create.mutate(String(data.get("name") ?? "").trim())}
-      >
-        <div className="field grow">
-          <label htmlFor="account-name">Account name</label>
-          <input id="account-name" name="name" required />
-        </div>
-      </InlineForm>
+        field={{ id: "account-name", label: "Account name", required: true }}
+        onName={(name) => create.mutate(name)}
+      />
       <ActionError error={create.error} />
       {create.data && (
         <SecretNotice secret={create.data.api_key} copyLabel="Copy key">

@@ -5,7 +5,7 @@ import type { ApiKeyInfo, CreatedApiKey } from "../../client/types.js";
 import { api } from "../api.js";
 import { ConfirmButton } from "../components/confirm-button.js";
 import { type Column, DataTable } from "../components/data-table.js";
-import { InlineForm } from "../components/inline-form.js";
+import { NameForm } from "../components/inline-form.js";
 import { SecretNotice } from "../components/secret-notice.js";
 import { ActionError } from "../components/status.js";
 import { formatSeconds } from "../components/time.js";
@@ -45,17 +45,13 @@ export function KeysPage() {
   return (
     <section>
       <h1>API keys</h1>
-      <InlineForm
+      <NameForm
         label="New API key"
         submit="Create key"
         busy={create.isPending}
-        onSubmit={(data) => create.mutate(String(data.get("name") ?? "").trim())}
-      >
-        <div className="field grow">
-          <label htmlFor="key-name">Name</label>
-          <input id="key-name" name="name" placeholder="ci, laptop…" />
-        </div>
-      </InlineForm>
+        field={{ id: "key-name", label: "Name", placeholder: "ci, laptop…" }}
+        onName={(name) => create.mutate(name)}
+      />
       {created && (
         <SecretNotice secret={created.api_key} copyLabel="Copy key">
           The new key, shown only now:

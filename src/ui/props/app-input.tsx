@@ -6,7 +6,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { errorMessage } from "../api.js";
+import { ActionError } from "../components/status.js";
 import { appsClient } from "./apps-api.js";
 import { ConnectForm } from "./connect-form.js";
 import type { PropInputProps } from "./prop-input-props.js";
@@ -45,11 +45,7 @@ export function AppInput({ prop, id, value, onChange, describedBy, invalid }: Pr
           </option>
         ))}
       </select>
-      {accounts.error ? (
-        <p className="field-error" role="alert">
-          Could not list the connected accounts: {errorMessage(accounts.error)}
-        </p>
-      ) : null}
+      <ActionError error={accounts.error} prefix="Could not list the connected accounts" />
       {connecting ? (
         <ConnectForm
           slug={slug}

@@ -5,7 +5,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, errorMessage } from "../api.js";
+import { api } from "../api.js";
 import { ActionError } from "../components/status.js";
 import type { PropInputProps } from "./prop-input-props.js";
 
@@ -56,11 +56,7 @@ export function DataStoreInput({ prop, id, value, onChange, describedBy, invalid
           </option>
         ))}
       </select>
-      {stores.error ? (
-        <p className="field-error" role="alert">
-          Could not list the data stores: {errorMessage(stores.error)}
-        </p>
-      ) : null}
+      <ActionError error={stores.error} prefix="Could not list the data stores" />
       {creating ? (
         // Not a <form>: it sits inside the props form.
         <div className="key-value">

@@ -10,7 +10,7 @@ import type { Component } from "../../client/types.js";
 import { api, errorMessage } from "../api.js";
 import { RadioChoice } from "../components/radio-choice.js";
 import { recheckSession } from "../components/session.js";
-import { Loading } from "../components/status.js";
+import { FieldMessage, Loading } from "../components/status.js";
 import { PropsForm } from "../props/props-form.js";
 
 type Origin = "key" | "url" | "code" | "file";
@@ -172,15 +172,9 @@ function LoadForm({
           aria-describedby={`${fieldId}-msg`}
         />
       )}
-      {error ? (
-        <p className="field-error" id={`${fieldId}-msg`} role="alert">
-          {error}
-        </p>
-      ) : (
-        <p className="help" id={`${fieldId}-msg`}>
-          The component is checked and its props are shown next; nothing is deployed yet.
-        </p>
-      )}
+      <FieldMessage id={`${fieldId}-msg`} error={error}>
+        The component is checked and its props are shown next; nothing is deployed yet.
+      </FieldMessage>
       <button type="submit" disabled={busy}>
         {busy ? "Loading…" : "Continue"}
       </button>

@@ -1,5 +1,6 @@
 /** A workflow document's text area (YAML), with the server's complaint about it or a line of help. */
 import type { ReactNode } from "react";
+import { FieldMessage } from "../components/status.js";
 
 export function DocumentField({
   label,
@@ -27,15 +28,9 @@ export function DocumentField({
         aria-invalid={error !== null}
         aria-describedby="document-msg"
       />
-      {error ? (
-        <p className="field-error" id="document-msg" role="alert">
-          {error}
-        </p>
-      ) : (
-        <p className="help" id="document-msg">
-          {help}
-        </p>
-      )}
+      <FieldMessage id="document-msg" error={error}>
+        {help}
+      </FieldMessage>
     </>
   );
 }
