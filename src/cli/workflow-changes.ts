@@ -5,7 +5,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Workflow } from "../client/types.js";
 
-const SETTINGS = ["name", "active", "concurrency", "retries", "timeout_seconds"] as const;
+const SETTINGS = ["name", "active", "concurrency", "retries", "retry_timeouts", "timeout_seconds"] as const;
 
 export function workflowChanges(before: Workflow, after: Workflow): string[] {
   const changes: string[] = [];

@@ -33,6 +33,7 @@ export function workflowRecord(workflow: Workflow): object {
     steps: workflow.steps.map((step) => `${step.name} (${componentOf(step)})`).join(", "),
     concurrency: workflow.concurrency,
     retries: workflow.retries,
+    ...(workflow.retry_timeouts ? { retry_timeouts: true } : {}),
     timeout_seconds: workflow.timeout_seconds,
     updated_at: formatTime(workflow.updated_at),
   };

@@ -13091,6 +13091,8 @@ export interface operations {
                             owner_id: string;
                             /** @description attempts after a failed one */
                             retries: number;
+                            /** @description whether a time-out or out-of-memory failure is retried too */
+                            retry_timeouts: boolean;
                             steps: ({
                                 /** @description sc_… */
                                 component_id: string;
@@ -14300,6 +14302,8 @@ export interface operations {
                     name: string;
                     /** @description attempts after a failed one; default 0 */
                     retries?: number;
+                    /** @description retry a step that timed out or ran out of memory too; default false */
+                    retry_timeouts?: boolean;
                     steps: {
                         /** @description the component's source code */
                         code?: string;
@@ -14378,6 +14382,8 @@ export interface operations {
                             owner_id: string;
                             /** @description attempts after a failed one */
                             retries: number;
+                            /** @description whether a time-out or out-of-memory failure is retried too */
+                            retry_timeouts: boolean;
                             steps: ({
                                 /** @description sc_… */
                                 component_id: string;
@@ -14544,6 +14550,8 @@ export interface operations {
                             owner_id: string;
                             /** @description attempts after a failed one */
                             retries: number;
+                            /** @description whether a time-out or out-of-memory failure is retried too */
+                            retry_timeouts: boolean;
                             steps: ({
                                 /** @description sc_… */
                                 component_id: string;
@@ -14696,6 +14704,8 @@ export interface operations {
                     name: string;
                     /** @description attempts after a failed one; default 0 */
                     retries?: number;
+                    /** @description retry a step that timed out or ran out of memory too; default false */
+                    retry_timeouts?: boolean;
                     steps: {
                         /** @description the component's source code */
                         code?: string;
@@ -14776,6 +14786,8 @@ export interface operations {
                             owner_id: string;
                             /** @description attempts after a failed one */
                             retries: number;
+                            /** @description whether a time-out or out-of-memory failure is retried too */
+                            retry_timeouts: boolean;
                             steps: ({
                                 /** @description sc_… */
                                 component_id: string;

@@ -270,6 +270,8 @@ export interface WorkflowsTable {
   owns_trigger_source: Generated<number>;
   concurrency: number;
   retries: number;
+  /** 1: a run failed by a time-out or out of memory is retried too. */
+  retry_timeouts: Generated<number>;
   timeout_seconds: number;
   expressions_bundle: string | null;
   expressions_hash: string | null;

@@ -9,7 +9,7 @@ import type { SluiceClient } from "../../src/client/client.js";
 import type { WorkflowRun } from "../../src/client/types.js";
 import { dialects, isAvailable, type TestDatabase } from "../support/dialects.js";
 import { type Recorder, startRecorder } from "../support/recorder.js";
-import { startTestServer, type TestServer } from "../support/server.js";
+import { rawRequest, startTestServer, type TestServer } from "../support/server.js";
 import { waitUntil } from "../support/webhook-delivery.js";
 
 /** A step that tells the receiver it ran, under its own path. */
@@ -141,6 +141,34 @@ for (const dialect of dialects) {
       expect(wait).toBeGreaterThan(50_000);
       expect(wait).toBeLessThan(70_000);
       expect(["first", "second"].map((step) => calls("waiting", step))).toEqual([1, 2]);
+    });
+
+    it("retries a step that timed out only when the workflow asks (retry_timeouts), as Pipedream's auto-retry", async () => {
+      const slow = `export default { type: "action", async run() { await new Promise((resolve) => setTimeout(resolve, 5000)); } };`;
+      const deploy = (name: string, retryTimeouts?: boolean) =>
+        client.data<{ id: string; retry_timeouts: boolean }>("POST", "/v1/workflows", {
+          body: {
+            name,
+            retries: 1,
+            ...(retryTimeouts === undefined ? {} : { retry_timeouts: retryTimeouts }),
+            steps: [{ name: "slow", code: slow, timeout_seconds: 1 }],
+          },
+        });
+      const plain = await deploy("times-out");
+      const asks = await deploy("times-out-retried", true);
+      expect([plain.retry_timeouts, asks.retry_timeouts]).toEqual([false, true]);
+      const [once, twice] = await Promise.all([runOnce(plain.id, "plain"), runOnce(asks.id, "asks")]);
+      expect([once.status, once.error?.reason, once.attempts]).toEqual(["error", "timeout", 1]);
+      expect([twice.status, twice.error?.reason, twice.attempts]).toEqual(["error", "timeout", 2]);
+
+      const refused = await rawRequest(`${sluice.url}/v1/workflows`, {
+        method: "POST",
+        apiKey: sluice.apiKey,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "bad", retry_timeouts: "yes", steps: [{ name: "slow", code: slow }] }),
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: { code: "invalid_workflow" } });
     });
 
     it("gives each step $.context: the run, its workflow, its attempt and its trace, which a replay keeps", async () => {

@@ -31,6 +31,8 @@ export interface WorkflowSpec {
   readonly trigger: TriggerSpec;
   readonly concurrency: number;
   readonly retries: number;
+  /** Whether a time-out or out-of-memory failure is retried too (Pipedream's auto-retry does not). */
+  readonly retryTimeouts: boolean;
   readonly timeoutSeconds: number;
   readonly active: boolean | undefined;
   readonly steps: readonly StepSpec[];
@@ -47,6 +49,7 @@ const DOCUMENT_FIELDS = new Set([
   "trigger",
   "concurrency",
   "retries",
+  "retry_timeouts",
   "timeout_seconds",
   "active",
   "steps",
@@ -86,11 +89,15 @@ export function parseDocument(input: unknown): WorkflowSpec {
   if (document.active !== undefined && typeof document.active !== "boolean") {
     throw invalid("active must be true or false");
   }
+  if (document.retry_timeouts !== undefined && typeof document.retry_timeouts !== "boolean") {
+    throw invalid("retry_timeouts must be true or false");
+  }
   return {
     name: name.trim(),
     trigger: parseTrigger(document.trigger),
     concurrency: integer(document.concurrency, "concurrency", 1, MAX_CONCURRENCY) ?? 1,
     retries: integer(document.retries, "retries", 0, MAX_RETRIES) ?? 0,
+    retryTimeouts: document.retry_timeouts === true,
     timeoutSeconds:
       integer(document.timeout_seconds, "timeout_seconds", 1, MAX_STEP_TIMEOUT_SECONDS) ??
       DEFAULT_STEP_TIMEOUT_SECONDS,

@@ -45,6 +45,8 @@ import type { StoredStep } from "./steps.js";
 import { type RunnableWorkflow, runnableWorkflow, stepComponent } from "./workflow-cache.js";
 import { expressionsRunnerId, slotRunnerId, type Workflow } from "./workflows.js";
 
+/** Failures retried only when the workflow asks (`retry_timeouts`), as Pipedream's auto-retry. */
+const OUT_OF_TIME: ReadonlySet<string> = new Set(["timeout", "out_of_memory"]);
 /** The channel of failed runs' errors. */
 export const ERRORS_CHANNEL = "$errors";
 /** The channels of `$.send.sse` events: `$sse:<channel>`. */
@@ -119,7 +121,7 @@ export async function runAttempt(
 
   const status: WorkflowRunStatus = error ? "error" : exit ? "exited" : "success";
   const retryAt =
-    error && run.attempts <= workflow.retries
+    error && run.attempts <= workflow.retries && (workflow.retryTimeouts || !OUT_OF_TIME.has(error.reason))
       ? Date.now() + retryDelayMs(options.retryScheduleSeconds, run.attempts)
       : null;
   const steps =

@@ -46,6 +46,7 @@ export interface Workflow {
   readonly endpointId: string | null;
   readonly concurrency: number;
   readonly retries: number;
+  readonly retryTimeouts: boolean;
   readonly timeoutSeconds: number;
   readonly expressionsBundle: string | null;
   readonly expressionsHash: string | null;
@@ -154,6 +155,7 @@ function documentColumns(
     owns_trigger_source: trigger.ownsSource ? 1 : 0,
     concurrency: spec.concurrency,
     retries: spec.retries,
+    retry_timeouts: spec.retryTimeouts ? 1 : 0,
     timeout_seconds: spec.timeoutSeconds,
     expressions_bundle: prepared.evaluator?.code ?? null,
     expressions_hash: prepared.evaluator?.hash ?? null,
@@ -275,6 +277,7 @@ function toWorkflow(row: Selectable<WorkflowsTable>): Workflow {
     endpointId: row.endpoint_id,
     concurrency: row.concurrency,
     retries: row.retries,
+    retryTimeouts: row.retry_timeouts === 1,
     timeoutSeconds: row.timeout_seconds,
     expressionsBundle: row.expressions_bundle,
     expressionsHash: row.expressions_hash,

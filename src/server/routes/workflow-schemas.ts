@@ -85,6 +85,10 @@ export const workflowSchema = {
     endpoint_url: { ...nullableString, description: "{base}/e/<id> for an HTTP-triggered workflow" },
     concurrency: { type: "number", description: "runs at the same time at most" },
     retries: { type: "number", description: "attempts after a failed one" },
+    retry_timeouts: {
+      type: "boolean",
+      description: "whether a time-out or out-of-memory failure is retried too",
+    },
     timeout_seconds: { type: "number", description: "per step" },
     steps: { type: "array", items: workflowStepSchema },
     created_at: { type: "number", description: "epoch seconds" },
@@ -267,6 +271,10 @@ export const workflowParamsDocument = {
       minimum: 0,
       maximum: 8,
       description: "attempts after a failed one; default 0",
+    },
+    retry_timeouts: {
+      type: "boolean",
+      description: "retry a step that timed out or ran out of memory too; default false",
     },
     timeout_seconds: { type: "integer", minimum: 1, maximum: 900, description: "per step; default 30" },
     active: { type: "boolean" },

@@ -16,6 +16,7 @@ export function workflowView(context: CoreContext, workflow: Workflow) {
     endpoint_url: workflow.endpointId === null ? null : `${context.baseUrl}/e/${workflow.endpointId}`,
     concurrency: workflow.concurrency,
     retries: workflow.retries,
+    retry_timeouts: workflow.retryTimeouts,
     timeout_seconds: workflow.timeoutSeconds,
     steps: workflow.document.steps.map((step) => ({
       name: step.name,

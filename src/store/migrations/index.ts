@@ -21,6 +21,7 @@ import * as jobsLeasedOnly from "./0021-jobs-leased-only.js";
 import * as workflowRunsFinished from "./0022-workflow-runs-finished.js";
 import * as actionState from "./0023-action-state.js";
 import * as runCheckpoints from "./0024-run-checkpoints.js";
+import * as retryTimeouts from "./0025-retry-timeouts.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   "0022-workflow-runs-finished": workflowRunsFinished,
   "0023-action-state": actionState,
   "0024-run-checkpoints": runCheckpoints,
+  "0025-retry-timeouts": retryTimeouts,
 };

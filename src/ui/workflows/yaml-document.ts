@@ -38,6 +38,7 @@ export function documentOf(workflow: Workflow): string {
     trigger,
     concurrency: workflow.concurrency,
     retries: workflow.retries,
+    ...(workflow.retry_timeouts ? { retry_timeouts: true } : {}),
     timeout_seconds: workflow.timeout_seconds,
     steps: workflow.steps.map((step) => ({
       name: step.name,
