@@ -121,11 +121,13 @@ export async function runAttempt(
 
   const status: WorkflowRunStatus = error ? "error" : exit ? "exited" : "success";
   const retryAt =
-    error && run.attempts <= workflow.retries && (workflow.retryTimeouts || !OUT_OF_TIME.has(error.reason))
+    failedAt !== null &&
+    run.attempts <= workflow.retries &&
+    (workflow.retryTimeouts || !OUT_OF_TIME.has(error?.reason ?? ""))
       ? Date.now() + retryDelayMs(options.retryScheduleSeconds, run.attempts)
       : null;
   const steps =
-    retryAt === null || failedAt === null
+    retryAt === null
       ? ran.steps
       : ran.steps.map((record, index) =>
           index === failedAt ? retriedStep(record, run.attempts, workflow.retries, retryAt) : record,
@@ -235,13 +237,15 @@ async function runSteps(
   let stateWrites: Write[] = [];
   const changed = progress.steps.findIndex((record, index) => all[index]?.name !== record.name);
   if (changed !== -1) {
+    // No step of this attempt failed (failedAt null), so it is not retried: every retry would
+    // meet the same steps. The record keeps the steps that still match.
     const error = {
       step: progress.steps[changed]?.name ?? "",
-      reason: "error",
+      reason: "workflow_changed",
       message: "the workflow's steps changed while the run waited; replay the run to run the new steps",
       stack: null,
     };
-    return { steps, sends, error, exit: null, failedAt: changed, stateWrites };
+    return { steps: steps.slice(0, changed), sends, error, exit: null, failedAt: null, stateWrites };
   }
 
   for (let index = progress.steps.length; index < all.length; index++) {
