@@ -1532,6 +1532,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflow_runs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a paused or suspended run */
+        post: operations["cancelWorkflowRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workflow_runs/{id}/replay": {
         parameters: {
             query?: never;
@@ -1543,6 +1560,23 @@ export interface paths {
         put?: never;
         /** Run a workflow again with a past run's trigger event (queued) */
         post: operations["replayWorkflowRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflow_runs/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a paused or suspended run now; `data` becomes a suspended step's $resume_data body */
+        post: operations["resumeWorkflowRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -13950,6 +13984,19 @@ export interface operations {
                                 [key: string]: unknown;
                             }) | null;
                             finished_at_ms: number | null;
+                            /** @description what happened to the run, oldest first: its attempts, waits, resumes, reruns, retries, cancellation */
+                            history: ({
+                                at_ms: number;
+                                /** @description what resumed or cancelled it, which attempt began */
+                                cause?: string;
+                                /** @enum {string} */
+                                event: "attempt" | "paused" | "suspended" | "rerun" | "resumed" | "retry" | "cancelled";
+                                step?: string;
+                                /** @description when a wait or retry ends */
+                                until_ms?: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             /** @description wr_… */
                             id: string;
                             /** @description the run this one replays */
@@ -13980,8 +14027,11 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                             started_at_ms: number | null;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "success" | "error" | "exited";
+                            /**
+                             * @description paused or suspended: waiting after a step's $.flow.delay, rerun or suspend
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "paused" | "suspended" | "success" | "error" | "exited" | "cancelled";
                             steps: ({
                                 duration_ms: number;
                                 error: ({
@@ -14027,6 +14077,222 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
+                            /** @description set while the run is paused or suspended */
+                            wait: ({
+                                /** @enum {string} */
+                                kind: "delay" | "suspend" | "rerun";
+                                step: string;
+                                /** @description when it goes on by itself, or (suspend) is cancelled unless resumed first */
+                                until_ms: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            workflow_id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    cancelWorkflowRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            created_at_ms: number;
+                            duration_ms: number | null;
+                            error: ({
+                                message: string;
+                                /** @description error, timeout, crash, out_of_memory, exit, load_error, expression… */
+                                reason: string;
+                                stack: string | null;
+                                step: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            exit: ({
+                                reason: string | null;
+                                step: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            finished_at_ms: number | null;
+                            /** @description what happened to the run, oldest first: its attempts, waits, resumes, reruns, retries, cancellation */
+                            history: ({
+                                at_ms: number;
+                                /** @description what resumed or cancelled it, which attempt began */
+                                cause?: string;
+                                /** @enum {string} */
+                                event: "attempt" | "paused" | "suspended" | "rerun" | "resumed" | "retry" | "cancelled";
+                                step?: string;
+                                /** @description when a wait or retry ends */
+                                until_ms?: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description wr_… */
+                            id: string;
+                            /** @description the run this one replays */
+                            replay_of: string | null;
+                            /** @description what the run's $.send.* calls became, as for a single action run */
+                            sends: ({
+                                /** @description what the action asked to send, credentials masked */
+                                input: {
+                                    [key: string]: unknown;
+                                };
+                                /** @enum {string} */
+                                kind: "http" | "email" | "emit" | "sse" | "s3";
+                                outcome: {
+                                    error?: string;
+                                    /** @description the SMTP server's id of an email */
+                                    message_id?: string;
+                                    ok: boolean;
+                                    /** @description emit and sse: kept in the result (a workflow routes them) */
+                                    recorded?: boolean;
+                                    /** @description not attempted: the run failed */
+                                    skipped?: boolean;
+                                    /** @description the HTTP status of an http send */
+                                    status?: number;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            started_at_ms: number | null;
+                            /**
+                             * @description paused or suspended: waiting after a step's $.flow.delay, rerun or suspend
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "paused" | "suspended" | "success" | "error" | "exited" | "cancelled";
+                            steps: ({
+                                duration_ms: number;
+                                error: ({
+                                    message: string;
+                                    /** @description error, timeout, crash, out_of_memory, exit, load_error, expression… */
+                                    reason: string;
+                                    stack: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                exports: {
+                                    [key: string]: unknown;
+                                };
+                                flow_exit: ({
+                                    reason: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                logs: ({
+                                    /** @description log, info, warn, error or debug */
+                                    level: string;
+                                    message: string;
+                                    /** @description epoch milliseconds */
+                                    ts: number;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                name: string;
+                                /** @description what the step returned (JSON) */
+                                return_value: unknown;
+                                started_at_ms: number;
+                                /** @enum {string} */
+                                status: "success" | "error" | "exited";
+                                summary: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            trigger: {
+                                /** @description how it was started */
+                                context: unknown;
+                                /** @description the event that started the run */
+                                event: unknown;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description set while the run is paused or suspended */
+                            wait: ({
+                                /** @enum {string} */
+                                kind: "delay" | "suspend" | "rerun";
+                                step: string;
+                                /** @description when it goes on by itself, or (suspend) is cancelled unless resumed first */
+                                until_ms: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
                             workflow_id: string;
                         } & {
                             [key: string]: unknown;
@@ -14130,6 +14396,19 @@ export interface operations {
                                 [key: string]: unknown;
                             }) | null;
                             finished_at_ms: number | null;
+                            /** @description what happened to the run, oldest first: its attempts, waits, resumes, reruns, retries, cancellation */
+                            history: ({
+                                at_ms: number;
+                                /** @description what resumed or cancelled it, which attempt began */
+                                cause?: string;
+                                /** @enum {string} */
+                                event: "attempt" | "paused" | "suspended" | "rerun" | "resumed" | "retry" | "cancelled";
+                                step?: string;
+                                /** @description when a wait or retry ends */
+                                until_ms?: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             /** @description wr_… */
                             id: string;
                             /** @description the run this one replays */
@@ -14160,8 +14439,11 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                             started_at_ms: number | null;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "success" | "error" | "exited";
+                            /**
+                             * @description paused or suspended: waiting after a step's $.flow.delay, rerun or suspend
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "paused" | "suspended" | "success" | "error" | "exited" | "cancelled";
                             steps: ({
                                 duration_ms: number;
                                 error: ({
@@ -14207,6 +14489,16 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
+                            /** @description set while the run is paused or suspended */
+                            wait: ({
+                                /** @enum {string} */
+                                kind: "delay" | "suspend" | "rerun";
+                                step: string;
+                                /** @description when it goes on by itself, or (suspend) is cancelled unless resumed first */
+                                until_ms: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
                             workflow_id: string;
                         } & {
                             [key: string]: unknown;
@@ -14258,6 +14550,218 @@ export interface operations {
             };
             /** @description Default Response */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    resumeWorkflowRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data?: unknown;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attempts: number;
+                            created_at_ms: number;
+                            duration_ms: number | null;
+                            error: ({
+                                message: string;
+                                /** @description error, timeout, crash, out_of_memory, exit, load_error, expression… */
+                                reason: string;
+                                stack: string | null;
+                                step: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            exit: ({
+                                reason: string | null;
+                                step: string;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            finished_at_ms: number | null;
+                            /** @description what happened to the run, oldest first: its attempts, waits, resumes, reruns, retries, cancellation */
+                            history: ({
+                                at_ms: number;
+                                /** @description what resumed or cancelled it, which attempt began */
+                                cause?: string;
+                                /** @enum {string} */
+                                event: "attempt" | "paused" | "suspended" | "rerun" | "resumed" | "retry" | "cancelled";
+                                step?: string;
+                                /** @description when a wait or retry ends */
+                                until_ms?: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description wr_… */
+                            id: string;
+                            /** @description the run this one replays */
+                            replay_of: string | null;
+                            /** @description what the run's $.send.* calls became, as for a single action run */
+                            sends: ({
+                                /** @description what the action asked to send, credentials masked */
+                                input: {
+                                    [key: string]: unknown;
+                                };
+                                /** @enum {string} */
+                                kind: "http" | "email" | "emit" | "sse" | "s3";
+                                outcome: {
+                                    error?: string;
+                                    /** @description the SMTP server's id of an email */
+                                    message_id?: string;
+                                    ok: boolean;
+                                    /** @description emit and sse: kept in the result (a workflow routes them) */
+                                    recorded?: boolean;
+                                    /** @description not attempted: the run failed */
+                                    skipped?: boolean;
+                                    /** @description the HTTP status of an http send */
+                                    status?: number;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            started_at_ms: number | null;
+                            /**
+                             * @description paused or suspended: waiting after a step's $.flow.delay, rerun or suspend
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "paused" | "suspended" | "success" | "error" | "exited" | "cancelled";
+                            steps: ({
+                                duration_ms: number;
+                                error: ({
+                                    message: string;
+                                    /** @description error, timeout, crash, out_of_memory, exit, load_error, expression… */
+                                    reason: string;
+                                    stack: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                exports: {
+                                    [key: string]: unknown;
+                                };
+                                flow_exit: ({
+                                    reason: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                }) | null;
+                                logs: ({
+                                    /** @description log, info, warn, error or debug */
+                                    level: string;
+                                    message: string;
+                                    /** @description epoch milliseconds */
+                                    ts: number;
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                                name: string;
+                                /** @description what the step returned (JSON) */
+                                return_value: unknown;
+                                started_at_ms: number;
+                                /** @enum {string} */
+                                status: "success" | "error" | "exited";
+                                summary: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            trigger: {
+                                /** @description how it was started */
+                                context: unknown;
+                                /** @description the event that started the run */
+                                event: unknown;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description set while the run is paused or suspended */
+                            wait: ({
+                                /** @enum {string} */
+                                kind: "delay" | "suspend" | "rerun";
+                                step: string;
+                                /** @description when it goes on by itself, or (suspend) is cancelled unless resumed first */
+                                until_ms: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            workflow_id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15168,6 +15672,19 @@ export interface operations {
                                 [key: string]: unknown;
                             }) | null;
                             finished_at_ms: number | null;
+                            /** @description what happened to the run, oldest first: its attempts, waits, resumes, reruns, retries, cancellation */
+                            history: ({
+                                at_ms: number;
+                                /** @description what resumed or cancelled it, which attempt began */
+                                cause?: string;
+                                /** @enum {string} */
+                                event: "attempt" | "paused" | "suspended" | "rerun" | "resumed" | "retry" | "cancelled";
+                                step?: string;
+                                /** @description when a wait or retry ends */
+                                until_ms?: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             /** @description wr_… */
                             id: string;
                             /** @description the run this one replays */
@@ -15198,8 +15715,11 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                             started_at_ms: number | null;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "success" | "error" | "exited";
+                            /**
+                             * @description paused or suspended: waiting after a step's $.flow.delay, rerun or suspend
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "paused" | "suspended" | "success" | "error" | "exited" | "cancelled";
                             steps: ({
                                 duration_ms: number;
                                 error: ({
@@ -15245,6 +15765,16 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
+                            /** @description set while the run is paused or suspended */
+                            wait: ({
+                                /** @enum {string} */
+                                kind: "delay" | "suspend" | "rerun";
+                                step: string;
+                                /** @description when it goes on by itself, or (suspend) is cancelled unless resumed first */
+                                until_ms: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
                             workflow_id: string;
                         } & {
                             [key: string]: unknown;
@@ -15360,6 +15890,19 @@ export interface operations {
                                 [key: string]: unknown;
                             }) | null;
                             finished_at_ms: number | null;
+                            /** @description what happened to the run, oldest first: its attempts, waits, resumes, reruns, retries, cancellation */
+                            history: ({
+                                at_ms: number;
+                                /** @description what resumed or cancelled it, which attempt began */
+                                cause?: string;
+                                /** @enum {string} */
+                                event: "attempt" | "paused" | "suspended" | "rerun" | "resumed" | "retry" | "cancelled";
+                                step?: string;
+                                /** @description when a wait or retry ends */
+                                until_ms?: number;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             /** @description wr_… */
                             id: string;
                             /** @description the run this one replays */
@@ -15390,8 +15933,11 @@ export interface operations {
                                 [key: string]: unknown;
                             })[];
                             started_at_ms: number | null;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "success" | "error" | "exited";
+                            /**
+                             * @description paused or suspended: waiting after a step's $.flow.delay, rerun or suspend
+                             * @enum {string}
+                             */
+                            status: "queued" | "running" | "paused" | "suspended" | "success" | "error" | "exited" | "cancelled";
                             steps: ({
                                 duration_ms: number;
                                 error: ({
@@ -15437,6 +15983,16 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
+                            /** @description set while the run is paused or suspended */
+                            wait: ({
+                                /** @enum {string} */
+                                kind: "delay" | "suspend" | "rerun";
+                                step: string;
+                                /** @description when it goes on by itself, or (suspend) is cancelled unless resumed first */
+                                until_ms: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
                             workflow_id: string;
                         } & {
                             [key: string]: unknown;

@@ -20,6 +20,7 @@ export type ErrorKind =
   | "forbidden"
   | "not_found"
   | "conflict"
+  | "gone"
   | "too_large"
   | "rate_limited"
   | "unavailable";
@@ -59,6 +60,16 @@ export class NotFoundError extends SluiceError {
 /** The request conflicts with the current state of a resource. */
 export class ConflictError extends SluiceError {
   readonly kind = "conflict";
+}
+
+/** What was asked for existed, but is over for good (a used or expired resume URL). */
+export class GoneError extends SluiceError {
+  readonly kind = "gone";
+}
+
+/** The request's body is over a limit of its own. */
+export class TooLargeError extends SluiceError {
+  readonly kind = "too_large";
 }
 
 /** The database or another dependency does not answer. */

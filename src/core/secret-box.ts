@@ -5,7 +5,7 @@
  * started with a different key refuses to run instead of writing secrets nobody can read.
  */
 // Kysely here, not in the store: one `meta` row holds the master key's fingerprint.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { ConfigError, ENV } from "../config/env.js";
@@ -14,6 +14,11 @@ import type { Executor } from "../store/schema.js";
 export interface SecretBox {
   encrypt(plaintext: string): string;
   decrypt(sealed: string): string;
+  /**
+   * An HMAC-SHA256 tag (base64url) of `message` under a key derived from the master key for
+   * `purpose` alone, so a tag made for one purpose proves nothing for another.
+   */
+  tag(purpose: string, message: string): string;
 }
 
 const VERSION = "v1";
@@ -22,6 +27,7 @@ const TAG_BYTES = 16;
 export const MASTER_KEY_FILE = "master.key";
 
 export function createSecretBox(key: Buffer): SecretBox {
+  const tagKeys = new Map<string, Buffer>();
   return {
     encrypt(plaintext) {
       const iv = randomBytes(IV_BYTES);
@@ -38,6 +44,14 @@ export function createSecretBox(key: Buffer): SecretBox {
       return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
         "utf8",
       );
+    },
+    tag(purpose, message) {
+      let derived = tagKeys.get(purpose);
+      if (!derived) {
+        derived = Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), `sluice:${purpose}`, 32));
+        tagKeys.set(purpose, derived);
+      }
+      return createHmac("sha256", derived).update(message).digest("base64url");
     },
   };
 }

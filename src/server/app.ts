@@ -12,6 +12,7 @@ import type { Metrics } from "../core/metrics.js";
 import type { WorkflowRunner } from "../core/workflows/run-worker.js";
 import { RequestLog } from "./console-log.js";
 import { endpointRoutes } from "./endpoints.js";
+import { flowUrlRoutes } from "./flow-urls.js";
 import { installAuth } from "./plugins/auth.js";
 import { installBodylessDrain } from "./plugins/bodyless-drain.js";
 import { answerClientError, installErrorHandling, sendError } from "./plugins/errors.js";
@@ -143,5 +144,6 @@ export async function buildApp({
   });
   connectPageRoute(app);
   endpointRoutes(app, core, workflows, config.endpointBodyLimitBytes);
+  flowUrlRoutes(app, core);
   return app;
 }

@@ -168,11 +168,17 @@ function sendRunOutcome(reply: FastifyReply, outcome: AttemptOutcome | null): Fa
     if (reason === "timeout") return sendError(reply, 504, "workflow_timeout", `Step '${step}' ${message}`);
     return sendError(reply, 500, "workflow_error", `Step '${step}' failed (${reason}): ${message}`);
   }
+  const ended =
+    outcome.status === "paused" || outcome.status === "suspended"
+      ? `${outcome.status === "paused" ? "paused" : "was suspended"} (it goes on later, and may not respond then)`
+      : outcome.status === "exited"
+        ? "exited"
+        : "finished";
   return sendError(
     reply,
     502,
     "no_response",
-    `The workflow ${outcome.status === "exited" ? "exited" : "finished"} without calling $.respond(), and its HTTP trigger has customResponse: true`,
+    `The workflow ${ended} without calling $.respond(), and its HTTP trigger has customResponse: true`,
   );
 }
 

@@ -283,7 +283,16 @@ export interface WorkflowsTable {
   updated_at: number;
 }
 
-export type WorkflowRunStatus = "queued" | "running" | "success" | "error" | "exited";
+/** `paused` and `suspended`: waiting, with no process held (`$.flow.delay`, `rerun`, `suspend`). */
+export type WorkflowRunStatus =
+  | "queued"
+  | "running"
+  | "paused"
+  | "suspended"
+  | "success"
+  | "error"
+  | "exited"
+  | "cancelled";
 
 export interface WorkflowRunsTable {
   id: string;
@@ -305,6 +314,15 @@ export interface WorkflowRunsTable {
   next_step: Generated<number>;
   /** The lease token of the attempt that may write the run (null before its first). */
   holder: string | null;
+  /** How many times the run waited: a resume or cancel URL names the wait it ends. */
+  wait_seq: Generated<number>;
+  /**
+   * While it waits, when it goes on (a delay) or is cancelled (a suspend's time-out); left set when
+   * a wait ends, until the next attempt starts, so that attempt is not counted as a new one.
+   */
+  resume_at: number | null;
+  /** The job that carries the run, made due at once by a resume. */
+  job_id: string | null;
 }
 
 /** A web UI session (src/core/accounts/sessions.ts); the token itself is only in the browser's cookie. */

@@ -168,7 +168,7 @@ describe("the OpenAPI document", () => {
     expectTypeOf<WorkflowTrigger["type"]>().toEqualTypeOf<"http" | "timer" | "source" | "uses" | "none">();
     expectTypeOf<Extract<WorkflowTrigger, { type: "source" }>["event_name"]>().toEqualTypeOf<string | null>();
     expectTypeOf<WorkflowRun["status"]>().toEqualTypeOf<
-      "queued" | "running" | "success" | "error" | "exited"
+      "queued" | "running" | "paused" | "suspended" | "success" | "error" | "exited" | "cancelled"
     >();
     expectTypeOf<WorkflowRun["duration_ms"]>().toEqualTypeOf<number | null>();
     expectTypeOf<WorkflowRunStep["status"]>().toEqualTypeOf<"success" | "error" | "exited">();

@@ -7,7 +7,7 @@
  */
 
 import { failedResult } from "../../runtime/sandbox/invocation-collector.js";
-import type { HttpResponse, InvocationResult } from "../../runtime/sandbox/sandbox.js";
+import type { FlowUrls, HttpResponse, InvocationResult } from "../../runtime/sandbox/sandbox.js";
 import { writeTogether } from "../../store/write-together.js";
 import { checkAuthRefs } from "../apps/auth-refs.js";
 import { loadDynamicProps, withDynamicProps } from "../components/dynamic-props.js";
@@ -54,6 +54,8 @@ export interface ActionStep {
   readonly steps: Readonly<Record<string, unknown>>;
   /** Its `$.context`: the workflow run it is a step of. */
   readonly context?: Readonly<Record<string, unknown>>;
+  /** What its `$.flow.delay`, `suspend` and `rerun` return; absent outside a workflow run. */
+  readonly flowUrls?: FlowUrls;
   readonly timeoutMs: number;
   /** Called as soon as the action calls `$.respond()`. */
   readonly onRespond?: (response: HttpResponse) => void;
@@ -107,6 +109,7 @@ async function invokeActionMasked(
       db: step.db ?? {},
       steps: step.steps,
       ...(step.context ? { context: step.context } : {}),
+      ...(step.flowUrls ? { flowUrls: step.flowUrls } : {}),
       timeoutMs: step.timeoutMs,
       onDataStore: dataStoreHandler(context, component.definition, values),
       ...(step.onRespond ? { onRespond: step.onRespond } : {}),

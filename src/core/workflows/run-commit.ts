@@ -1,12 +1,13 @@
 /**
  * The record of a workflow run's attempt, committed in one transaction with its job's end: its
- * events with their fan-out, the workflow's counters, the run's row, the job's completion or
- * release for a retry, and the NOTIFY. On PostgreSQL at most three round trips: BEGIN with the
+ * events with their fan-out, the workflow's counters, the run's row, the job's completion, its
+ * release for a retry or its rescheduling for the end of a wait, and the NOTIFY. On PostgreSQL at most three round trips: BEGIN with the
  * workflow's locked row (when the run emitted), the writes as one statement, the trim with COMMIT.
  */
 
 // Kysely here, not in the store: plain prepared statements that run alike on both databases.
 import type { QueryCreator } from "kysely";
+import type { FlowWaitKind } from "../../runtime/sandbox/sandbox.js";
 import type { Lease } from "../../store/jobs/contract.js";
 import { prepared } from "../../store/prepared.js";
 import type { Database, WorkflowRunStatus } from "../../store/schema.js";
@@ -19,6 +20,14 @@ import { listenersOf, planFanOut } from "../fan-out/fan-out.js";
 
 /** Finished runs kept per workflow; older ones are removed as new ones finish. Runs queued or running are never removed. */
 export const MAX_RUNS_KEPT = 1000;
+
+/** A wait the run begins: its job comes due at `at` (a suspended run is then cancelled). */
+export interface RunWaitEnd {
+  readonly at: number;
+  readonly kind: FlowWaitKind;
+  /** The step that called `$.flow.*`. */
+  readonly step: string;
+}
 
 export interface RunRecord {
   readonly workflow: { readonly id: string; readonly accountId: string };
@@ -35,8 +44,12 @@ export interface RunRecord {
   readonly nextStep: number;
   readonly error: string | null;
   readonly exit: string | null;
-  /** When the failed run is tried again (its job released until then), or null: it is over. */
+  /** When the failed run is tried again (its job released until then), or null. */
   readonly retry: { readonly at: number; readonly error: string } | null;
+  /** The wait the run begins, or null. Without a retry or a wait, the run is over. */
+  readonly wait: RunWaitEnd | null;
+  /** The run's waits before this attempt: a wait it begins is the next. */
+  readonly waits: number;
 }
 
 /** Commits `record`; what it stored, for the caller to publish (core/events/topics.ts `commitWakeUps`). */
@@ -44,7 +57,8 @@ export async function commitRun(
   store: Store,
   record: RunRecord,
 ): Promise<Committed & { readonly othersTold: boolean }> {
-  const { workflow, retry } = record;
+  const { workflow, retry, wait } = record;
+  const over = !retry && !wait;
   return store.sharedTransaction(async (tx) => {
     const writes: Write[] = [];
     let committed: Committed = { events: 0, logLines: 0, deliveries: 0, webhooks: [], runs: 0 };
@@ -92,18 +106,23 @@ export async function commitRun(
         steps: record.steps,
         error: record.error,
         exit: record.exit,
-        finished_at: retry ? null : Date.now(),
+        finished_at: over ? Date.now() : null,
+        resume_at: wait ? wait.at : null,
+        wait_seq: wait ? record.waits + 1 : record.waits,
+        job_id: wait ? record.lease.id : null,
       }),
-      store.jobs.endWrite(record.lease, retry ? { error: retry.error, retryAt: retry.at } : undefined),
+      wait
+        ? store.jobs.rescheduleWrite(record.lease, { runAt: wait.at, payload: { runId: record.runId } })
+        : store.jobs.endWrite(record.lease, retry ? { error: retry.error, retryAt: retry.at } : undefined),
     );
     const notice = store.notifier.noticeToOthers(
       commitWakeUps(workflow.id, committed).map((wakeUp) => wakeUp.topic),
     );
-    // A run that is over trims the workflow's old runs last; a retried one, its events at most.
-    const trims = excess > 0 || !retry;
+    // A run that is over trims the workflow's old runs last; a retried or waiting one, its events at most.
+    const trims = excess > 0 || over;
     await writeIn(tx, store.capabilities, writes, { notice, last: !trims });
     if (excess > 0) await trimOldest(tx, store, "events", workflow.id, excess);
-    if (!retry) await trimRuns.execute(store, { workflow_id: workflow.id }, { in: tx, last: true });
+    if (over) await trimRuns.execute(store, { workflow_id: workflow.id }, { in: tx, last: true });
     return { ...committed, othersTold: notice !== undefined };
   });
 }
@@ -138,8 +157,8 @@ const updateWorkflowEvents = prepared(
 );
 
 /**
- * The run's row at its end, or queued again for a retry (no `finished_at`); only by the attempt
- * that holds it, as the job's end is.
+ * The run's row at its end, queued again for a retry, or waiting (no `finished_at`); only by the
+ * attempt that holds it, as the job's end is.
  */
 const updateRun = prepared(
   (
@@ -153,6 +172,9 @@ const updateRun = prepared(
       error: string | null;
       exit: string | null;
       finished_at: number | null;
+      resume_at: number | null;
+      wait_seq: number;
+      job_id: string | null;
     },
   ) => {
     const { id, holder, ...columns } = values;

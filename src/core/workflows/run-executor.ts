@@ -1,57 +1,47 @@
 /**
- * One attempt of a workflow run, from its queued row to its record: the steps in order from where
- * the run stands, each with its props evaluated in the sandbox against the steps before it and its
- * outcome committed before the next starts (a checkpoint), then the run's sends, its emitted
- * events (and, for a failed run, its error on `$errors`) and its final record committed in one
- * transaction with the completion of its job (run-commit.ts). A step that throws fails the run
- * (a retry goes on from it); `$.flow.exit()` ends it after the step that called it.
+ * One attempt of a workflow run, from its queued row to its record: the steps from where the run
+ * stands (run-steps.ts, each committed before the next starts), then the run's sends, its emitted
+ * events (and, for a failed run, its error on `$errors`) and its record committed in one
+ * transaction with its job's end (run-commit.ts). A step that throws fails the run (a retry goes
+ * on from it); `$.flow.exit()` ends it after the step; `$.flow.delay`, `suspend` and `rerun` leave
+ * it waiting after the step, its job due when the wait ends (run-waits.ts ends it sooner).
  */
-// Kysely here, not in the store: a plain prepared update of the run's own row.
-import type { HttpResponse, InvocationResult, QueuedSend } from "../../runtime/sandbox/sandbox.js";
+// Kysely here, not in the store: plain prepared statements on the run's own row.
+import { sql } from "kysely";
+import type { HttpResponse, QueuedSend } from "../../runtime/sandbox/sandbox.js";
 import type { Lease } from "../../store/jobs/contract.js";
 import { prepared } from "../../store/prepared.js";
 import type { WorkflowRunStatus } from "../../store/schema.js";
-import type { Store } from "../../store/store.js";
-import {
-  preparedReturning,
-  type Write,
-  writeIn,
-  writeTogetherReturning,
-} from "../../store/write-together.js";
+import { preparedReturning, writeTogetherReturning } from "../../store/write-together.js";
 import type { SendReport } from "../actions/action-sends.js";
-import { actionStateWrites, keepsState, readActionState } from "../actions/action-state.js";
-import { invokeAction } from "../actions/actions.js";
-import { configureProps } from "../components/props.js";
-import type { SavedComponent } from "../components/saved-components.js";
 import type { CoreContext } from "../context.js";
-import { SluiceError } from "../errors.js";
 import type { NewEvent } from "../events/emitter-events.js";
 import { commitWakeUps } from "../events/topics.js";
-import { unsealProps } from "../sources/source-props.js";
 import { retryWhileDatabaseRecovers } from "../workers/database-retry.js";
-import { fillHoles } from "./expressions.js";
-import { commitRun } from "./run-commit.js";
+import { commitRun, type RunWaitEnd } from "./run-commit.js";
 import {
   type Progress,
   progressOf,
   type RunError,
-  type RunExit,
+  type RunHistoryEntry,
   type RunRecord,
   type StepRecord,
   storeSteps,
   toRunRecord,
 } from "./run-record.js";
-import type { StoredStep } from "./steps.js";
-import { type RunnableWorkflow, runnableWorkflow, stepComponent } from "./workflow-cache.js";
-import { expressionsRunnerId, slotRunnerId, type Workflow } from "./workflows.js";
+import { type Attempt, RESPOND_AFTER_WAIT, runSteps, type StepsRun } from "./run-steps.js";
+import { settleWaitingRun } from "./run-waits.js";
+import { runnableWorkflow } from "./workflow-cache.js";
+import type { Workflow } from "./workflows.js";
 
 /** Failures retried only when the workflow asks (`retry_timeouts`), as Pipedream's auto-retry. */
 const OUT_OF_TIME: ReadonlySet<string> = new Set(["timeout", "out_of_memory"]);
+/** Failures a retry would only repeat. */
+const NEVER_RETRIED: ReadonlySet<string> = new Set([RESPOND_AFTER_WAIT]);
 /** The channel of failed runs' errors. */
 export const ERRORS_CHANNEL = "$errors";
 /** The channels of `$.send.sse` events: `$sse:<channel>`. */
 export const SSE_CHANNEL_PREFIX = "$sse:";
-const EXPRESSIONS_TIMEOUT_MS = 10_000;
 /**
  * How long the record is retried while the database is away. It outlasts the run's lease
  * (LEASE_MS), so another claim may start the run again meanwhile: a run is at-least-once.
@@ -80,7 +70,10 @@ export interface AttemptOptions {
   readonly slot?: number;
 }
 
-/** Runs one attempt of the run the claimed job names. Null when the run or workflow is gone, or the run was taken over. */
+/**
+ * Runs one attempt of the run the claimed job names. Null when the run or workflow is gone, the
+ * run was taken over, or it is waiting (its job then ends as its wait says: run-waits.ts).
+ */
 export async function runAttempt(
   context: CoreContext,
   lease: Lease,
@@ -89,19 +82,25 @@ export async function runAttempt(
   hooks: RunHooks = {},
 ): Promise<AttemptOutcome | null> {
   const { store } = context;
-  // The run's row as this attempt starts it, in one statement: running, one more attempt, started
-  // at its first attempt's start, held by this attempt's lease.
+  const now = Date.now();
+  // The run's row as this attempt starts it, in one statement: running, held by this attempt's
+  // lease, one more attempt unless it goes on from a wait.
   const [row] = await writeTogetherReturning(
     store,
     [],
-    preparedReturning(startAttempt, { id: runId, now: Date.now(), holder: lease.leaseToken }),
+    preparedReturning(startAttempt, { id: runId, now, holder: lease.leaseToken }),
   );
-  const workflow = row ? await runnableWorkflow(context, row.workflow_id) : null;
-  if (!row || !workflow) {
+  if (!row) {
+    await settleWaitingRun(context, lease, runId, now);
+    return null;
+  }
+  const workflow = await runnableWorkflow(context, row.workflow_id);
+  if (!workflow) {
     await store.jobs.complete(lease);
     return null;
   }
   const run = toRunRecord(row);
+  const progress = progressOf(row);
   let response: HttpResponse | null = null;
   const onRespond = (given: HttpResponse) => {
     response = given;
@@ -114,55 +113,19 @@ export async function runAttempt(
     trigger: run.trigger,
     slot: options.slot ?? 0,
     runContext: runContextOf(workflow, run),
+    waits: row.wait_seq,
+    history: [...progress.history, ...startedEntry(row.resume_at !== null, run.attempts, progress, now)],
   };
-  const ran = await runSteps(context, attempt, progressOf(row), onRespond);
+  const ran = await runSteps(context, attempt, progress, onRespond);
   if (ran === null) return null;
-  const { sends, error, exit, failedAt, stateWrites } = ran;
-
-  const status: WorkflowRunStatus = error ? "error" : exit ? "exited" : "success";
-  const retryAt =
-    failedAt !== null &&
-    run.attempts <= workflow.retries &&
-    (workflow.retryTimeouts || !OUT_OF_TIME.has(error?.reason ?? ""))
-      ? Date.now() + retryDelayMs(options.retryScheduleSeconds, run.attempts)
-      : null;
-  const steps =
-    retryAt === null
-      ? ran.steps
-      : ran.steps.map((record, index) =>
-          index === failedAt ? retriedStep(record, run.attempts, workflow.retries, retryAt) : record,
-        );
-  // A retried run goes on from the failed step: the earlier steps' sends wait for its end.
-  const reports: SendReport[] = error
-    ? context.sender.skip(
-        sends,
-        retryAt === null ? "not sent: the run failed" : "not sent yet: the step is retried",
-      )
-    : await context.sender.perform(sends);
-  const events: NewEvent[] = error
-    ? retryAt === null
-      ? [errorEvent(workflow, runId, run.trigger, error)]
-      : []
-    : sends.filter((send) => send.kind === "emit" || send.kind === "sse").map(emittedEvent);
+  const record = await recordOf(context, workflow, attempt, run, progress, ran, options);
 
   // The sends went out: the record is written even if the database is briefly away, rather than
   // the run being repeated when its lease expires.
   let committed: Awaited<ReturnType<typeof commitRun>> | undefined;
   await retryWhileDatabaseRecovers(
     async () => {
-      committed = await commitRun(store, {
-        workflow,
-        runId,
-        lease,
-        events,
-        stateWrites,
-        status,
-        steps: storeSteps(steps, reports, retryAt === null ? [] : sends),
-        nextStep: retryAt === null ? steps.length : (failedAt ?? steps.length),
-        error: error === null ? null : JSON.stringify(error),
-        exit: exit === null ? null : JSON.stringify(exit),
-        retry: retryAt === null ? null : { at: retryAt, error: `${error?.step}: ${error?.message}` },
-      });
+      committed = await commitRun(store, { ...record, workflow, runId, lease, waits: row.wait_seq });
     },
     {
       until: Date.now() + COMMIT_RETRY_MS,
@@ -174,18 +137,99 @@ export async function runAttempt(
     for (const { topic, groups } of commitWakeUps(workflow.id, committed))
       store.notifier.publish(topic, groups, { othersTold: committed.othersTold });
   }
-  return { runId, status, response, error, retryAt };
+  const { status, retry } = record;
+  return { runId, status, response, error: ran.error, retryAt: retry?.at ?? null };
 }
 
-interface Attempt {
-  readonly workflow: RunnableWorkflow;
-  readonly runId: string;
-  /** The lease token the run's row must still name for this attempt to write it. */
-  readonly holder: string;
-  readonly trigger: unknown;
-  readonly slot: number;
-  /** What its steps get as `$.context`. */
-  readonly runContext: Readonly<Record<string, unknown>>;
+/** What an attempt adds to the run's history as it starts: a new attempt, or the end of a wait by its time. */
+function startedEntry(
+  fromWait: boolean,
+  attempts: number,
+  progress: Progress,
+  now: number,
+): RunHistoryEntry[] {
+  if (!fromWait) return [{ at_ms: now, event: "attempt", cause: `attempt ${attempts}` }];
+  const { wait } = progress;
+  if (!wait) return [];
+  const cause = wait.kind === "delay" ? "the delay ended" : "the wait before the rerun ended";
+  return [{ at_ms: now, event: wait.kind === "rerun" ? "rerun" : "resumed", step: wait.step, cause }];
+}
+
+/** The run's record at the end of the attempt: over, waiting, or queued for a retry. */
+async function recordOf(
+  context: CoreContext,
+  workflow: Workflow & { readonly retries: number; readonly retryTimeouts: boolean },
+  attempt: Attempt,
+  run: RunRecord,
+  progress: Progress,
+  ran: StepsRun,
+  options: AttemptOptions,
+) {
+  const { sends, error, exit, failedAt, stateWrites, wait } = ran;
+  const now = Date.now();
+  const retryAt =
+    failedAt !== null &&
+    run.attempts <= workflow.retries &&
+    !NEVER_RETRIED.has(error?.reason ?? "") &&
+    (workflow.retryTimeouts || !OUT_OF_TIME.has(error?.reason ?? ""))
+      ? now + retryDelayMs(options.retryScheduleSeconds, run.attempts)
+      : null;
+  const steps =
+    retryAt === null
+      ? ran.steps
+      : ran.steps.map((record, index) =>
+          index === failedAt ? retriedStep(record, run.attempts, workflow.retries, retryAt) : record,
+        );
+  // A retried run goes on from the failed step: the earlier steps' sends wait for its end. A run
+  // that waits sends what it has: a suspended step's email with its resume URL, say.
+  const reports: SendReport[] = error
+    ? context.sender.skip(
+        sends,
+        retryAt === null ? "not sent: the run failed" : "not sent yet: the step is retried",
+      )
+    : await context.sender.perform(sends);
+  const events: NewEvent[] = error
+    ? retryAt === null
+      ? [errorEvent(workflow, attempt.runId, run.trigger, error)]
+      : []
+    : sends.filter((send) => send.kind === "emit" || send.kind === "sse").map(emittedEvent);
+  const waitEnd: RunWaitEnd | null =
+    wait === null
+      ? null
+      : { at: now + wait.flow.ms, kind: wait.flow.kind, step: ran.steps[wait.index]?.name ?? "" };
+  const history: RunHistoryEntry[] = [...attempt.history];
+  if (retryAt !== null && error) {
+    history.push({ at_ms: now, event: "retry", step: error.step, cause: error.message, until_ms: retryAt });
+  } else if (waitEnd) {
+    const event = waitEnd.kind === "suspend" ? "suspended" : waitEnd.kind === "rerun" ? "rerun" : "paused";
+    history.push({ at_ms: now, event, step: waitEnd.step, until_ms: waitEnd.at });
+  }
+  const status: WorkflowRunStatus = error
+    ? "error"
+    : exit
+      ? "exited"
+      : waitEnd
+        ? waitEnd.kind === "suspend"
+          ? "suspended"
+          : "paused"
+        : "success";
+  return {
+    events,
+    stateWrites,
+    status,
+    steps: storeSteps({
+      steps,
+      sends: [...progress.sent, ...reports],
+      pending: retryAt === null ? [] : sends,
+      history,
+      wait: waitEnd && { kind: waitEnd.kind, step: waitEnd.step, until_ms: waitEnd.at },
+    }),
+    nextStep: retryAt !== null ? (failedAt ?? steps.length) : wait ? wait.index + 1 : steps.length,
+    error: error === null ? null : JSON.stringify(error),
+    exit: exit === null ? null : JSON.stringify(exit),
+    retry: retryAt === null ? null : { at: retryAt, error: `${error?.step}: ${error?.message}` },
+    wait: waitEnd,
+  };
 }
 
 /**
@@ -207,245 +251,31 @@ function runContextOf(workflow: Workflow, run: RunRecord): Record<string, unknow
   };
 }
 
-interface StepsRun {
-  readonly steps: readonly StepRecord[];
-  readonly sends: readonly QueuedSend[];
-  readonly error: RunError | null;
-  readonly exit: RunExit | null;
-  /** The index of the step that failed, if one did. */
-  readonly failedAt: number | null;
-  /** The `$.service.db` writes not yet committed with a checkpoint. */
-  readonly stateWrites: readonly Write[];
-}
-
 /**
- * The workflow's steps from where the run stands: each step's outcome is committed before the
- * next one starts (the last one's with the run's record). Null when the run was taken over.
+ * The run's row as an attempt starts it: running, held by the attempt. It counts as one more
+ * attempt unless it goes on from a wait (`resume_at` set, until its first checkpoint); a paused
+ * run starts only once its wait is over. Nothing when the run waits still or is over.
  */
-async function runSteps(
-  context: CoreContext,
-  attempt: Attempt,
-  progress: Progress,
-  onRespond: (response: HttpResponse) => void,
-): Promise<StepsRun | null> {
-  const { workflow } = attempt;
-  const all = workflow.document.steps;
-  const steps: StepRecord[] = [...progress.steps];
-  const sends: QueuedSend[] = [...progress.pending];
-  const view: Record<string, unknown> = { trigger: attempt.trigger };
-  for (const record of progress.steps) view[record.name] = stepView(record.exports, record.return_value);
-  let stateWrites: Write[] = [];
-  const changed = progress.steps.findIndex((record, index) => all[index]?.name !== record.name);
-  if (changed !== -1) {
-    // No step of this attempt failed (failedAt null), so it is not retried: every retry would
-    // meet the same steps. The record keeps the steps that still match.
-    const error = {
-      step: progress.steps[changed]?.name ?? "",
-      reason: "workflow_changed",
-      message: "the workflow's steps changed while the run waited; replay the run to run the new steps",
-      stack: null,
-    };
-    return { steps: steps.slice(0, changed), sends, error, exit: null, failedAt: null, stateWrites };
-  }
-
-  for (let index = progress.steps.length; index < all.length; index++) {
-    const step = all[index] as StoredStep;
-    const began = Date.now();
-    const result = await runStep(context, attempt, step, index, view, onRespond);
-    steps.push(stepRecord(step.name, began, result));
-    stateWrites.push(...actionStateWrites({ workflowId: workflow.id, step: step.name }, result.dbWrites));
-    if (!result.ok) {
-      const error = {
-        step: step.name,
-        reason: result.failure?.reason ?? "error",
-        message: result.failure?.message ?? "the step failed",
-        stack: result.failure?.stack ?? null,
-      };
-      return { steps, sends, error, exit: null, failedAt: index, stateWrites };
-    }
-    view[step.name] = stepView(result.exports ?? {}, result.returnValue ?? null);
-    sends.push(...(result.sends ?? []));
-    if (result.flowExit) {
-      const exit = { step: step.name, reason: result.flowExit.reason };
-      return { steps, sends, error: null, exit, failedAt: null, stateWrites };
-    }
-    if (index < all.length - 1) {
-      const kept = await saveCheckpoint(context.store, attempt, steps, sends, stateWrites);
-      if (!kept) return null;
-      stateWrites = [];
-    }
-  }
-  return { steps, sends, error: null, exit: null, failedAt: null, stateWrites };
-}
-
-/** What later steps see of a step: `steps.<name>.<export>` and `steps.<name>.$return_value`. */
-function stepView(exports: Readonly<Record<string, unknown>>, returnValue: unknown): Record<string, unknown> {
-  return { ...exports, $return_value: returnValue };
-}
-
-/**
- * Commits the steps so far (and their `$.service.db` writes) as the run's checkpoint, while this
- * attempt still holds the run. False when another attempt took it over: this one stops.
- */
-async function saveCheckpoint(
-  store: Store,
-  attempt: Attempt,
-  steps: readonly StepRecord[],
-  pending: readonly QueuedSend[],
-  stateWrites: readonly Write[],
-): Promise<boolean> {
-  const values = {
-    id: attempt.runId,
-    holder: attempt.holder,
-    steps: storeSteps(steps, [], pending),
-    next_step: steps.length,
-  };
-  if (stateWrites.length === 0) {
-    return (await writeTogetherReturning(store, [], preparedReturning(checkpoint, values))).length > 0;
-  }
-  return store.sharedTransaction(async (tx) => {
-    // The run's row first: a lost hold writes nothing else.
-    const held = await checkpoint.execute(store, values, { in: tx });
-    if (held.length === 0) return false;
-    await writeIn(tx, store.capabilities, stateWrites, { last: true });
-    return true;
-  });
-}
-
-/** The run's row as an attempt starts it: running, one more attempt, started at its first attempt's start. */
 const startAttempt = prepared(
   (creator, values: { id: string; now: number; holder: string }) =>
     creator
       .updateTable("workflow_runs")
       .set({
         status: "running",
-        attempts: (eb) => eb("attempts", "+", 1),
+        attempts: sql<number>`attempts + (case when resume_at is null then 1 else 0 end)`,
         started_at: (eb) => eb.fn.coalesce("started_at", eb.val(values.now)),
         holder: values.holder,
       })
       .where("id", "=", values.id)
+      .where((eb) =>
+        eb.or([
+          eb("status", "in", ["queued", "running"]),
+          eb.and([eb("status", "=", "paused"), eb("resume_at", "<=", values.now)]),
+        ]),
+      )
       .returningAll(),
   { reusePlan: true },
 );
-
-/** The run's steps so far, written only while `holder` still holds the run. */
-const checkpoint = prepared(
-  (creator, values: { id: string; holder: string; steps: string; next_step: number }) =>
-    creator
-      .updateTable("workflow_runs")
-      .set({ steps: values.steps, next_step: values.next_step })
-      .where("id", "=", values.id)
-      .where("holder", "=", values.holder)
-      .returning("id"),
-  { reusePlan: true },
-);
-
-/** One step: its props (expressions evaluated, then checked against the component), then its run. */
-async function runStep(
-  context: CoreContext,
-  attempt: Attempt,
-  step: StoredStep,
-  index: number,
-  view: Readonly<Record<string, unknown>>,
-  onRespond: (response: HttpResponse) => void,
-): Promise<InvocationResult> {
-  const { workflow, slot } = attempt;
-  const began = Date.now();
-  let component: SavedComponent;
-  let values: Record<string, unknown>;
-  try {
-    component = await stepComponent(context, workflow, step.componentId);
-    let props = unsealProps(step.props, context.secrets);
-    if (step.holes.length > 0) {
-      const evaluated = await evaluateHoles(context, workflow, index, view, slot);
-      if (!evaluated.ok) return evaluated.result;
-      props = fillHoles(props, step.holes, evaluated.values);
-    }
-    values = configureProps(component.definition, props);
-  } catch (error) {
-    if (!(error instanceof SluiceError)) throw error;
-    return failed(`props: ${error.message}`, began);
-  }
-  const db = keepsState(component.definition)
-    ? await readActionState(context.store, { workflowId: workflow.id, step: step.name })
-    : undefined;
-  return invokeAction(context, {
-    context: attempt.runContext,
-    accountId: workflow.accountId,
-    component,
-    values,
-    steps: view,
-    timeoutMs: (step.timeoutSeconds ?? workflow.timeoutSeconds) * 1000,
-    onRespond,
-    ...(db ? { db } : {}),
-    ...(slot === 0 ? {} : { runnerId: slotRunnerId(component.id, slot) }),
-  });
-}
-
-async function evaluateHoles(
-  context: CoreContext,
-  workflow: Workflow,
-  index: number,
-  view: Readonly<Record<string, unknown>>,
-  slot: number,
-): Promise<{ ok: true; values: unknown[] } | { ok: false; result: InvocationResult }> {
-  const bundle = workflow.expressionsBundle;
-  if (bundle === null || workflow.expressionsHash === null) return { ok: true, values: [] };
-  const result = await context.sandbox.invoke(
-    {
-      componentId: slotRunnerId(expressionsRunnerId(workflow.id), slot),
-      bundleHash: workflow.expressionsHash,
-      bundle,
-    },
-    {
-      method: "run",
-      props: { step: { kind: "value", value: index } },
-      db: {},
-      steps: view,
-      timeoutMs: EXPRESSIONS_TIMEOUT_MS,
-    },
-  );
-  if (!result.ok) {
-    const message = `props: evaluating the expressions failed (${result.failure?.reason ?? "error"}): ${result.failure?.message ?? ""}`;
-    return {
-      ok: false,
-      result: { ...result, failure: { reason: result.failure?.reason ?? "error", message } },
-    };
-  }
-  return { ok: true, values: Array.isArray(result.returnValue) ? result.returnValue : [] };
-}
-
-function failed(message: string, began: number): InvocationResult {
-  return {
-    ok: false,
-    failure: { reason: "error", message },
-    emits: [],
-    dbWrites: {},
-    logs: [],
-    durationMs: Date.now() - began,
-  };
-}
-
-function stepRecord(name: string, began: number, result: InvocationResult): StepRecord {
-  return {
-    name,
-    status: !result.ok ? "error" : result.flowExit ? "exited" : "success",
-    started_at_ms: began,
-    duration_ms: Math.round(result.durationMs),
-    return_value: result.returnValue ?? null,
-    exports: result.exports ?? {},
-    summary: result.summary ?? null,
-    logs: result.logs,
-    error: result.failure
-      ? {
-          reason: result.failure.reason,
-          message: result.failure.message,
-          stack: result.failure.stack ?? null,
-        }
-      : null,
-    flow_exit: result.flowExit ?? null,
-  };
-}
 
 /**
  * `$.send.emit({ raw_event, name? })` is an event of the workflow; `$.send.sse({ channel, payload })`

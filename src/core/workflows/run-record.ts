@@ -1,6 +1,7 @@
 /**
- * What a run records, and how the API shows it: the trigger event, and per step its status,
- * duration, return value, exports, summary, logs and error with stack.
+ * What a run records, and how the API shows it: the trigger event, per step its status,
+ * duration, return value, exports, summary, logs and error with stack, and the run's history
+ * (its attempts, waits, resumes, retries and cancellation).
  */
 // Kysely here, not in the store: only the row type of a run, read by the run path.
 import type { Selectable } from "kysely";
@@ -35,6 +36,26 @@ export interface RunExit {
   readonly reason: string | null;
 }
 
+/** Something that happened to a run, with when and why (the API's `history`). */
+export interface RunHistoryEntry {
+  readonly at_ms: number;
+  readonly event: "attempt" | "paused" | "suspended" | "rerun" | "resumed" | "retry" | "cancelled";
+  /** The step it happened at, if any. */
+  readonly step?: string;
+  /** Why: what resumed or cancelled it, which attempt started. */
+  readonly cause?: string;
+  /** A wait's or retry's end: when the run goes on, or (suspended) is cancelled. */
+  readonly until_ms?: number;
+}
+
+/** What a waiting run waits for (`paused` or `suspended`). */
+export interface RunWait {
+  readonly kind: "delay" | "suspend" | "rerun";
+  /** The step that called `$.flow.*`. */
+  readonly step: string;
+  readonly until_ms: number;
+}
+
 export interface RunRecord {
   readonly id: string;
   readonly workflowId: string;
@@ -46,6 +67,9 @@ export interface RunRecord {
   readonly error: RunError | null;
   readonly exit: RunExit | null;
   readonly attempts: number;
+  readonly history: readonly RunHistoryEntry[];
+  /** Set while the run is paused or suspended. */
+  readonly wait: RunWait | null;
   readonly replayOf: string | null;
   readonly createdAt: number;
   readonly startedAt: number | null;
@@ -54,50 +78,83 @@ export interface RunRecord {
 
 /**
  * The steps column holds the step records and the sends' outcomes; while the run goes on, the
- * sends of its committed steps wait in `pending` (a run sends only when it ends).
+ * sends of its committed steps wait in `pending` (a run sends when it ends or waits). `history`
+ * and `wait` as the API shows them.
  */
 interface StoredSteps {
   readonly steps: readonly StepRecord[];
   readonly sends: readonly SendReport[];
   readonly pending?: readonly QueuedSend[];
+  readonly history?: readonly RunHistoryEntry[];
+  readonly wait?: RunWait;
 }
 
-export function storeSteps(
-  steps: readonly StepRecord[],
-  sends: readonly SendReport[],
-  pending: readonly QueuedSend[] = [],
-): string {
-  return JSON.stringify(
-    (pending.length > 0 ? { steps, sends, pending } : { steps, sends }) satisfies StoredSteps,
-  );
+/** What the steps column holds (all but `steps` may be left out). */
+export interface StepsColumn {
+  readonly steps: readonly StepRecord[];
+  readonly sends?: readonly SendReport[];
+  readonly pending?: readonly QueuedSend[];
+  readonly history?: readonly RunHistoryEntry[];
+  readonly wait?: RunWait | null;
 }
 
-/** Where an attempt goes on from: the steps whose outcome committed, and their sends not made yet. */
+export function storeSteps(column: StepsColumn): string {
+  const { steps, sends = [], pending = [], history = [], wait = null } = column;
+  return JSON.stringify({
+    steps,
+    sends,
+    ...(pending.length > 0 ? { pending } : {}),
+    ...(history.length > 0 ? { history } : {}),
+    ...(wait ? { wait } : {}),
+  } satisfies StoredSteps);
+}
+
+/**
+ * Where an attempt goes on from: the steps whose outcome committed, their sends not made yet,
+ * the sends made already (at a wait), and the history so far.
+ */
 export interface Progress {
   readonly steps: readonly StepRecord[];
   readonly pending: readonly QueuedSend[];
+  readonly sent: readonly SendReport[];
+  readonly history: readonly RunHistoryEntry[];
+  /** The wait the run went on from, when its time ended it (a resume by request clears it). */
+  readonly wait: RunWait | null;
 }
 
 export function progressOf(row: Selectable<WorkflowRunsTable>): Progress {
-  if (row.next_step === 0) return { steps: [], pending: [] };
-  const stored = JSON.parse(row.steps) as StoredSteps | [];
-  if (Array.isArray(stored)) return { steps: [], pending: [] };
-  return { steps: stored.steps.slice(0, row.next_step), pending: stored.pending ?? [] };
+  const stored = storedSteps(row.steps);
+  return {
+    steps: row.next_step === 0 ? [] : stored.steps.slice(0, row.next_step),
+    pending: row.next_step === 0 ? [] : (stored.pending ?? []),
+    // A retried run's record lists its sends as not made yet: they are still pending.
+    sent: stored.sends.filter((report) => report.outcome.ok || report.outcome.skipped !== true),
+    history: stored.history ?? [],
+    wait: stored.wait ?? null,
+  };
+}
+
+/** The steps column as stored (`[]` before the first checkpoint). */
+export function storedSteps(column: string): StoredSteps {
+  const stored = JSON.parse(column) as StoredSteps | [];
+  return Array.isArray(stored) ? { steps: [], sends: [] } : stored;
 }
 
 export function toRunRecord(row: Selectable<WorkflowRunsTable>): RunRecord {
-  const stored = JSON.parse(row.steps) as StoredSteps | [];
+  const stored = storedSteps(row.steps);
   return {
     id: row.id,
     workflowId: row.workflow_id,
     accountId: row.account_id,
     status: row.status,
     trigger: JSON.parse(row.trigger),
-    steps: Array.isArray(stored) ? [] : stored.steps,
-    sends: Array.isArray(stored) ? [] : stored.sends,
+    steps: stored.steps,
+    sends: stored.sends,
     error: row.error === null ? null : JSON.parse(row.error),
     exit: row.exit === null ? null : JSON.parse(row.exit),
     attempts: row.attempts,
+    history: stored.history ?? [],
+    wait: (row.status === "paused" || row.status === "suspended") && stored.wait ? stored.wait : null,
     replayOf: row.replay_of,
     createdAt: Number(row.created_at),
     startedAt: row.started_at === null ? null : Number(row.started_at),

@@ -1,10 +1,10 @@
 /**
  * `$`, the argument an action's `run({ steps, $ })` gets, built inside the runner (SPEC.md,
- * "Action run argument"): `$.export`, `$.respond`, `$.flow.exit`, `$.send.*` and `$.context`. Nothing here
+ * "Action run argument"): `$.export`, `$.respond`, `$.flow.*`, `$.send.*` and `$.context`. Nothing here
  * performs I/O: each call is checked, encoded and handed to the invocation's effects at once, and
  * sends are only queued — core performs them after the run, through the SSRF guard.
  */
-import type { SendKind } from "../sandbox/sandbox.js";
+import type { FlowUrls, FlowWaitKind, SendKind } from "../sandbox/sandbox.js";
 import { isRecord, type UnknownRecord } from "./component-object.js";
 import { type EncodedHttpResponse, encodeHttpResponse } from "./http-interface.js";
 import { toJson, toStrictJson } from "./json-value.js";
@@ -15,6 +15,8 @@ export interface ActionEffects {
   export(name: string, json: string | undefined): void;
   respond(response: EncodedHttpResponse): void;
   flowExit(reason: string | undefined): void;
+  /** `context` is the JSON of `$.flow.rerun`'s context (undefined for none). */
+  flowWait(wait: { kind: FlowWaitKind; ms: number; context?: string; maxRetries?: number }): void;
   send(kind: SendKind, json: string): void;
 }
 
@@ -23,11 +25,43 @@ export const MAX_SENDS_PER_RUN = 100;
 /** The JSON of one send's params may be at most this large. */
 export const MAX_SEND_BYTES = 1024 * 1024;
 
+/** The longest `$.flow.delay`, suspend time-out or rerun wait: one year. */
+export const MAX_FLOW_WAIT_MS = 365 * 24 * 60 * 60 * 1000;
+/** `$.flow.suspend()`'s time-out when none is given, as Pipedream's: 24 hours. */
+export const DEFAULT_SUSPEND_MS = 24 * 60 * 60 * 1000;
+/** `$.flow.rerun`'s maxRetries when none is given, and the most it may be. */
+const DEFAULT_RERUN_RETRIES = 10;
+const MAX_RERUN_RETRIES = 10_000;
+
 const HTTP_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-/** A fresh `$` for one run; `context` is its `$.context` (the workflow run it is a step of). */
-export function createActionContext(effects: ActionEffects, context: unknown = {}): UnknownRecord {
-  const state = { responded: false, sends: 0 };
+/**
+ * A fresh `$` for one run; `context` is its `$.context` (the workflow run it is a step of), and
+ * `flowUrls` what `$.flow.delay`, `suspend` and `rerun` return (absent outside a workflow run).
+ */
+export function createActionContext(
+  effects: ActionEffects,
+  context: unknown = {},
+  flowUrls?: FlowUrls,
+): UnknownRecord {
+  const state = { responded: false, sends: 0, waited: undefined as string | undefined };
+  /** Records the step's one wait, and answers its URLs. */
+  const wait = (
+    call: string,
+    kind: FlowWaitKind,
+    ms: unknown,
+    extra: { context?: string; maxRetries?: number } = {},
+  ): FlowUrls => {
+    if (!flowUrls) {
+      throw new Error(`${call} makes a workflow run wait: it works only in a step of a workflow`);
+    }
+    if (state.waited !== undefined) {
+      throw new Error(`${call}: this step already called ${state.waited}; a step waits once`);
+    }
+    state.waited = call;
+    effects.flowWait({ kind, ms: waitMs(call, ms), ...extra });
+    return { ...flowUrls };
+  };
   const queue = (kind: SendKind, params: UnknownRecord): Promise<void> => {
     if (state.sends >= MAX_SENDS_PER_RUN) {
       throw new RangeError(`$.send.${kind}: a run may queue at most ${MAX_SENDS_PER_RUN} sends`);
@@ -71,14 +105,24 @@ export function createActionContext(effects: ActionEffects, context: unknown = {
         }
         effects.flowExit(typeof reason === "string" ? reason : undefined);
       },
-      delay(): never {
-        throw new Error("$.flow.delay is not supported by Sluice yet");
-      },
-      rerun(): never {
-        throw new Error("$.flow.rerun is not supported by Sluice yet");
-      },
-      suspend(): never {
-        throw new Error("$.flow.suspend is not supported by Sluice yet");
+      delay: (ms: unknown) => wait("$.flow.delay(ms)", "delay", ms),
+      suspend: (timeoutMs: unknown) =>
+        wait("$.flow.suspend(timeoutMs)", "suspend", timeoutMs ?? DEFAULT_SUSPEND_MS),
+      rerun(delayMs: unknown, rerunContext?: unknown, maxRetries?: unknown) {
+        const call = "$.flow.rerun(delayMs, context, maxRetries)";
+        const retries = maxRetries ?? DEFAULT_RERUN_RETRIES;
+        if (
+          !Number.isInteger(retries) ||
+          (retries as number) < 1 ||
+          (retries as number) > MAX_RERUN_RETRIES
+        ) {
+          throw new RangeError(`${call}: maxRetries must be a whole number from 1 to ${MAX_RERUN_RETRIES}`);
+        }
+        const json = rerunContext === undefined ? undefined : toJson(rerunContext, `${call}: context`);
+        return wait(call, "rerun", delayMs, {
+          ...(json === undefined ? {} : { context: json }),
+          maxRetries: retries as number,
+        });
       },
     },
     send: {
@@ -89,6 +133,16 @@ export function createActionContext(effects: ActionEffects, context: unknown = {
       s3: (params: unknown) => queue("s3", isRecord(params) ? params : {}),
     },
   };
+}
+
+/** A wait in whole milliseconds, 1 ms to a year. */
+function waitMs(call: string, ms: unknown): number {
+  if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 1 || ms > MAX_FLOW_WAIT_MS) {
+    throw new RangeError(
+      `${call}: the wait must be a number of milliseconds from 1 to ${MAX_FLOW_WAIT_MS} (one year); got ${String(ms)}`,
+    );
+  }
+  return Math.ceil(ms);
 }
 
 function summaryText(value: unknown): string {

@@ -7,9 +7,10 @@
  */
 import type { EmitMeta } from "../api/component-instance.js";
 import { MAX_DB_KEY_BYTES } from "../api/key-value-store.js";
-import type { RespondMessage } from "./protocol.js";
+import type { FlowWaitMessage, RespondMessage } from "./protocol.js";
 import type {
   EmittedEvent,
+  FlowWait,
   HttpResponse,
   Invocation,
   InvocationResult,
@@ -36,6 +37,7 @@ export class InvocationCollector {
   /** An action's exports by name, as JSON (undefined for an exported undefined). */
   private readonly exports = new Map<string, string | undefined>();
   private flowExitReason: string | null | undefined;
+  private flowWaitCall: FlowWaitMessage | undefined;
   private readonly sends: { readonly kind: SendKind; readonly json: string }[] = [];
 
   constructor(
@@ -88,6 +90,10 @@ export class InvocationCollector {
     this.flowExitReason = reason ?? null;
   }
 
+  flowWait(message: FlowWaitMessage): void {
+    this.flowWaitCall = message;
+  }
+
   send(kind: SendKind, json: string): void {
     this.sends.push({ kind, json });
   }
@@ -122,6 +128,7 @@ export class InvocationCollector {
       exports?: Record<string, unknown>;
       summary?: string;
       flowExit?: { reason: string | null };
+      flowWait?: FlowWait;
       response?: HttpResponse;
       sends?: QueuedSend[];
     } = {};
@@ -136,6 +143,16 @@ export class InvocationCollector {
       }
     }
     if (this.flowExitReason !== undefined) fields.flowExit = { reason: this.flowExitReason };
+    if (this.flowWaitCall) {
+      const { kind, ms, context, maxRetries } = this.flowWaitCall;
+      const given = this.parse(context);
+      fields.flowWait = {
+        kind,
+        ms,
+        ...(given.ok && given.value !== undefined ? { context: given.value } : {}),
+        ...(maxRetries === undefined ? {} : { maxRetries }),
+      };
+    }
     if (this.response) fields.response = this.response;
     for (const { kind, json } of this.sends) {
       const params = this.parse(json);

@@ -7,7 +7,7 @@
 import { isRecord, type UnknownRecord } from "../api/component-object.js";
 import type { ComponentDefinition } from "../component-definition.js";
 import type { LoadErrorCode, ParentMessage, RunnerMessage } from "./protocol.js";
-import type { LogLine, SendKind } from "./sandbox.js";
+import type { FlowWaitKind, LogLine, SendKind } from "./sandbox.js";
 import type { SerializedError } from "./serialized-error.js";
 
 export type ParsedRunnerMessage =
@@ -31,6 +31,7 @@ const LOG_LEVELS: Record<LogLine["level"], true> = {
   debug: true,
 };
 const SEND_KINDS: Record<SendKind, true> = { http: true, email: true, emit: true, sse: true, s3: true };
+const FLOW_WAIT_KINDS: Record<FlowWaitKind, true> = { delay: true, suspend: true, rerun: true };
 const ENCODINGS: Record<"utf8" | "base64", true> = { utf8: true, base64: true };
 const PARENT_KINDS: Record<ParentMessage["t"], true> = {
   invoke: true,
@@ -199,6 +200,14 @@ const RUNNER_MESSAGES: { readonly [T in RunnerMessage["t"]]: Parser<T> } = {
     value: f.optionalString("value"),
   }),
   flow_exit: (f) => ({ t: "flow_exit", id: f.integer("id"), reason: f.optionalString("reason") }),
+  flow_wait: (f) => ({
+    t: "flow_wait",
+    id: f.integer("id"),
+    kind: f.oneOf("kind", FLOW_WAIT_KINDS),
+    ms: f.integer("ms"),
+    context: f.optionalString("context"),
+    maxRetries: f.optionalInteger("maxRetries"),
+  }),
   send: (f) => ({
     t: "send",
     id: f.integer("id"),

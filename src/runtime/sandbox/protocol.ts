@@ -7,7 +7,7 @@ import type { EmitMeta } from "../api/component-instance.js";
 import type { EncodedHttpResponse } from "../api/http-interface.js";
 import type { ComponentDefinition, HookName } from "../component-definition.js";
 import type { TunnelAnswer } from "./egress/egress-tunnel.js";
-import type { ConfigureMethod, LogLine, PropValue, SendKind } from "./sandbox.js";
+import type { ConfigureMethod, FlowUrls, FlowWaitKind, LogLine, PropValue, SendKind } from "./sandbox.js";
 import type { SerializedError } from "./serialized-error.js";
 
 /**
@@ -34,6 +34,8 @@ export interface InvokeMessage {
   readonly steps?: unknown;
   /** An action's `$.context` (JSON); absent for sources. */
   readonly context?: unknown;
+  /** A workflow step's resume and cancel URLs, for `$.flow.delay`, `suspend` and `rerun`. */
+  readonly flow?: FlowUrls;
 }
 
 /**
@@ -146,6 +148,17 @@ export interface FlowExitMessage {
   readonly reason?: string;
 }
 
+/** An action called `$.flow.delay`, `suspend` or `rerun`: the run waits after this step. */
+export interface FlowWaitMessage {
+  readonly t: "flow_wait";
+  readonly id: number;
+  readonly kind: FlowWaitKind;
+  readonly ms: number;
+  /** JSON of `$.flow.rerun`'s context; absent for undefined. */
+  readonly context?: string;
+  readonly maxRetries?: number;
+}
+
 /** An action's `$.send.<kind>(params)`, queued: the parent performs it after the run. */
 export interface SendMessage {
   readonly t: "send";
@@ -202,6 +215,7 @@ export type RunnerMessage =
   | RespondMessage
   | ExportMessage
   | FlowExitMessage
+  | FlowWaitMessage
   | SendMessage
   | DoneMessage
   | ExitMessage

@@ -236,6 +236,7 @@ export class RunnerProcess {
       ...(props === undefined ? {} : { props }),
       ...(invocation.steps === undefined ? {} : { steps: invocation.steps }),
       ...(invocation.context === undefined ? {} : { context: invocation.context }),
+      ...(invocation.flowUrls === undefined ? {} : { flow: invocation.flowUrls }),
     };
     return new Promise((resolve) => {
       this.inFlight.set(id, {
@@ -499,6 +500,9 @@ export class RunnerProcess {
         break;
       case "flow_exit":
         current.flowExit(message.reason);
+        break;
+      case "flow_wait":
+        current.flowWait(message);
         break;
       case "send":
         current.send(message.kind, message.params);

@@ -318,6 +318,9 @@ function actionEffectsOf(id: number): ActionEffects {
     flowExit(reason) {
       if (running.has(id)) send({ t: "flow_exit", id, ...(reason === undefined ? {} : { reason }) });
     },
+    flowWait(wait) {
+      if (running.has(id)) send({ t: "flow_wait", id, ...wait });
+    },
     send(kind, params) {
       if (running.has(id)) send({ t: "send", id, kind, params });
     },
@@ -329,7 +332,7 @@ function runArgument(component: ComponentObject, message: InvokeMessage): unknow
   if (component.type !== "action") return message.event;
   return {
     steps: message.steps ?? {},
-    $: createActionContext(actionEffectsOf(message.id), message.context ?? {}),
+    $: createActionContext(actionEffectsOf(message.id), message.context ?? {}, message.flow),
   };
 }
 

@@ -79,6 +79,11 @@ export interface Invocation {
   readonly steps?: unknown;
   /** An action's `$.context`: the run it is a step of (JSON; `{}` when absent). */
   readonly context?: Readonly<Record<string, unknown>>;
+  /**
+   * What a workflow step's `$.flow.delay`, `suspend` and `rerun` return: the URLs that end the wait
+   * the step would start. Absent outside a workflow run, where those calls throw.
+   */
+  readonly flowUrls?: FlowUrls;
   /** Performs the invocation's data store calls (only for the stores of its props). */
   readonly onDataStore?: DataStoreHandler;
   /**
@@ -142,6 +147,8 @@ export interface InvocationResult {
   readonly summary?: string;
   /** Set when an action called `$.flow.exit(reason?)`: the workflow ends after this step. */
   readonly flowExit?: { readonly reason: string | null };
+  /** Set when an action called `$.flow.delay`, `suspend` or `rerun`: the run waits after this step. */
+  readonly flowWait?: FlowWait;
   /** The response given with respond() / `$.respond()`, also passed to `onRespond` when it was given. */
   readonly response?: HttpResponse;
   /** An action's `$.send.*` calls, in call order: queued, for core to perform after the run. */
@@ -152,6 +159,24 @@ export interface InvocationResult {
    * (`db`) to a runner that does not hold it. Run it again, with its state.
    */
   readonly notStarted?: true;
+}
+
+export interface FlowUrls {
+  readonly resume_url: string;
+  readonly cancel_url: string;
+}
+
+export type FlowWaitKind = "delay" | "suspend" | "rerun";
+
+/** A step's `$.flow.delay(ms)`, `$.flow.suspend(timeoutMs)` or `$.flow.rerun(delayMs, context, maxRetries)`. */
+export interface FlowWait {
+  readonly kind: FlowWaitKind;
+  /** The delay, the suspend's time-out, or the wait before the rerun. */
+  readonly ms: number;
+  /** `$.flow.rerun`'s context, given to the step's next run as `$.context.run.context`. */
+  readonly context?: unknown;
+  /** `$.flow.rerun`'s maxRetries. */
+  readonly maxRetries?: number;
 }
 
 export type SendKind = "http" | "email" | "emit" | "sse" | "s3";

@@ -143,7 +143,11 @@ export const workflowRunSchema = {
   properties: {
     id: { type: "string", description: "wr_…" },
     workflow_id: { type: "string" },
-    status: { type: "string", enum: ["queued", "running", "success", "error", "exited"] },
+    status: {
+      type: "string",
+      enum: ["queued", "running", "paused", "suspended", "success", "error", "exited", "cancelled"],
+      description: "paused or suspended: waiting after a step's $.flow.delay, rerun or suspend",
+    },
     trigger: {
       type: "object",
       additionalProperties: true,
@@ -168,6 +172,39 @@ export const workflowRunSchema = {
       properties: { step: { type: "string" }, reason: nullableString },
     },
     attempts: { type: "number" },
+    history: {
+      type: "array",
+      description:
+        "what happened to the run, oldest first: its attempts, waits, resumes, reruns, retries, cancellation",
+      items: {
+        type: "object",
+        additionalProperties: true,
+        required: ["at_ms", "event"],
+        properties: {
+          at_ms: { type: "number" },
+          event: {
+            type: "string",
+            enum: ["attempt", "paused", "suspended", "rerun", "resumed", "retry", "cancelled"],
+          },
+          step: { type: "string" },
+          cause: { type: "string", description: "what resumed or cancelled it, which attempt began" },
+          until_ms: { type: "number", description: "when a wait or retry ends" },
+        },
+      },
+    },
+    wait: {
+      type: ["object", "null"],
+      additionalProperties: true,
+      description: "set while the run is paused or suspended",
+      properties: {
+        kind: { type: "string", enum: ["delay", "suspend", "rerun"] },
+        step: { type: "string" },
+        until_ms: {
+          type: "number",
+          description: "when it goes on by itself, or (suspend) is cancelled unless resumed first",
+        },
+      },
+    },
     replay_of: { ...nullableString, description: "the run this one replays" },
     created_at_ms: { type: "number" },
     started_at_ms: nullableNumber,

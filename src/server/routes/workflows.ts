@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../core/context.js";
 import { type EventQuery, listEventSummaries } from "../../core/events/events.js";
 import type { PageRequest } from "../../core/pagination.js";
+import { endWaitById, resumeData } from "../../core/workflows/run-waits.js";
 import { getRun, listRuns, replayRun, startRun } from "../../core/workflows/runs.js";
 import {
   createWorkflow,
@@ -168,6 +169,27 @@ function workflowRunRoutes(route: TaggedRoutes, context: CoreContext): void {
       return reply.status(202).send({ data: runView(run) });
     },
   });
+
+  for (const action of ["resume", "cancel"] as const) {
+    route.post<{ Params: { id: string }; Body: { data?: unknown } | undefined }>(
+      `/workflow_runs/:id/${action}`,
+      {
+        operationId: action === "resume" ? "resumeWorkflowRun" : "cancelWorkflowRun",
+        summary:
+          action === "resume"
+            ? "Resume a paused or suspended run now; `data` becomes a suspended step's $resume_data body"
+            : "Cancel a paused or suspended run",
+        params: idParams,
+        ...(action === "resume" ? { body: { type: ["object", "null"], properties: { data: {} } } } : {}),
+        response: oneRun,
+        handler: async (request) => {
+          const data = resumeData(request.body?.data ?? null, {});
+          const run = await endWaitById(context, request.account.id, request.params.id, action, data);
+          return { data: runView(run) };
+        },
+      },
+    );
+  }
 
   route.get<{ Params: { id: string }; Querystring: EventQuery }>("/workflows/:id/event_summaries", {
     operationId: "listWorkflowEvents",

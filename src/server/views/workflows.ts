@@ -42,6 +42,8 @@ export function runView(run: RunRecord) {
     error: run.error,
     exit: run.exit,
     attempts: run.attempts,
+    history: run.history,
+    wait: run.wait,
     replay_of: run.replayOf,
     created_at_ms: run.createdAt,
     started_at_ms: run.startedAt,

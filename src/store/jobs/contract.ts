@@ -168,6 +168,11 @@ export interface JobQueue {
    */
   rescheduleWrite(lease: Lease, next: { readonly runAt: number; readonly payload: unknown }): Write;
   /**
+   * Makes the waiting job `jobId` due at `runAt` (sooner than it was: a paused run resumed). A job
+   * a claim holds now is left alone: its holder finds the change that woke it anyway.
+   */
+  wakeWrite(jobId: string, runAt: number): Write;
+  /**
    * The hand-off: commits `options.writes` (the finished job's end among them) and leases the
    * next due job of `finished`'s group (oldest first, skipping one another claimer holds), all or
    * none; the job taken, or undefined when the group has none due. The group's jobs in flight

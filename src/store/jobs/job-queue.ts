@@ -17,6 +17,7 @@ import { nextRunAt } from "./next-due.js";
 import { releaseAllLeases } from "./release-leases.js";
 import { rescheduleWrite } from "./reschedule.js";
 import { takeTurn } from "./take-turn.js";
+import { wakeWrite } from "./wake.js";
 
 export function createJobQueue(store: StoreConnection): JobQueue {
   const { db, dialect } = store;
@@ -48,6 +49,7 @@ export function createJobQueue(store: StoreConnection): JobQueue {
     takeTurn: (lease, turn) => takeTurn(db, dialect, lease, turn),
     endWrite: (lease, failure) => (failure === undefined ? completeWrite(lease) : failWrite(lease, failure)),
     rescheduleWrite,
+    wakeWrite,
     takeNext: (finished, options) => {
       if (options.together && dialect.batch) groups ??= createHandOffGroups(db, dialect.batch);
       return takeNext(store, finished, options, groups);
