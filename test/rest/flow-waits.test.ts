@@ -211,6 +211,76 @@ for (const dialect of dialects) {
       expect(calls("timeout", "after")).toBe(0);
     });
 
+    it("runs a step again after $.flow.rerun, with $.context.run's count and context, then goes on", async () => {
+      const workflow = await workflowOf("polls", [
+        {
+          name: "poll",
+          code: STEP(
+            "poll",
+            `const { runs, context } = $.context.run;
+             if (runs < 3) $.flow.rerun(100, { seen: runs });
+             return { runs, context: context ?? null };`,
+          ),
+        },
+        { name: "after", code: STEP("after") },
+      ]);
+      const id = await start(workflow.id, "polls");
+      const done = await runIn(id, "success");
+      expect(done.steps.map((step) => step.name)).toEqual(["poll", "after"]);
+      expect(done.steps[0]?.return_value).toEqual({ runs: 3, context: { seen: 2 } });
+      expect([calls("polls", "poll"), calls("polls", "after")]).toEqual([3, 1]);
+      expect(done.attempts).toBe(1);
+      expect(done.history.map((entry) => entry.event)).toEqual([
+        "attempt",
+        "paused",
+        "rerun",
+        "paused",
+        "rerun",
+      ]);
+      expect(done.history[1]?.cause).toBe("$.flow.rerun");
+    });
+
+    it("goes on with the next step once a step asked to rerun more than its maxRetries", async () => {
+      const workflow = await workflowOf("reruns-for-ever", [
+        { name: "poll", code: STEP("poll", `$.flow.rerun(50, null, 2); return $.context.run.runs;`) },
+        { name: "after", code: STEP("after") },
+      ]);
+      const id = await start(workflow.id, "forever");
+      const done = await runIn(id, "success");
+      expect(done.steps[0]?.return_value).toBe(3);
+      expect([calls("forever", "poll"), calls("forever", "after")]).toEqual([3, 1]);
+    });
+
+    it("reruns a step at once at a request to its resume URL, with the request as $.context.run.callback_request", async () => {
+      const workflow = await workflowOf("callback", [
+        {
+          name: "wait",
+          code: STEP(
+            "wait",
+            `if ($.context.run.runs === 1) {
+               $.export("urls", $.flow.rerun(3_600_000, { job: 7 }, 1));
+               return null;
+             }
+             return { callback: $.context.run.callback_request, context: $.context.run.context };`,
+          ),
+        },
+      ]);
+      const id = await start(workflow.id, "callback");
+      const paused = await runIn(id, "paused");
+      expect(paused.wait).toMatchObject({ kind: "rerun", step: "wait" });
+      const resumed = await fetch(urlsOf(paused).resume_url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ status: "done" }),
+      });
+      expect(resumed.status).toBe(200);
+      const done = await runIn(id, "success");
+      const value = done.steps[0]?.return_value as { callback: { body: unknown }; context: unknown };
+      expect(value.callback.body).toEqual({ status: "done" });
+      expect(value.context).toEqual({ job: 7 });
+      expect(calls("callback", "wait")).toBe(2);
+    });
+
     it("resumes and cancels with an API key; a run that is not waiting is a conflict, another account's is not found", async () => {
       const workflow = await workflowOf("by-api", [
         { name: "wait", code: STEP("wait", `$.export("urls", $.flow.suspend());`) },

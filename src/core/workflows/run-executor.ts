@@ -201,8 +201,8 @@ async function recordOf(
   if (retryAt !== null && error) {
     history.push({ at_ms: now, event: "retry", step: error.step, cause: error.message, until_ms: retryAt });
   } else if (waitEnd) {
-    const event = waitEnd.kind === "suspend" ? "suspended" : waitEnd.kind === "rerun" ? "rerun" : "paused";
-    history.push({ at_ms: now, event, step: waitEnd.step, until_ms: waitEnd.at });
+    const event = waitEnd.kind === "suspend" ? "suspended" : "paused";
+    history.push({ at_ms: now, event, step: waitEnd.step, cause: `$.flow.${waitEnd.kind}`, until_ms: waitEnd.at });
   }
   const status: WorkflowRunStatus = error
     ? "error"
@@ -223,8 +223,15 @@ async function recordOf(
       pending: retryAt === null ? [] : sends,
       history,
       wait: waitEnd && { kind: waitEnd.kind, step: waitEnd.step, until_ms: waitEnd.at },
+      // A retry of a step that reruns keeps its count of runs.
+      rerun: retryAt !== null ? progress.rerun : (wait?.rerun ?? null),
     }),
-    nextStep: retryAt !== null ? (failedAt ?? steps.length) : wait ? wait.index + 1 : steps.length,
+    nextStep:
+      retryAt !== null
+        ? (failedAt ?? steps.length)
+        : wait
+          ? wait.index + (wait.rerun ? 0 : 1)
+          : steps.length,
     error: error === null ? null : JSON.stringify(error),
     exit: exit === null ? null : JSON.stringify(exit),
     retry: retryAt === null ? null : { at: retryAt, error: `${error?.step}: ${error?.message}` },

@@ -48,6 +48,18 @@ export interface RunHistoryEntry {
   readonly until_ms?: number;
 }
 
+/**
+ * A step that called `$.flow.rerun`: how many times it has run, and what its next run gets as
+ * `$.context.run` (`context`, and the request to its resume URL as `callback_request`).
+ */
+export interface RerunState {
+  readonly index: number;
+  readonly runs: number;
+  readonly max_retries: number;
+  readonly context?: unknown;
+  readonly callback_request?: unknown;
+}
+
 /** What a waiting run waits for (`paused` or `suspended`). */
 export interface RunWait {
   readonly kind: "delay" | "suspend" | "rerun";
@@ -87,6 +99,7 @@ interface StoredSteps {
   readonly pending?: readonly QueuedSend[];
   readonly history?: readonly RunHistoryEntry[];
   readonly wait?: RunWait;
+  readonly rerun?: RerunState;
 }
 
 /** What the steps column holds (all but `steps` may be left out). */
@@ -96,16 +109,18 @@ export interface StepsColumn {
   readonly pending?: readonly QueuedSend[];
   readonly history?: readonly RunHistoryEntry[];
   readonly wait?: RunWait | null;
+  readonly rerun?: RerunState | null;
 }
 
 export function storeSteps(column: StepsColumn): string {
-  const { steps, sends = [], pending = [], history = [], wait = null } = column;
+  const { steps, sends = [], pending = [], history = [], wait = null, rerun = null } = column;
   return JSON.stringify({
     steps,
     sends,
     ...(pending.length > 0 ? { pending } : {}),
     ...(history.length > 0 ? { history } : {}),
     ...(wait ? { wait } : {}),
+    ...(rerun ? { rerun } : {}),
   } satisfies StoredSteps);
 }
 
@@ -120,6 +135,8 @@ export interface Progress {
   readonly history: readonly RunHistoryEntry[];
   /** The wait the run went on from, when its time ended it (a resume by request clears it). */
   readonly wait: RunWait | null;
+  /** The step that runs again (`$.flow.rerun`), when the run goes on from it. */
+  readonly rerun: RerunState | null;
 }
 
 export function progressOf(row: Selectable<WorkflowRunsTable>): Progress {
@@ -131,6 +148,7 @@ export function progressOf(row: Selectable<WorkflowRunsTable>): Progress {
     sent: stored.sends.filter((report) => report.outcome.ok || report.outcome.skipped !== true),
     history: stored.history ?? [],
     wait: stored.wait ?? null,
+    rerun: stored.rerun && stored.rerun.index === row.next_step ? stored.rerun : null,
   };
 }
 

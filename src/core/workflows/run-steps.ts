@@ -26,6 +26,7 @@ import {
   type Progress,
   type RunError,
   type RunExit,
+  type RerunState,
   type RunHistoryEntry,
   type StepRecord,
   storeSteps,
@@ -61,8 +62,8 @@ export interface StepsRun {
   readonly exit: RunExit | null;
   /** The index of the step that failed, if one did. */
   readonly failedAt: number | null;
-  /** The step that asked the run to wait, and how. */
-  readonly wait: { readonly index: number; readonly flow: FlowWait } | null;
+  /** The step that asked the run to wait, and how; a rerun's state for the step's next run. */
+  readonly wait: { readonly index: number; readonly flow: FlowWait; readonly rerun: RerunState | null } | null;
   /** The `$.service.db` writes not yet committed with a checkpoint. */
   readonly stateWrites: readonly Write[];
 }
@@ -101,7 +102,8 @@ export async function runSteps(
   for (let index = progress.steps.length; index < all.length; index++) {
     const step = all[index] as StoredStep;
     const began = Date.now();
-    const result = await runStep(context, attempt, step, index, view, onRespond);
+    const rerun = progress.rerun?.index === index ? progress.rerun : null;
+    const result = await runStep(context, attempt, step, index, view, onRespond, rerun);
     const record = afterWait(attempt, stepRecord(step.name, began, result), result);
     steps.push(record);
     stateWrites.push(...actionStateWrites({ workflowId: workflow.id, step: step.name }, result.dbWrites));
@@ -113,7 +115,8 @@ export async function runSteps(
     if (result.flowExit) {
       return { ...ran, exit: { step: step.name, reason: result.flowExit.reason }, stateWrites };
     }
-    if (result.flowWait) return { ...ran, wait: { index, flow: result.flowWait }, stateWrites };
+    const wait = result.flowWait && waitOf(index, result.flowWait, rerun);
+    if (wait) return { ...ran, wait, stateWrites };
     if (index < all.length - 1) {
       const kept = await saveCheckpoint(context.store, attempt, progress, steps, sends, stateWrites);
       if (!kept) return null;
@@ -121,6 +124,22 @@ export async function runSteps(
     }
   }
   return { ...ran, stateWrites };
+}
+
+/**
+ * The wait a step asked for. A step that asks to run again more than its `maxRetries` times
+ * goes on to the next step instead, as on Pipedream.
+ */
+function waitOf(index: number, flow: FlowWait, rerun: RerunState | null): StepsRun["wait"] {
+  if (flow.kind !== "rerun") return { index, flow, rerun: null };
+  const runs = (rerun?.runs ?? 0) + 1;
+  const maxRetries = flow.maxRetries ?? 10;
+  if (runs > maxRetries) return null;
+  return {
+    index,
+    flow,
+    rerun: { index, runs, max_retries: maxRetries, ...(flow.context === undefined ? {} : { context: flow.context }) },
+  };
 }
 
 /**
@@ -192,6 +211,7 @@ async function runStep(
   index: number,
   view: Readonly<Record<string, unknown>>,
   onRespond: (response: HttpResponse) => void,
+  rerun: RerunState | null,
 ): Promise<InvocationResult> {
   const { workflow, slot } = attempt;
   const began = Date.now();
@@ -214,7 +234,7 @@ async function runStep(
     ? await readActionState(context.store, { workflowId: workflow.id, step: step.name })
     : undefined;
   return invokeAction(context, {
-    context: attempt.runContext,
+    context: rerun ? { ...attempt.runContext, run: rerunContext(rerun) } : attempt.runContext,
     flowUrls: flowUrls(context, attempt.runId, index, attempt.waits + 1),
     accountId: workflow.accountId,
     component,
@@ -225,6 +245,15 @@ async function runStep(
     ...(db ? { db } : {}),
     ...(slot === 0 ? {} : { runnerId: slotRunnerId(component.id, slot) }),
   });
+}
+
+/** `$.context.run` of a step that runs again: its run count, its context, the request that resumed it. */
+function rerunContext(rerun: RerunState): Record<string, unknown> {
+  return {
+    runs: rerun.runs + 1,
+    ...(rerun.context === undefined ? {} : { context: rerun.context }),
+    ...(rerun.callback_request === undefined ? {} : { callback_request: rerun.callback_request }),
+  };
 }
 
 async function evaluateHoles(

@@ -121,7 +121,8 @@ export async function endWaitByUrl(
   const bound = readToken(context, runId, action, token);
   const row = bound ? await readRun(context, runId) : null;
   if (!bound || !row) throw new NotFoundError("resume or cancel URL of run", runId);
-  if (row.wait_seq !== bound.wait || row.next_step !== bound.step + 1 || !isWaiting(row)) {
+  const reruns = storedSteps(row.steps).wait?.kind === "rerun";
+  if (row.wait_seq !== bound.wait || row.next_step !== bound.step + (reruns ? 0 : 1) || !isWaiting(row)) {
     const timedOut =
       row.wait_seq === bound.wait &&
       row.status === "cancelled" &&
@@ -164,7 +165,7 @@ export async function endWaitById(
 
 /**
  * Ends the row's current wait: resumed (queued again, going on at once; a suspended step gets
- * `$resume_data`) or cancelled. Guarded by the wait's number and status, so of two requests at
+ * `$resume_data`, a step that reruns `$.context.run.callback_request`) or cancelled. Guarded by the wait's number and status, so of two requests at
  * once one wins and the other is told the URL was used.
  */
 async function endWait(
@@ -179,10 +180,11 @@ async function endWait(
   const stored = storedSteps(row.steps);
   const waitedAt = row.next_step - 1;
   const step = stored.steps[waitedAt];
+  const stepName = stored.wait?.step ?? step?.name;
   const entry: RunHistoryEntry = {
     at_ms: now,
     event: action === "resume" ? "resumed" : "cancelled",
-    ...(step ? { step: step.name } : {}),
+    ...(stepName === undefined ? {} : { step: stepName }),
     cause,
   };
   const steps =
@@ -191,7 +193,11 @@ async function endWait(
           index === waitedAt ? { ...record, exports: { ...record.exports, $resume_data: data } } : record,
         )
       : stored.steps;
-  const column = storeSteps({ ...stored, steps, history: [...(stored.history ?? []), entry], wait: null });
+  const rerun =
+    action === "resume" && stored.rerun && stored.wait?.kind === "rerun"
+      ? { ...stored.rerun, callback_request: data }
+      : stored.rerun;
+  const column = storeSteps({ ...stored, steps, rerun, history: [...(stored.history ?? []), entry], wait: null });
   const ended = await store.transaction(async (tx) => {
     const updated = await store
       .dbIn(tx)
