@@ -14077,10 +14077,10 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description set while the run is paused or suspended */
+                            /** @description set while the run is paused or suspended, or queued for a failed step's retry */
                             wait: ({
                                 /** @enum {string} */
-                                kind: "delay" | "suspend" | "rerun";
+                                kind: "delay" | "suspend" | "rerun" | "retry";
                                 step: string;
                                 /** @description when it goes on by itself, or (suspend) is cancelled unless resumed first */
                                 until_ms: number;
@@ -14283,10 +14283,10 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description set while the run is paused or suspended */
+                            /** @description set while the run is paused or suspended, or queued for a failed step's retry */
                             wait: ({
                                 /** @enum {string} */
-                                kind: "delay" | "suspend" | "rerun";
+                                kind: "delay" | "suspend" | "rerun" | "retry";
                                 step: string;
                                 /** @description when it goes on by itself, or (suspend) is cancelled unless resumed first */
                                 until_ms: number;
@@ -14489,10 +14489,10 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description set while the run is paused or suspended */
+                            /** @description set while the run is paused or suspended, or queued for a failed step's retry */
                             wait: ({
                                 /** @enum {string} */
-                                kind: "delay" | "suspend" | "rerun";
+                                kind: "delay" | "suspend" | "rerun" | "retry";
                                 step: string;
                                 /** @description when it goes on by itself, or (suspend) is cancelled unless resumed first */
                                 until_ms: number;
@@ -14715,10 +14715,10 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description set while the run is paused or suspended */
+                            /** @description set while the run is paused or suspended, or queued for a failed step's retry */
                             wait: ({
                                 /** @enum {string} */
-                                kind: "delay" | "suspend" | "rerun";
+                                kind: "delay" | "suspend" | "rerun" | "retry";
                                 step: string;
                                 /** @description when it goes on by itself, or (suspend) is cancelled unless resumed first */
                                 until_ms: number;
@@ -15765,10 +15765,10 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description set while the run is paused or suspended */
+                            /** @description set while the run is paused or suspended, or queued for a failed step's retry */
                             wait: ({
                                 /** @enum {string} */
-                                kind: "delay" | "suspend" | "rerun";
+                                kind: "delay" | "suspend" | "rerun" | "retry";
                                 step: string;
                                 /** @description when it goes on by itself, or (suspend) is cancelled unless resumed first */
                                 until_ms: number;
@@ -15983,10 +15983,10 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description set while the run is paused or suspended */
+                            /** @description set while the run is paused or suspended, or queued for a failed step's retry */
                             wait: ({
                                 /** @enum {string} */
-                                kind: "delay" | "suspend" | "rerun";
+                                kind: "delay" | "suspend" | "rerun" | "retry";
                                 step: string;
                                 /** @description when it goes on by itself, or (suspend) is cancelled unless resumed first */
                                 until_ms: number;

@@ -134,13 +134,51 @@ for (const dialect of dialects) {
       expect(waiting.steps.map((step) => step.status)).toEqual(["success", "error"]);
       const failed = waiting.steps[1];
       expect(failed?.summary).toMatch(/^Try 2 of 3 failed; the step is tried again at /);
-      const attempt = failed?.exports.$attempt as { error: { message: string }; resume_ts: string };
+      const attempt = failed?.exports.$attempt as {
+        error: { message: string };
+        resume_ts: string;
+        rerun_url: string;
+        cancel_url: string;
+      };
       expect(attempt.error.message).toContain("try 2 fails");
       // A minute, give or take a tenth.
       const wait = Date.parse(attempt.resume_ts) - seenAt;
       expect(wait).toBeGreaterThan(50_000);
       expect(wait).toBeLessThan(70_000);
       expect(["first", "second"].map((step) => calls("waiting", step))).toEqual([1, 2]);
+      expect(waiting.wait).toMatchObject({ kind: "retry", step: "second" });
+
+      // Its rerun_url tries the step again now, as one more attempt (the last: it fails for good).
+      expect((await fetch(attempt.rerun_url, { method: "POST" })).status).toBe(200);
+      const ended = await waitUntil("the retried run to end", async () => {
+        const run = await client.data<WorkflowRun>("GET", `/v1/workflow_runs/${queued.id}`);
+        return run.status === "error" ? run : undefined;
+      });
+      expect(ended.attempts).toBe(3);
+      expect(["first", "second"].map((step) => calls("waiting", step))).toEqual([1, 3]);
+      expect((await fetch(attempt.cancel_url)).status).toBe(410);
+    });
+
+    it("cancels a run waiting for a retry at its step's $attempt.cancel_url", async () => {
+      const workflow = await client.data<{ id: string }>("POST", "/v1/workflows", {
+        body: {
+          name: "retry-cancelled",
+          retries: 2,
+          steps: [{ name: "only", code: CALLS("only", FAILS(5)) }],
+        },
+      });
+      const queued = await client.data<{ id: string }>("POST", `/v1/workflows/${workflow.id}/runs`, {
+        body: { event: { receiver: `${receiver.url}/retry-cancel` } },
+      });
+      const waiting = await waitUntil("the run to wait for its second retry", async () => {
+        const run = await client.data<WorkflowRun>("GET", `/v1/workflow_runs/${queued.id}`);
+        return run.status === "queued" && run.attempts === 2 ? run : undefined;
+      });
+      const { cancel_url } = waiting.steps[0]?.exports.$attempt as { cancel_url: string };
+      expect((await fetch(cancel_url, { method: "POST" })).status).toBe(200);
+      const run = await client.data<WorkflowRun>("GET", `/v1/workflow_runs/${queued.id}`);
+      expect([run.status, run.attempts, run.wait]).toEqual(["cancelled", 2, null]);
+      expect(calls("retry-cancel", "only")).toBe(2);
     });
 
     it("retries a step that timed out only when the workflow asks (retry_timeouts), as Pipedream's auto-retry", async () => {

@@ -108,8 +108,9 @@ export async function commitRun(
         exit: record.exit,
         finished_at: over ? Date.now() : null,
         resume_at: wait ? wait.at : null,
-        wait_seq: wait ? record.waits + 1 : record.waits,
-        job_id: wait ? record.lease.id : null,
+        // A retry is a wait too: its step's $attempt URLs end it.
+        wait_seq: wait || retry ? record.waits + 1 : record.waits,
+        job_id: wait || retry ? record.lease.id : null,
       }),
       wait
         ? store.jobs.rescheduleWrite(record.lease, { runAt: wait.at, payload: { runId: record.runId } })

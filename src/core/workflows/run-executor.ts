@@ -8,7 +8,7 @@
  */
 // Kysely here, not in the store: plain prepared statements on the run's own row.
 import { sql } from "kysely";
-import type { HttpResponse, QueuedSend } from "../../runtime/sandbox/sandbox.js";
+import type { FlowUrls, HttpResponse, QueuedSend } from "../../runtime/sandbox/sandbox.js";
 import type { Lease } from "../../store/jobs/contract.js";
 import { prepared } from "../../store/prepared.js";
 import type { WorkflowRunStatus } from "../../store/schema.js";
@@ -30,7 +30,7 @@ import {
   toRunRecord,
 } from "./run-record.js";
 import { type Attempt, RESPOND_AFTER_WAIT, runSteps, type StepsRun } from "./run-steps.js";
-import { settleWaitingRun } from "./run-waits.js";
+import { flowUrls, settleWaitingRun } from "./run-waits.js";
 import { runnableWorkflow } from "./workflow-cache.js";
 import type { Workflow } from "./workflows.js";
 
@@ -178,7 +178,13 @@ async function recordOf(
     retryAt === null
       ? ran.steps
       : ran.steps.map((record, index) =>
-          index === failedAt ? retriedStep(record, run.attempts, workflow.retries, retryAt) : record,
+          index === failedAt
+            ? retriedStep(
+                record,
+                { attempts: run.attempts, retries: workflow.retries, retryAt },
+                flowUrls(context, attempt.runId, index, attempt.waits + 1),
+              )
+            : record,
         );
   // A retried run goes on from the failed step: the earlier steps' sends wait for its end. A run
   // that waits sends what it has: a suspended step's email with its resume URL, say.
@@ -202,7 +208,13 @@ async function recordOf(
     history.push({ at_ms: now, event: "retry", step: error.step, cause: error.message, until_ms: retryAt });
   } else if (waitEnd) {
     const event = waitEnd.kind === "suspend" ? "suspended" : "paused";
-    history.push({ at_ms: now, event, step: waitEnd.step, cause: `$.flow.${waitEnd.kind}`, until_ms: waitEnd.at });
+    history.push({
+      at_ms: now,
+      event,
+      step: waitEnd.step,
+      cause: `$.flow.${waitEnd.kind}`,
+      until_ms: waitEnd.at,
+    });
   }
   const status: WorkflowRunStatus = error
     ? "error"
@@ -222,16 +234,15 @@ async function recordOf(
       sends: [...progress.sent, ...reports],
       pending: retryAt === null ? [] : sends,
       history,
-      wait: waitEnd && { kind: waitEnd.kind, step: waitEnd.step, until_ms: waitEnd.at },
+      wait:
+        retryAt !== null && error
+          ? { kind: "retry", step: error.step, until_ms: retryAt }
+          : waitEnd && { kind: waitEnd.kind, step: waitEnd.step, until_ms: waitEnd.at },
       // A retry of a step that reruns keeps its count of runs.
       rerun: retryAt !== null ? progress.rerun : (wait?.rerun ?? null),
     }),
     nextStep:
-      retryAt !== null
-        ? (failedAt ?? steps.length)
-        : wait
-          ? wait.index + (wait.rerun ? 0 : 1)
-          : steps.length,
+      retryAt !== null ? (failedAt ?? steps.length) : wait ? wait.index + (wait.rerun ? 0 : 1) : steps.length,
     error: error === null ? null : JSON.stringify(error),
     exit: exit === null ? null : JSON.stringify(exit),
     retry: retryAt === null ? null : { at: retryAt, error: `${error?.step}: ${error?.message}` },
@@ -332,13 +343,24 @@ function retryDelayMs(schedule: readonly number[], attempt: number): number {
 
 /**
  * The failed step of a run that will be retried, as Pipedream's auto-retry shows it: a summary
- * saying which try failed, and `$attempt` with the error and when the step is tried again.
+ * saying which try failed, and `$attempt` with the error, when the step is tried again, and the
+ * URLs that retry it now (`rerun_url`) or cancel the run (`cancel_url`).
  */
-function retriedStep(record: StepRecord, attempt: number, retries: number, retryAt: number): StepRecord {
-  const resumeTs = new Date(retryAt).toISOString();
+function retriedStep(
+  record: StepRecord,
+  run: { readonly attempts: number; readonly retries: number; readonly retryAt: number },
+  urls: FlowUrls,
+): StepRecord {
+  const resumeTs = new Date(run.retryAt).toISOString();
+  const $attempt = {
+    error: record.error,
+    resume_ts: resumeTs,
+    rerun_url: urls.resume_url,
+    cancel_url: urls.cancel_url,
+  };
   return {
     ...record,
-    summary: `Try ${attempt} of ${retries + 1} failed; the step is tried again at ${resumeTs}`,
-    exports: { ...record.exports, $attempt: { error: record.error, resume_ts: resumeTs } },
+    summary: `Try ${run.attempts} of ${run.retries + 1} failed; the step is tried again at ${resumeTs}`,
+    exports: { ...record.exports, $attempt },
   };
 }

@@ -60,9 +60,9 @@ export interface RerunState {
   readonly callback_request?: unknown;
 }
 
-/** What a waiting run waits for (`paused` or `suspended`). */
+/** What a waiting run waits for: `paused` or `suspended`, or `queued` for a failed step's retry. */
 export interface RunWait {
-  readonly kind: "delay" | "suspend" | "rerun";
+  readonly kind: "delay" | "suspend" | "rerun" | "retry";
   /** The step that called `$.flow.*`. */
   readonly step: string;
   readonly until_ms: number;
@@ -158,6 +158,11 @@ export function storedSteps(column: string): StoredSteps {
   return Array.isArray(stored) ? { steps: [], sends: [] } : stored;
 }
 
+/** Whether a run in `status` still waits as `wait` says (a retry waits while the run is queued). */
+export function waitsStill(status: WorkflowRunStatus, wait: RunWait): boolean {
+  return wait.kind === "retry" ? status === "queued" : status === "paused" || status === "suspended";
+}
+
 export function toRunRecord(row: Selectable<WorkflowRunsTable>): RunRecord {
   const stored = storedSteps(row.steps);
   return {
@@ -172,7 +177,7 @@ export function toRunRecord(row: Selectable<WorkflowRunsTable>): RunRecord {
     exit: row.exit === null ? null : JSON.parse(row.exit),
     attempts: row.attempts,
     history: stored.history ?? [],
-    wait: (row.status === "paused" || row.status === "suspended") && stored.wait ? stored.wait : null,
+    wait: stored.wait && waitsStill(row.status, stored.wait) ? stored.wait : null,
     replayOf: row.replay_of,
     createdAt: Number(row.created_at),
     startedAt: row.started_at === null ? null : Number(row.started_at),

@@ -24,9 +24,9 @@ import { unsealProps } from "../sources/source-props.js";
 import { fillHoles } from "./expressions.js";
 import {
   type Progress,
+  type RerunState,
   type RunError,
   type RunExit,
-  type RerunState,
   type RunHistoryEntry,
   type StepRecord,
   storeSteps,
@@ -63,7 +63,11 @@ export interface StepsRun {
   /** The index of the step that failed, if one did. */
   readonly failedAt: number | null;
   /** The step that asked the run to wait, and how; a rerun's state for the step's next run. */
-  readonly wait: { readonly index: number; readonly flow: FlowWait; readonly rerun: RerunState | null } | null;
+  readonly wait: {
+    readonly index: number;
+    readonly flow: FlowWait;
+    readonly rerun: RerunState | null;
+  } | null;
   /** The `$.service.db` writes not yet committed with a checkpoint. */
   readonly stateWrites: readonly Write[];
 }
@@ -138,7 +142,12 @@ function waitOf(index: number, flow: FlowWait, rerun: RerunState | null): StepsR
   return {
     index,
     flow,
-    rerun: { index, runs, max_retries: maxRetries, ...(flow.context === undefined ? {} : { context: flow.context }) },
+    rerun: {
+      index,
+      runs,
+      max_retries: maxRetries,
+      ...(flow.context === undefined ? {} : { context: flow.context }),
+    },
   };
 }
 

@@ -16,7 +16,14 @@ import type { CoreContext } from "../context.js";
 import { ConflictError, GoneError, NotFoundError, TooLargeError } from "../errors.js";
 import { ownedRow } from "../owned-rows.js";
 import { WORKFLOW_RUNS_TOPIC } from "./run-queue.js";
-import { type RunHistoryEntry, type RunRecord, storedSteps, storeSteps, toRunRecord } from "./run-record.js";
+import {
+  type RunHistoryEntry,
+  type RunRecord,
+  storedSteps,
+  storeSteps,
+  toRunRecord,
+  waitsStill,
+} from "./run-record.js";
 
 export type FlowAction = "resume" | "cancel";
 
@@ -100,8 +107,11 @@ async function readRun(context: CoreContext, runId: string): Promise<Selectable<
   return row ?? null;
 }
 
-const isWaiting = (row: Selectable<WorkflowRunsTable>) =>
-  row.status === "paused" || row.status === "suspended";
+/** Whether the row waits: paused, suspended, or queued for a failed step's retry. */
+function isWaiting(row: Selectable<WorkflowRunsTable>): boolean {
+  const { wait } = storedSteps(row.steps);
+  return wait ? waitsStill(row.status, wait) : row.status === "paused" || row.status === "suspended";
+}
 
 /** Why a suspended run ended cancelled at its time-out (its error's reason). */
 export const SUSPEND_TIMEOUT = "suspend_timeout";
@@ -121,8 +131,10 @@ export async function endWaitByUrl(
   const bound = readToken(context, runId, action, token);
   const row = bound ? await readRun(context, runId) : null;
   if (!bound || !row) throw new NotFoundError("resume or cancel URL of run", runId);
-  const reruns = storedSteps(row.steps).wait?.kind === "rerun";
-  if (row.wait_seq !== bound.wait || row.next_step !== bound.step + (reruns ? 0 : 1) || !isWaiting(row)) {
+  // A rerun or a retry goes on from the step that waits; the other waits from the step after it.
+  const kind = storedSteps(row.steps).wait?.kind;
+  const sameStep = kind === "rerun" || kind === "retry";
+  if (row.wait_seq !== bound.wait || row.next_step !== bound.step + (sameStep ? 0 : 1) || !isWaiting(row)) {
     const timedOut =
       row.wait_seq === bound.wait &&
       row.status === "cancelled" &&
@@ -197,14 +209,21 @@ async function endWait(
     action === "resume" && stored.rerun && stored.wait?.kind === "rerun"
       ? { ...stored.rerun, callback_request: data }
       : stored.rerun;
-  const column = storeSteps({ ...stored, steps, rerun, history: [...(stored.history ?? []), entry], wait: null });
+  const column = storeSteps({
+    ...stored,
+    steps,
+    rerun,
+    history: [...(stored.history ?? []), entry],
+    wait: null,
+  });
   const ended = await store.transaction(async (tx) => {
     const updated = await store
       .dbIn(tx)
       .updateTable("workflow_runs")
       .set(
         action === "resume"
-          ? { status: "queued", resume_at: now, steps: column }
+          ? // A retry stays an attempt of its own (no resume_at): only the ends of other waits are not.
+            { status: "queued", resume_at: stored.wait?.kind === "retry" ? null : now, steps: column }
           : { status: "cancelled", resume_at: null, steps: column, finished_at: now },
       )
       .where("id", "=", row.id)

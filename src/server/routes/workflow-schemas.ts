@@ -195,9 +195,9 @@ export const workflowRunSchema = {
     wait: {
       type: ["object", "null"],
       additionalProperties: true,
-      description: "set while the run is paused or suspended",
+      description: "set while the run is paused or suspended, or queued for a failed step's retry",
       properties: {
-        kind: { type: "string", enum: ["delay", "suspend", "rerun"] },
+        kind: { type: "string", enum: ["delay", "suspend", "rerun", "retry"] },
         step: { type: "string" },
         until_ms: {
           type: "number",
