@@ -54,7 +54,41 @@ export function runText(run: WorkflowRun): string {
   }
   if (run.error) out.push(`Failed at step ${run.error.step}: ${run.error.message}`);
   if (run.exit) out.push(`Exited at step ${run.exit.step}: ${run.exit.reason ?? "(no reason)"}`);
+  // The history says more than the status only once the run waited or was retried.
+  if (run.history.some((entry) => entry.event !== "attempt")) {
+    out.push("History:");
+    for (const entry of run.history) out.push(indent(historyLine(entry)));
+  }
+  if (run.wait) {
+    const until = formatTime(Math.floor(run.wait.until_ms / 1000));
+    const then = run.wait.kind === "suspend" ? "cancelled at" : "goes on at";
+    out.push(`${waitLabel(run.wait)}; ${then} ${until} unless resumed or cancelled first.`);
+    out.push(
+      `Resume it with: sluice workflows resume-run ${run.id}   Cancel it with: sluice workflows cancel-run ${run.id}`,
+    );
+  }
   return `${out.join("\n")}\n`;
+}
+
+type RunWaitView = NonNullable<WorkflowRun["wait"]>;
+type RunHistoryView = WorkflowRun["history"][number];
+
+function waitLabel(wait: RunWaitView): string {
+  const how = {
+    delay: "paused by $.flow.delay",
+    suspend: "suspended",
+    rerun: "waiting to rerun",
+    retry: "waiting for a retry",
+  };
+  return `${how[wait.kind ?? "delay"]} at step ${wait.step ?? "?"}`;
+}
+
+function historyLine(entry: RunHistoryView): string {
+  const at = formatTime(Math.floor(entry.at_ms / 1000));
+  const step = entry.step ? ` at step ${entry.step}` : "";
+  const cause = entry.cause ? ` (${entry.cause})` : "";
+  const until = entry.until_ms === undefined ? "" : ` until ${formatTime(Math.floor(entry.until_ms / 1000))}`;
+  return `${at} ${entry.event}${step}${cause}${until}`;
 }
 
 function stepLines(step: WorkflowRunStep): string[] {
@@ -94,6 +128,7 @@ function sendLine(send: ActionSendReport): string {
 }
 
 function outcome(run: WorkflowRun): string {
+  if (run.wait) return `${waitLabel(run.wait)} until ${formatTime(Math.floor(run.wait.until_ms / 1000))}`;
   if (run.error) return `${run.error.step}: ${run.error.message}`;
   if (run.exit) return `exit at ${run.exit.step}${run.exit.reason ? `: ${run.exit.reason}` : ""}`;
   return run.replay_of ? `replay of ${run.replay_of}` : "";

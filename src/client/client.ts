@@ -370,6 +370,16 @@ export class SluiceClient {
     return this.data("POST", `/v1/workflow_runs/${encodeURIComponent(runId)}/replay`, { body: {} });
   }
 
+  /** Resumes a paused or suspended run now; `data` is a suspended step's `$resume_data.body`. */
+  resumeWorkflowRun(runId: string, data?: unknown): Promise<WorkflowRun> {
+    return this.data("POST", `/v1/workflow_runs/${encodeURIComponent(runId)}/resume`, { body: { data } });
+  }
+
+  /** Cancels a paused or suspended run (or one waiting for a retry). */
+  cancelWorkflowRun(runId: string): Promise<WorkflowRun> {
+    return this.data("POST", `/v1/workflow_runs/${encodeURIComponent(runId)}/cancel`, { body: {} });
+  }
+
   /** The events a workflow emitted (`$.send.emit`, and `$errors` for failed runs). */
   listWorkflowEvents(
     id: string,

@@ -66,6 +66,7 @@ export function registerWorkflows(program: Command): void {
   );
 
   addRunCommands(workflows);
+  addWaitCommands(workflows);
   addActivationCommands(workflows);
 
   apiOptions(
@@ -117,6 +118,33 @@ function addRunCommands(workflows: Command): void {
     const timeout = waitSeconds(options.waitTimeout);
     const { client } = clientFor(options);
     await finish(client, await client.replayWorkflowRun(runId), options, timeout);
+  });
+}
+
+/** `workflows resume-run` and `cancel-run`: the ends of a run's wait, by hand. */
+function addWaitCommands(workflows: Command): void {
+  apiOptions(
+    waitOptions(
+      workflows
+        .command("resume-run <run>")
+        .description("resume a paused or suspended run now (or retry a failed step waiting for its retry)")
+        .option("--data <json>", "what a suspended step gets as $resume_data.body, as JSON"),
+    ),
+  ).action(async (runId: string, options: RunFlags & { data?: string }) => {
+    const data = parseJsonOption("--data", options.data);
+    const timeout = waitSeconds(options.waitTimeout);
+    const { client } = clientFor(options);
+    await finish(client, await client.resumeWorkflowRun(runId, data), options, timeout);
+  });
+
+  apiOptions(
+    workflows
+      .command("cancel-run <run>")
+      .description("cancel a paused or suspended run, or one waiting for a retry"),
+  ).action(async (runId: string, options: ApiCommandOptions) => {
+    const { client } = clientFor(options);
+    const run = await client.cancelWorkflowRun(runId);
+    printOutcome(options, run, `Cancelled run ${run.id}`);
   });
 }
 
@@ -205,11 +233,15 @@ function waitOptions(command: Command): Command {
 }
 
 function parseEvent(text: string | undefined): unknown {
+  return parseJsonOption("--event", text);
+}
+
+function parseJsonOption(flag: string, text: string | undefined): unknown {
   if (text === undefined) return undefined;
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--event takes JSON, such as '{"id": 7}': ${(error as Error).message}`);
+    throw new UsageError(`${flag} takes JSON, such as '{"id": 7}': ${(error as Error).message}`);
   }
 }
 
