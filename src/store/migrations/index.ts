@@ -22,6 +22,7 @@ import * as workflowRunsFinished from "./0022-workflow-runs-finished.js";
 import * as actionState from "./0023-action-state.js";
 import * as runCheckpoints from "./0024-run-checkpoints.js";
 import * as retryTimeouts from "./0025-retry-timeouts.js";
+import * as workflowReplays from "./0027-workflow-replays.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   "0023-action-state": actionState,
   "0024-run-checkpoints": runCheckpoints,
   "0025-retry-timeouts": retryTimeouts,
+  "0027-workflow-replays": workflowReplays,
 };
