@@ -17,9 +17,9 @@ import {
   failedAtFilter,
   matchingRuns,
   REPLAY_QUEUE,
+  REPLAYS_TOPIC,
   type ReplayFilter,
   type ReplayJob,
-  REPLAYS_TOPIC,
   stillInFlight,
 } from "./bulk-replays.js";
 import { type ReplayStart, replayOf } from "./replays.js";

@@ -10,9 +10,9 @@ import type { CoreContext } from "../context.js";
 import { ConflictError } from "../errors.js";
 import { ownedRow } from "../owned-rows.js";
 import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
+import { type ReplayStart, replayOf } from "./replays.js";
 import { type NewRun, queueRun, type RunTrigger, WORKFLOW_RUNS_TOPIC } from "./run-queue.js";
 import { type RunRecord, toRunRecord } from "./run-record.js";
-import { type ReplayStart, replayOf } from "./replays.js";
 import { RUN_LEASE_MS } from "./run-worker.js";
 import { getWorkflow, type Workflow } from "./workflows.js";
 
@@ -109,5 +109,9 @@ export async function listRuns(
     .selectFrom("workflow_runs")
     .selectAll()
     .where("workflow_id", "=", workflow.id);
-  return readQueryPage(page, statuses.length === 0 ? runs : runs.where("status", "in", statuses), toRunRecord);
+  return readQueryPage(
+    page,
+    statuses.length === 0 ? runs : runs.where("status", "in", statuses),
+    toRunRecord,
+  );
 }
