@@ -178,7 +178,7 @@ export interface ReplayScope {
   readonly filter: ReplayFilter;
 }
 
-/** The query of the runs in `scope` after `cursor` (all of them without one), oldest first. */
+/** The query of the runs in `scope` after `cursor` (all of them without one), in no order. */
 export function matchingRuns(db: Executor, scope: ReplayScope, cursor: string | null) {
   const { filter } = scope;
   let query = db
@@ -190,7 +190,7 @@ export function matchingRuns(db: Executor, scope: ReplayScope, cursor: string | 
   if (filter.since !== undefined) query = query.where("created_at", ">=", filter.since);
   if (filter.until !== undefined) query = query.where("created_at", "<=", filter.until);
   if (filter.failed_step !== undefined) query = query.where("error", "is not", null);
-  return query.orderBy("id", "asc");
+  return query;
 }
 
 /** Whether a run's row passes the part of the filter SQL leaves to the code: its failed step. */

@@ -138,7 +138,7 @@ async function nextBatch(
   let skipped = 0;
   let cursor = row.cursor;
   while (runs.length < room) {
-    const page = await matchingRuns(db, scope, cursor).selectAll().limit(PAGE).execute();
+    const page = await matchingRuns(db, scope, cursor).selectAll().orderBy("id", "asc").limit(PAGE).execute();
     for (const candidate of page) {
       if (runs.length === room) return { runs, skipped, cursor, exhausted: false };
       cursor = candidate.id;
