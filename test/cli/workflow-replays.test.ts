@@ -110,30 +110,22 @@ for (const dialect of dialects) {
     });
 
     it("replay WF --failed --dry-run counts the failed runs, then replays them a few at a time", async () => {
-      const counted = await sluice(
-        "workflows",
-        "replay",
-        "payments",
-        "--failed",
-        "--since",
-        since,
-        "--from-failed-step",
-        "--dry-run",
-      );
+      const replayFailed = (...more: string[]) =>
+        sluice(
+          "workflows",
+          "replay",
+          "payments",
+          "--failed",
+          "--since",
+          since,
+          "--from-failed-step",
+          ...more,
+        );
+      const counted = await replayFailed("--dry-run");
       expect(counted.stderr).toBe("");
       expect(counted.stdout).toBe("3 run(s) of payments would be replayed from their failed step.\n");
 
-      const started = await sluice(
-        "workflows",
-        "replay",
-        "payments",
-        "--failed",
-        "--since",
-        since,
-        "--from-failed-step",
-        "--max-in-flight",
-        "2",
-      );
+      const started = await replayFailed("--max-in-flight", "2");
       expect(started.code).toBe(0);
       const id = /sluice workflows replay-status payments (rp_\w+)/.exec(started.stdout)?.[1] ?? "";
       expect(started.stdout).toContain(

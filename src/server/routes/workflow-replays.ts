@@ -16,7 +16,7 @@ import type { WorkflowRunStatus } from "../../store/schema.js";
 import { dataOf, errorResponse, idParams, pathParams } from "../schemas.js";
 import { bulkReplayView } from "../views/workflow-replays.js";
 import type { TaggedRoutes } from "./route-group.js";
-import { workflowRunSchema } from "./workflow-schemas.js";
+import { nullableNumber, nullableString, workflowRunSchema } from "./workflow-schemas.js";
 
 /** The statuses a run may have, as the OpenAPI document lists them. */
 const RUN_STATUSES: readonly string[] = workflowRunSchema.properties.status.enum;
@@ -89,9 +89,6 @@ const bulkReplayBody = {
     },
   },
 } as const;
-
-const nullableString = { type: ["string", "null"] } as const;
-const nullableNumber = { type: ["number", "null"] } as const;
 
 export const bulkReplaySchema = {
   type: "object",
