@@ -310,6 +310,18 @@ for (const dialect of dialects) {
       expect(["first", "second", "third"].map((step) => calls("bulk", step))).toEqual([7, 14, 7]);
     });
 
+    it("skips, in a bulk replay from the failed step, the runs whose earlier steps are no longer the workflow's", async () => {
+      const workflow = await deploy("bulk-skips", FAILS);
+      for (let index = 0; index < 2; index++) await runOnce(workflow.id, "skips");
+      const renamed = threeSteps("").map((step, index) => (index === 0 ? { ...step, name: "start" } : step));
+      await client.data("PUT", `/v1/workflows/${workflow.id}`, {
+        body: { name: "bulk-skips", steps: renamed },
+      });
+      const { finished } = await followBulkReplay(workflow.id, { from_failed_step: true });
+      expect(finished).toMatchObject({ total: 2, queued: 0, skipped: 2, done: 0, status: "done" });
+      expect(calls("skips", "second")).toBe(2);
+    });
+
     it("lets a live run go before the rest of a bulk replay", async () => {
       const workflow = await deploy("bulk-and-live", "");
       for (let index = 0; index < 8; index++) await runOnce(workflow.id, "live");
