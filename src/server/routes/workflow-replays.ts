@@ -1,8 +1,9 @@
 /**
- * Replaying many runs of a workflow at once: `POST /v1/workflows/{id}/replays` counts the runs a
- * filter matches (`dry_run`) or starts a paced bulk replay of them, and
- * `GET /v1/workflows/{id}/replays/{replay_id}` shows how far it got. The run statuses a filter or
- * a list of runs takes are the run schema's, read here from that one place.
+ * Replays: the body of `POST /v1/workflow_runs/{id}/replay` (from a step), and replaying many runs
+ * of a workflow at once: `POST /v1/workflows/{id}/replays` counts the runs a filter matches
+ * (`dry_run`) or starts a paced bulk replay of them, and `GET /v1/workflows/{id}/replays/{replay_id}`
+ * shows how far it got. The run statuses a filter or a list of runs takes are the run schema's,
+ * read here from that one place.
  */
 import type { CoreContext } from "../../core/context.js";
 import { InvalidInputError } from "../../core/errors.js";
@@ -12,6 +13,7 @@ import {
   MAX_IN_FLIGHT,
   startBulkReplay,
 } from "../../core/workflows/bulk-replays.js";
+import type { ReplayStart } from "../../core/workflows/replays.js";
 import type { WorkflowRunStatus } from "../../store/schema.js";
 import { dataOf, errorResponse, idParams, pathParams } from "../schemas.js";
 import { bulkReplayView } from "../views/workflow-replays.js";
@@ -40,6 +42,34 @@ export function runStatuses(text: string | undefined, field = "status"): Workflo
     );
   }
   return statuses as WorkflowRunStatus[];
+}
+
+/** `POST /v1/workflow_runs/{id}/replay`: where the replay starts (the first step without either). */
+export interface ReplayBody {
+  from_step?: string;
+  from_failed_step?: boolean;
+}
+
+export const replayBody = {
+  type: ["object", "null"],
+  additionalProperties: false,
+  properties: {
+    from_step: {
+      type: "string",
+      minLength: 1,
+      maxLength: 64,
+      description: "run from this step on, reusing the original's outcomes of the steps before it",
+    },
+    from_failed_step: { type: "boolean", description: "run from the step the original failed at" },
+  },
+} as const;
+
+export function replayStart(body: ReplayBody | null | undefined): ReplayStart {
+  if (body?.from_step !== undefined && body.from_failed_step === true) {
+    throw new InvalidInputError("Pass from_step or from_failed_step, not both");
+  }
+  if (body?.from_step !== undefined) return { fromStep: body.from_step };
+  return body?.from_failed_step === true ? { fromFailedStep: true } : undefined;
 }
 
 const instantParam = {

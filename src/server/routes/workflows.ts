@@ -6,10 +6,8 @@
 
 import type { FastifyInstance } from "fastify";
 import type { CoreContext } from "../../core/context.js";
-import { InvalidInputError } from "../../core/errors.js";
 import { type EventQuery, listEventSummaries } from "../../core/events/events.js";
 import type { PageRequest } from "../../core/pagination.js";
-import type { ReplayStart } from "../../core/workflows/replays.js";
 import { getRun, listRuns, replayRun, startRun } from "../../core/workflows/runs.js";
 import {
   createWorkflow,
@@ -33,7 +31,14 @@ import {
 import { runView, workflowView } from "../views/workflows.js";
 import { eventSummariesQuery, eventSummariesResponse } from "./events.js";
 import { routeGroup, type TaggedRoutes } from "./route-group.js";
-import { bulkReplayRoutes, runStatuses, runStatusParam } from "./workflow-replays.js";
+import {
+  bulkReplayRoutes,
+  type ReplayBody,
+  replayBody,
+  replayStart,
+  runStatuses,
+  runStatusParam,
+} from "./workflow-replays.js";
 import {
   documentedWorkflow,
   documentedWorkflowPage,
@@ -58,33 +63,6 @@ const queuedRun = {
   202: dataOf(workflowRunSchema),
   409: errorResponse,
 } as const;
-
-interface ReplayBody {
-  from_step?: string;
-  from_failed_step?: boolean;
-}
-
-const replayBody = {
-  type: ["object", "null"],
-  additionalProperties: false,
-  properties: {
-    from_step: {
-      type: "string",
-      minLength: 1,
-      maxLength: 64,
-      description: "run from this step on, reusing the original's outcomes of the steps before it",
-    },
-    from_failed_step: { type: "boolean", description: "run from the step the original failed at" },
-  },
-} as const;
-
-function replayStart(body: ReplayBody | null | undefined): ReplayStart {
-  if (body?.from_step !== undefined && body.from_failed_step === true) {
-    throw new InvalidInputError("Pass from_step or from_failed_step, not both");
-  }
-  if (body?.from_step !== undefined) return { fromStep: body.from_step };
-  return body?.from_failed_step === true ? { fromFailedStep: true } : undefined;
-}
 
 /** Registers /v1/workflows: the workflow documents, then their runs and events. */
 export function workflowRoutes(app: FastifyInstance, context: CoreContext): void {
