@@ -31,7 +31,12 @@ import type {
   WebhookUpdate,
   Workflow,
   WorkflowParams,
+  WorkflowReplay,
+  WorkflowReplayCount,
+  WorkflowReplayParams,
+  WorkflowReplayStart,
   WorkflowRun,
+  WorkflowRunsQuery,
 } from "./types.js";
 
 export interface ClientOptions {
@@ -356,18 +361,37 @@ export class SluiceClient {
     return this.data("POST", `/v1/workflows/${encodeURIComponent(id)}/runs`, { body: { event } });
   }
 
-  /** A workflow's runs, newest first. */
-  listWorkflowRuns(id: string, page: PageParams = {}): Promise<PageOf<WorkflowRun>> {
-    return this.request("GET", `/v1/workflows/${encodeURIComponent(id)}/runs`, { query: { ...page } });
+  /** A workflow's runs, newest first; only those of `status` (one, or a comma-separated list) when given. */
+  listWorkflowRuns(id: string, query: WorkflowRunsQuery = {}): Promise<PageOf<WorkflowRun>> {
+    return this.request("GET", `/v1/workflows/${encodeURIComponent(id)}/runs`, { query: { ...query } });
   }
 
   getWorkflowRun(runId: string): Promise<WorkflowRun> {
     return this.data("GET", `/v1/workflow_runs/${encodeURIComponent(runId)}`);
   }
 
-  /** Queues a new run with the same trigger event; it has `replay_of` set. */
-  replayWorkflowRun(runId: string): Promise<WorkflowRun> {
-    return this.data("POST", `/v1/workflow_runs/${encodeURIComponent(runId)}/replay`, { body: {} });
+  /**
+   * Queues a new run with the same trigger event; it has `replay_of` set. From a step, it reuses
+   * the original's outcomes of the steps before it.
+   */
+  replayWorkflowRun(runId: string, start: WorkflowReplayStart = {}): Promise<WorkflowRun> {
+    return this.data("POST", `/v1/workflow_runs/${encodeURIComponent(runId)}/replay`, { body: start });
+  }
+
+  /** Starts a bulk replay of the runs a filter matches (202), or counts them with `dry_run`. */
+  replayWorkflowRuns(
+    id: string,
+    params: WorkflowReplayParams,
+  ): Promise<WorkflowReplay | WorkflowReplayCount> {
+    return this.data("POST", `/v1/workflows/${encodeURIComponent(id)}/replays`, { body: params });
+  }
+
+  /** A bulk replay's progress. */
+  getWorkflowReplay(id: string, replayId: string): Promise<WorkflowReplay> {
+    return this.data(
+      "GET",
+      `/v1/workflows/${encodeURIComponent(id)}/replays/${encodeURIComponent(replayId)}`,
+    );
   }
 
   /** Resumes a paused or suspended run now; `data` is a suspended step's `$resume_data.body`. */

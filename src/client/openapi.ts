@@ -1558,7 +1558,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a workflow again with a past run's trigger event (queued) */
+        /** Run a workflow again with a past run's trigger event (queued), from the start or from a step */
         post: operations["replayWorkflowRun"];
         delete?: never;
         options?: never;
@@ -1636,6 +1636,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workflows/{id}/replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay the runs a filter matches, a few at a time (or count them, with dry_run) */
+        post: operations["replayWorkflowRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflows/{id}/replays/{replay_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk replay's progress: the runs it matched, queued, skipped, in flight and done */
+        get: operations["getWorkflowReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workflows/{id}/runs": {
         parameters: {
             query?: never;
@@ -1643,7 +1677,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A workflow's runs, newest first */
+        /** A workflow's runs, newest first (only those of the statuses asked) */
         get: operations["listWorkflowRuns"];
         put?: never;
         /** Run a workflow now with an event of your choosing (queued) */
@@ -14367,7 +14401,16 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description run from the step the original failed at */
+                    from_failed_step?: boolean;
+                    /** @description run from this step on, reusing the original's outcomes of the steps before it */
+                    from_step?: string;
+                } | null;
+            };
+        };
         responses: {
             /** @description Default Response */
             202: {
@@ -15628,6 +15671,287 @@ export interface operations {
             };
         };
     };
+    replayWorkflowRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description only count the runs it would replay */
+                    dry_run?: boolean;
+                    /** @description which runs to replay (all of them without one); each is replayed once, oldest first */
+                    filter?: {
+                        /** @description only runs that failed at this step */
+                        failed_step?: string;
+                        /** @description only runs created at or after this time */
+                        since?: number | string;
+                        /** @description only runs with this status, or one of these (comma-separated): queued, running, paused, suspended, success, error, exited, cancelled */
+                        status?: string;
+                        /** @description only runs created at or before this time */
+                        until?: number | string;
+                    };
+                    /** @description replay each run from the step that failed, reusing the outcomes of the steps before it */
+                    from_failed_step?: boolean;
+                    /** @description its replays queued or running at once at most; default 10 */
+                    max_in_flight?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {boolean} */
+                            dry_run: true;
+                            /** @description the runs it would replay */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at_ms: number;
+                            /** @description its replays that ended */
+                            done: number;
+                            filter: {
+                                failed_step: string | null;
+                                since_ms: number | null;
+                                status: string | null;
+                                until_ms: number | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description when its last replay was queued */
+                            finished_at_ms: number | null;
+                            from_failed_step: boolean;
+                            /** @description rp_… */
+                            id: string;
+                            /** @description its replays queued or running now */
+                            in_flight: number;
+                            max_in_flight: number;
+                            /** @description its replays queued so far */
+                            queued: number;
+                            /** @description runs not replayed: they no longer matched, or could not be replayed from their failed step */
+                            skipped: number;
+                            /**
+                             * @description queuing while runs are left to queue, running until its replays have ended
+                             * @enum {string}
+                             */
+                            status: "queuing" | "running" | "done";
+                            /** @description the runs it matched when it started */
+                            total: number;
+                            workflow_id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getWorkflowReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created_at_ms: number;
+                            /** @description its replays that ended */
+                            done: number;
+                            filter: {
+                                failed_step: string | null;
+                                since_ms: number | null;
+                                status: string | null;
+                                until_ms: number | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description when its last replay was queued */
+                            finished_at_ms: number | null;
+                            from_failed_step: boolean;
+                            /** @description rp_… */
+                            id: string;
+                            /** @description its replays queued or running now */
+                            in_flight: number;
+                            max_in_flight: number;
+                            /** @description its replays queued so far */
+                            queued: number;
+                            /** @description runs not replayed: they no longer matched, or could not be replayed from their failed step */
+                            skipped: number;
+                            /**
+                             * @description queuing while runs are left to queue, running until its replays have ended
+                             * @enum {string}
+                             */
+                            status: "queuing" | "running" | "done";
+                            /** @description the runs it matched when it started */
+                            total: number;
+                            workflow_id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     listWorkflowRuns: {
         parameters: {
             query?: {
@@ -15636,6 +15960,8 @@ export interface operations {
                 /** @description Cursor: return items before this id (newer) */
                 before?: string;
                 limit?: number;
+                /** @description only runs with this status, or one of these (comma-separated): queued, running, paused, suspended, success, error, exited, cancelled */
+                status?: string;
             };
             header?: never;
             path: {

@@ -17,6 +17,7 @@ export type IdPrefix =
   | "dlv"
   | "p"
   | "wr"
+  | "rp"
   | "apn"
   | "oac"
   | "dyp"

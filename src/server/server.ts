@@ -22,6 +22,7 @@ import { type AddressPolicy, createAddressPolicy, createGuardedAgent } from "../
 import { checkMasterKey, createSecretBox, loadMasterKey } from "../core/secret-box.js";
 import { SourceLanes } from "../core/sources/lane.js";
 import { createTimerWorker, type TimerWorker } from "../core/sources/timers/timer-worker.js";
+import { createReplayPacer, type ReplayPacer } from "../core/workflows/replay-pacer.js";
 import { createWorkflowRunner, type WorkflowRunner } from "../core/workflows/run-worker.js";
 import { createCompiler } from "../runtime/compile/esbuild-compiler.js";
 import { createNpmPackages } from "../runtime/compile/npm-packages.js";
@@ -63,6 +64,7 @@ interface Parts {
   timers?: TimerWorker;
   deliveries?: DeliveryWorker;
   workflows?: WorkflowRunner;
+  replays?: ReplayPacer;
   retention?: DeliveryRetention;
 }
 
@@ -111,6 +113,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     running.timers.start();
     running.deliveries.start();
     running.workflows.start();
+    running.replays.start();
     running.retention.start();
     logger.info(
       { url, database: config.databaseUrl === undefined ? `sqlite:${config.dataDir}` : "postgres" },
@@ -122,6 +125,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     await parts.timers?.stop();
     await parts.deliveries?.stop();
     await parts.workflows?.stop();
+    await parts.replays?.stop();
     await parts.retention?.stop();
     await parts.sender?.close();
     await parts.sandbox?.close();
@@ -198,7 +202,7 @@ function createCore(
   };
 }
 
-/** The background workers (deliveries, timers, retention), made but not started. */
+/** The background workers (deliveries, timers, bulk replays, retention), made but not started. */
 function createWorkers(
   core: CoreContext,
   config: ServerConfig,
@@ -206,7 +210,7 @@ function createWorkers(
   metrics: Metrics,
   logger: Logger,
   parts: Parts,
-): Pick<Running, "deliveries" | "timers" | "retention"> {
+): Pick<Running, "deliveries" | "timers" | "replays" | "retention"> {
   const { store } = core;
   const deliveries = createDeliveryWorker({
     store,
@@ -222,6 +226,10 @@ function createWorkers(
     onError: (error) => logger.error({ err: error }, "timer worker"),
   });
   parts.timers = timers;
+  const replays = createReplayPacer(core, {
+    onError: (error) => logger.error({ err: error }, "bulk replays"),
+  });
+  parts.replays = replays;
   const retention = createDeliveryRetention({
     store,
     retentionMs: config.deliveryRetentionMs,
@@ -232,7 +240,7 @@ function createWorkers(
     },
   });
   parts.retention = retention;
-  return { deliveries, timers, retention };
+  return { deliveries, timers, replays, retention };
 }
 
 /** RunningServer.close: drains, then closes the listener, the workers, the sandbox and the store, once. */
@@ -252,6 +260,7 @@ function drainer(running: Running, store: Store, config: ServerConfig, logger: L
         running.timers.stop(),
         running.deliveries.stop(),
         running.workflows.stop(),
+        running.replays.stop(),
         running.retention.stop(),
       ]);
       if (config.drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.drainDelayMs));

@@ -325,6 +325,30 @@ export interface WorkflowRunsTable {
   job_id: string | null;
 }
 
+/** A bulk replay of a workflow's runs, paced by a job of its own (core/workflows/replay-pacer.ts). */
+export interface WorkflowReplaysTable {
+  id: string;
+  account_id: string;
+  workflow_id: string;
+  /** JSON: { statuses, failed_step, since, until } (core/workflows/bulk-replays.ts). */
+  filter: string;
+  /** The newest run it may replay: runs queued after it started are not its. */
+  upto_id: string;
+  from_failed_step: number;
+  max_in_flight: number;
+  total: number;
+  queued: Generated<number>;
+  skipped: Generated<number>;
+  /** The last run it looked at (replayed or skipped); null before the first. */
+  cursor: string | null;
+  /** JSON: the ids of its replays queued or running when the pacer last looked. */
+  in_flight: Generated<string>;
+  revision: Generated<number>;
+  created_at: number;
+  /** When its last replay was queued (or it had none to queue). */
+  finished_at: number | null;
+}
+
 /** A web UI session (src/core/accounts/sessions.ts); the token itself is only in the browser's cookie. */
 export interface UiSessionsTable {
   token_hash: string;
@@ -495,6 +519,7 @@ export interface Database {
   registry_imports: RegistryImportsTable;
   workflows: WorkflowsTable;
   workflow_runs: WorkflowRunsTable;
+  workflow_replays: WorkflowReplaysTable;
   ui_sessions: UiSessionsTable;
   apps: AppsTable;
   connected_accounts: ConnectedAccountsTable;

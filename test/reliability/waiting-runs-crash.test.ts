@@ -163,7 +163,9 @@ async function waitingRunsSurvive(
   for (const id of twice.slice(0, 3)) {
     const run = runs.find((seen) => seen.id === id);
     const reports = receiver.requests.filter((request) => request.url.endsWith(`/${id}`));
-    console.log(`[${label}] ${id}: ${JSON.stringify(reports.map((r) => [r.url, r.at - killedAt]))} ${JSON.stringify(run?.history)}`);
+    console.log(
+      `[${label}] ${id}: ${JSON.stringify(reports.map((r) => [r.url, r.at - killedAt]))} ${JSON.stringify(run?.history)}`,
+    );
   }
   expect(runs.map((run) => run.status)).toEqual(runs.map(() => "success"));
   expect(lateness[0]).toBeGreaterThanOrEqual(0);

@@ -1,18 +1,27 @@
 /**
  * `sluice workflows …`: deploy a workflow document (YAML or JSON; deploying the same name again
  * updates it, keeping its p_ id and endpoint), list, read, pause, resume and delete workflows, list
- * their runs, run one by hand and replay a run. `WF` is a workflow's `p_` id or its name.
+ * their runs (by status too), run one by hand, replay a run (from a step) or many of a workflow's
+ * (workflow-replay.ts). `WF` is a workflow's `p_` id or its name.
  */
 import type { Command } from "commander";
 import { ApiError, type SluiceClient } from "../../client/client.js";
 import type { Workflow, WorkflowParams, WorkflowRun } from "../../client/types.js";
 import { type ApiCommandOptions, apiOptions, clientFor, parseCount } from "../context.js";
 import { printJson, printOutcome, printRecord, UsageError } from "../output.js";
-import { listCommand } from "../paging.js";
+import { listCommand, type PageFlags } from "../paging.js";
 import { withSpinner } from "../terminal.js";
 import { workflowChanges } from "../workflow-changes.js";
 import { readWorkflowFile } from "../workflow-document.js";
 import { runColumns, runText, workflowColumns, workflowRecord } from "../workflow-output.js";
+import {
+  addReplayStatusCommand,
+  isRunId,
+  type ReplayFlags,
+  replayOptions,
+  replayStartOf,
+  replayWorkflowRuns,
+} from "../workflow-replay.js";
 import { workflowRequest } from "../workflow-request.js";
 import { isFinished, waitForRun } from "../workflow-run-wait.js";
 import { findWorkflowByName, workflowIdOf } from "../workflow-target.js";
@@ -81,13 +90,23 @@ export function registerWorkflows(program: Command): void {
 /** `workflows runs`, `run` and `replay`. */
 function addRunCommands(workflows: Command): void {
   listCommand(
-    workflows.command("runs <workflow>").description("list a workflow's runs, newest first"),
+    workflows
+      .command("runs <workflow>")
+      .description("list a workflow's runs, newest first")
+      .option(
+        "--status <statuses>",
+        "only runs with this status, or these (comma-separated): error, success…",
+      ),
     "20",
-    async (options, ref: string) => {
+    async (options: PageFlags & { status?: string }, ref: string) => {
       const { client } = clientFor(options);
       const id = await workflowIdOf(client, ref);
       return {
-        page: await client.listWorkflowRuns(id, { limit: parseCount(options.limit), after: options.after }),
+        page: await client.listWorkflowRuns(id, {
+          limit: parseCount(options.limit),
+          after: options.after,
+          ...(options.status === undefined ? {} : { status: options.status }),
+        }),
         columns: runColumns,
         empty: `No runs of ${ref} yet. Run it with: sluice workflows run ${ref}`,
         next: `sluice workflows runs ${ref}`,
@@ -112,13 +131,22 @@ function addRunCommands(workflows: Command): void {
 
   apiOptions(
     waitOptions(
-      workflows.command("replay <run>").description("run a workflow again with a run's trigger event"),
+      replayOptions(
+        workflows
+          .command("replay <target>")
+          .description(
+            "run a workflow again with a run's trigger event (a wr_ id), or replay the runs of a workflow that the flags pick",
+          ),
+      ),
     ),
-  ).action(async (runId: string, options: RunFlags) => {
-    const timeout = waitSeconds(options.waitTimeout);
+  ).action(async (target: string, options: RunFlags & ReplayFlags) => {
     const { client } = clientFor(options);
-    await finish(client, await client.replayWorkflowRun(runId), options, timeout);
+    if (!isRunId(target)) return replayWorkflowRuns(client, target, options);
+    const start = replayStartOf(options);
+    const timeout = waitSeconds(options.waitTimeout);
+    await finish(client, await client.replayWorkflowRun(target, start), options, timeout);
   });
+  addReplayStatusCommand(workflows);
 }
 
 /** `workflows resume-run` and `cancel-run`: the ends of a run's wait, by hand. */

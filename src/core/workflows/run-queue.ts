@@ -32,6 +32,8 @@ export interface NewRun {
   readonly accountId: string;
   readonly trigger: RunTrigger;
   readonly replayOf?: string;
+  /** A replay from a step: the original's records of the steps before it, and its index. */
+  readonly resume?: { readonly steps: string; readonly nextStep: number };
   /** The caller runs it at once, holding this lease (an HTTP-triggered run). */
   readonly claim?: NewJob["claim"];
 }
@@ -55,7 +57,8 @@ function runRow(runId: string, run: NewRun, now: number): Insertable<WorkflowRun
         replay: run.replayOf !== undefined,
       },
     }),
-    steps: "[]",
+    steps: run.resume?.steps ?? "[]",
+    ...(run.resume ? { next_step: run.resume.nextStep } : {}),
     error: null,
     exit: null,
     replay_of: run.replayOf ?? null,

@@ -5,11 +5,13 @@
  */
 // Kysely here, not in the store: reads and writes only its own table (workflow_runs).
 import { randomUUID } from "node:crypto";
+import type { WorkflowRunStatus } from "../../store/schema.js";
 import type { CoreContext } from "../context.js";
 import { ConflictError } from "../errors.js";
 import { ownedRow } from "../owned-rows.js";
 import { type Page, type PageRequest, readQueryPage } from "../pagination.js";
-import { queueRun, type RunTrigger, WORKFLOW_RUNS_TOPIC } from "./run-queue.js";
+import { type ReplayStart, replayOf } from "./replays.js";
+import { type NewRun, queueRun, type RunTrigger, WORKFLOW_RUNS_TOPIC } from "./run-queue.js";
 import { type RunRecord, toRunRecord } from "./run-record.js";
 import { RUN_LEASE_MS } from "./run-worker.js";
 import { getWorkflow, type Workflow } from "./workflows.js";
@@ -30,20 +32,26 @@ export async function startRun(
       `Workflow ${workflow.id} is paused; resume it with PUT {"active": true}`,
     );
   }
-  return queued(context, workflow, { event: event ?? null, context: { trigger: "manual" } });
+  return queued(context, {
+    workflowId: workflow.id,
+    accountId: workflow.accountId,
+    trigger: { event: event ?? null, context: { trigger: "manual" } },
+  });
 }
 
-/** Queues a new run with the trigger event of run `runId`, `replay_of` pointing at it. */
-export async function replayRun(context: CoreContext, accountId: string, runId: string): Promise<RunRecord> {
+/**
+ * Queues a new run with the trigger event of run `runId`, `replay_of` pointing at it; from `start`
+ * on, reusing the original's outcomes of the steps before it (replays.ts).
+ */
+export async function replayRun(
+  context: CoreContext,
+  accountId: string,
+  runId: string,
+  start?: ReplayStart,
+): Promise<RunRecord> {
   const original = await getRun(context, accountId, runId);
   const workflow = await getWorkflow(context, accountId, original.workflowId);
-  const { id: _id, ts: _ts, ...origin } = original.trigger.context;
-  return queued(
-    context,
-    workflow,
-    { event: original.trigger.event, context: { ...origin, replay_of: original.id } },
-    original.id,
-  );
+  return queued(context, replayOf(original, workflow, start));
 }
 
 /**
@@ -78,38 +86,32 @@ export async function queueHttpRun(
   return { runId, lease: claim ? { id: jobId, leaseToken } : null };
 }
 
-async function queued(
-  context: CoreContext,
-  workflow: Workflow,
-  trigger: RunTrigger,
-  replayOf?: string,
-): Promise<RunRecord> {
-  const { runId } = await context.store.transaction((tx) =>
-    queueRun(tx, context.store, {
-      workflowId: workflow.id,
-      accountId: workflow.accountId,
-      trigger,
-      ...(replayOf === undefined ? {} : { replayOf }),
-    }),
-  );
+async function queued(context: CoreContext, run: NewRun): Promise<RunRecord> {
+  const { runId } = await context.store.transaction((tx) => queueRun(tx, context.store, run));
   context.store.notifier.publish(WORKFLOW_RUNS_TOPIC);
-  return getRun(context, workflow.accountId, runId);
+  return getRun(context, run.accountId, runId);
 }
 
 export async function getRun(context: CoreContext, accountId: string, runId: string): Promise<RunRecord> {
   return toRunRecord(await ownedRow(context.store.db, RUNS, accountId, runId));
 }
 
+/** The workflow's runs, newest first; only those of `statuses` when any are given. */
 export async function listRuns(
   context: CoreContext,
   accountId: string,
   workflowId: string,
   page: PageRequest,
+  statuses: readonly WorkflowRunStatus[] = [],
 ): Promise<Page<RunRecord>> {
   const workflow = await getWorkflow(context, accountId, workflowId);
   const runs = context.store.db
     .selectFrom("workflow_runs")
     .selectAll()
     .where("workflow_id", "=", workflow.id);
-  return readQueryPage(page, runs, toRunRecord);
+  return readQueryPage(
+    page,
+    statuses.length === 0 ? runs : runs.where("status", "in", statuses),
+    toRunRecord,
+  );
 }

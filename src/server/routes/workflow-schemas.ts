@@ -8,8 +8,8 @@
 import { dataOf, pageOf } from "../schemas.js";
 import { flowExitSchema, logLineSchema, sendReportSchema } from "./run-schemas.js";
 
-const nullableString = { type: ["string", "null"] } as const;
-const nullableNumber = { type: ["number", "null"] } as const;
+export const nullableString = { type: ["string", "null"] } as const;
+export const nullableNumber = { type: ["number", "null"] } as const;
 
 /** One kind of trigger: `type` names it, the other fields are that kind's. */
 function triggerKind<Properties extends object>(

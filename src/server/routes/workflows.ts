@@ -1,6 +1,7 @@
 /**
  * /v1/workflows and /v1/workflow_runs: deploy, update, pause, delete, read and list workflows;
- * start a run by hand; list a workflow's runs, read one, replay one; a workflow's events.
+ * start a run by hand; list a workflow's runs, read one, replay one (from a step, or many at once:
+ * workflow-replays.ts); a workflow's events.
  */
 
 import type { FastifyInstance } from "fastify";
@@ -26,10 +27,19 @@ import {
   pageAnswer,
   pageOf,
   pageQuery,
+  pageQueryWith,
 } from "../schemas.js";
 import { runView, workflowView } from "../views/workflows.js";
 import { eventSummariesQuery, eventSummariesResponse } from "./events.js";
 import { routeGroup, type TaggedRoutes } from "./route-group.js";
+import {
+  bulkReplayRoutes,
+  type ReplayBody,
+  replayBody,
+  replayStart,
+  runStatuses,
+  runStatusParam,
+} from "./workflow-replays.js";
 import {
   documentedWorkflow,
   documentedWorkflowPage,
@@ -60,6 +70,7 @@ export function workflowRoutes(app: FastifyInstance, context: CoreContext): void
   const route = routeGroup(app, "workflows");
   workflowDocumentRoutes(route, context);
   workflowRunRoutes(route, context);
+  bulkReplayRoutes(route, context);
 }
 
 /** Deploying, replacing, deleting, reading and listing workflows. */
@@ -139,15 +150,24 @@ function workflowRunRoutes(route: TaggedRoutes, context: CoreContext): void {
     },
   });
 
-  route.get<{ Params: { id: string }; Querystring: PageRequest }>("/workflows/:id/runs", {
-    operationId: "listWorkflowRuns",
-    summary: "A workflow's runs, newest first",
-    params: idParams,
-    querystring: pageQuery,
-    response: { 200: pageOf(workflowRunSchema) },
-    handler: async (request) =>
-      pageAnswer(await listRuns(context, request.account.id, request.params.id, request.query), runView),
-  });
+  route.get<{ Params: { id: string }; Querystring: PageRequest & { status?: string } }>(
+    "/workflows/:id/runs",
+    {
+      operationId: "listWorkflowRuns",
+      summary: "A workflow's runs, newest first (only those of the statuses asked)",
+      params: idParams,
+      querystring: pageQueryWith({ status: runStatusParam }),
+      response: { 200: pageOf(workflowRunSchema) },
+      handler: async (request) => {
+        const { status, ...page } = request.query;
+        const statuses = runStatuses(status);
+        return pageAnswer(
+          await listRuns(context, request.account.id, request.params.id, page, statuses),
+          runView,
+        );
+      },
+    },
+  );
 
   route.get<{ Params: { id: string } }>("/workflow_runs/:id", {
     operationId: "getWorkflowRun",
@@ -159,13 +179,14 @@ function workflowRunRoutes(route: TaggedRoutes, context: CoreContext): void {
     }),
   });
 
-  route.post<{ Params: { id: string } }>("/workflow_runs/:id/replay", {
+  route.post<{ Params: { id: string }; Body: ReplayBody | null }>("/workflow_runs/:id/replay", {
     operationId: "replayWorkflowRun",
-    summary: "Run a workflow again with a past run's trigger event (queued)",
+    summary: "Run a workflow again with a past run's trigger event (queued), from the start or from a step",
     params: idParams,
+    body: replayBody,
     response: queuedRun,
     handler: async (request, reply) => {
-      const run = await replayRun(context, request.account.id, request.params.id);
+      const run = await replayRun(context, request.account.id, request.params.id, replayStart(request.body));
       return reply.status(202).send({ data: runView(run) });
     },
   });

@@ -23,6 +23,7 @@ import * as actionState from "./0023-action-state.js";
 import * as runCheckpoints from "./0024-run-checkpoints.js";
 import * as retryTimeouts from "./0025-retry-timeouts.js";
 import * as runWaits from "./0026-run-waits.js";
+import * as workflowReplays from "./0027-workflow-replays.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   "0024-run-checkpoints": runCheckpoints,
   "0025-retry-timeouts": retryTimeouts,
   "0026-run-waits": runWaits,
+  "0027-workflow-replays": workflowReplays,
 };
