@@ -196,6 +196,39 @@ for (const dialect of dialects) {
       expect(done.attempts).toBe(1);
     });
 
+    it("takes a request to the resume URL that comes before the step ended, once its wait begins", async () => {
+      // The callback answers the step's request only once its own request to the resume URL was made.
+      let answered: Promise<number> | undefined;
+      const callback = await startRecorder((request) => {
+        answered = fetch(request.body, { method: "POST", body: "early" }).then((response) => response.status);
+        return { status: 200 };
+      });
+      try {
+        const workflow = await workflowOf("early-callback", [
+          {
+            name: "wait",
+            code: `export default { type: "action", async run({ steps, $ }) {
+              const { resume_url } = $.flow.suspend();
+              await fetch(steps.trigger.event.callback, { method: "POST", body: resume_url });
+              await new Promise((resolve) => setTimeout(resolve, 200));
+            } };`,
+          },
+          {
+            name: "after",
+            code: `export default { type: "action", async run({ steps }) { return steps.wait.$resume_data.body; } };`,
+          },
+        ]);
+        const queued = await client.data<{ id: string }>("POST", `/v1/workflows/${workflow.id}/runs`, {
+          body: { event: { callback: callback.url } },
+        });
+        const done = await runIn(queued.id, "success");
+        expect(await answered).toBe(200);
+        expect(done.steps[1]?.return_value).toBe("early");
+      } finally {
+        await callback.close();
+      }
+    });
+
     it("cancels a suspended run at its time-out; its resume URL then answers 410 flow_url_expired", async () => {
       const workflow = await workflowOf("times-out", [
         { name: "wait", code: STEP("wait", `$.export("urls", $.flow.suspend(300));`) },

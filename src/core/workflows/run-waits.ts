@@ -113,6 +113,19 @@ function isWaiting(row: Selectable<WorkflowRunsTable>): boolean {
   return wait ? waitsStill(row.status, wait) : row.status === "paused" || row.status === "suspended";
 }
 
+/** How long a request to a URL whose wait has not begun yet (its step still running) waits for it. */
+const EARLY_REQUEST_WAIT_MS = 30_000;
+const EARLY_REQUEST_POLL_MS = 25;
+
+/** Whether the row's wait `bound.wait` may still begin: the run is at the step that hands it out, or before. */
+function waitsToBegin(row: Selectable<WorkflowRunsTable>, bound: { step: number; wait: number }): boolean {
+  return (
+    (row.status === "running" || row.status === "queued") &&
+    row.wait_seq === bound.wait - 1 &&
+    row.next_step <= bound.step
+  );
+}
+
 /** Why a suspended run ended cancelled at its time-out (its error's reason). */
 export const SUSPEND_TIMEOUT = "suspend_timeout";
 
@@ -129,8 +142,16 @@ export async function endWaitByUrl(
   data: ResumeData,
 ): Promise<RunRecord> {
   const bound = readToken(context, runId, action, token);
-  const row = bound ? await readRun(context, runId) : null;
+  let row = bound ? await readRun(context, runId) : null;
   if (!bound || !row) throw new NotFoundError("resume or cancel URL of run", runId);
+  // A callback may come before the step that handed out the URL has ended (and its wait been
+  // committed): the request waits for it rather than being refused.
+  const asked = Date.now();
+  while (row && waitsToBegin(row, bound) && Date.now() - asked < EARLY_REQUEST_WAIT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, EARLY_REQUEST_POLL_MS));
+    row = await readRun(context, runId);
+  }
+  if (!row) throw new NotFoundError("resume or cancel URL of run", runId);
   // A rerun or a retry goes on from the step that waits; the other waits from the step after it.
   const kind = storedSteps(row.steps).wait?.kind;
   const sameStep = kind === "rerun" || kind === "retry";
