@@ -184,6 +184,17 @@ export const ROUTE_TABLE: Readonly<Record<string, RouteSpec>> = {
   "GET /v1/workflows/:id/runs": { ...id("workflow"), valid: page },
   "GET /v1/workflow_runs/:id": id("workflowRun"),
   "POST /v1/workflow_runs/:id/replay": id("workflowRun"),
+  "POST /v1/workflow_runs/:id/resume": { ...id("workflowRun"), valid: () => ({ data: { ok: true } }) },
+  "POST /v1/workflow_runs/:id/cancel": id("workflowRun"),
+  "POST /v1/workflows/:id/replays": {
+    ...id("workflow"),
+    valid: () => ({ filter: { status: "error" }, dry_run: true }),
+  },
+  "GET /v1/workflows/:id/replays/:replay_id": { params: { id: "workflow", replay_id: "subpath" } },
+  "GET /flow/:runId/resume/:token": { params: { runId: "workflowRun", token: "subpath" } },
+  "POST /flow/:runId/resume/:token": { params: { runId: "workflowRun", token: "subpath" } },
+  "GET /flow/:runId/cancel/:token": { params: { runId: "workflowRun", token: "subpath" } },
+  "POST /flow/:runId/cancel/:token": { params: { runId: "workflowRun", token: "subpath" } },
   "GET /v1/workflows/:id/event_summaries": {
     ...id("workflow"),
     valid: () => ({ limit: 5, expand: "event" }),
