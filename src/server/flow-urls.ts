@@ -7,6 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CoreContext } from "../core/context.js";
 import { InvalidInputError } from "../core/errors.js";
+import { checkJsonDepth } from "../core/validation.js";
 import {
   endWaitByUrl,
   type FlowAction,
@@ -74,12 +75,16 @@ function bodyOf(request: FastifyRequest): unknown {
   if (!Buffer.isBuffer(raw) || raw.length === 0) return null;
   const text = raw.toString("utf8");
   if (!/\bjson\b/i.test(request.headers["content-type"] ?? "")) return text;
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw new InvalidInputError(
       "The request body is not valid JSON, as its content-type says",
       "invalid_json",
     );
   }
+  // The step receives it as JSON, which only so deep a value survives.
+  checkJsonDepth(body, "The JSON body");
+  return body;
 }
