@@ -158,7 +158,7 @@ function startedEntry(
 /** The run's record at the end of the attempt: over, waiting, or queued for a retry. */
 async function recordOf(
   context: CoreContext,
-  workflow: Workflow & { readonly retries: number; readonly retryTimeouts: boolean },
+  workflow: Workflow,
   attempt: Attempt,
   run: RunRecord,
   progress: Progress,

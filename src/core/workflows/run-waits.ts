@@ -107,9 +107,8 @@ async function readRun(context: CoreContext, runId: string): Promise<Selectable<
   return row ?? null;
 }
 
-/** Whether the row waits: paused, suspended, or queued for a failed step's retry. */
-function isWaiting(row: Selectable<WorkflowRunsTable>): boolean {
-  const { wait } = storedSteps(row.steps);
+/** Whether the row waits: paused, suspended, or queued for a failed step's retry (`wait`, its stored wait). */
+function isWaiting(row: Selectable<WorkflowRunsTable>, wait = storedSteps(row.steps).wait): boolean {
   return wait ? waitsStill(row.status, wait) : row.status === "paused" || row.status === "suspended";
 }
 
@@ -153,9 +152,13 @@ export async function endWaitByUrl(
   }
   if (!row) throw new NotFoundError("resume or cancel URL of run", runId);
   // A rerun or a retry goes on from the step that waits; the other waits from the step after it.
-  const kind = storedSteps(row.steps).wait?.kind;
-  const sameStep = kind === "rerun" || kind === "retry";
-  if (row.wait_seq !== bound.wait || row.next_step !== bound.step + (sameStep ? 0 : 1) || !isWaiting(row)) {
+  const { wait } = storedSteps(row.steps);
+  const sameStep = wait?.kind === "rerun" || wait?.kind === "retry";
+  if (
+    row.wait_seq !== bound.wait ||
+    row.next_step !== bound.step + (sameStep ? 0 : 1) ||
+    !isWaiting(row, wait)
+  ) {
     const timedOut =
       row.wait_seq === bound.wait &&
       row.status === "cancelled" &&
