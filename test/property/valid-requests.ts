@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import type { SluiceClient } from "../../src/client/client.js";
 import type { OAuthProvider } from "../support/oauth-provider.js";
+import { waitUntil } from "../support/webhook-delivery.js";
 import { actionCode, ECHO_SOURCE, publicActionCode } from "./accounts.js";
 import type { World } from "./arbitraries.js";
 import { SESSION_COOKIE } from "./credentials.js";
@@ -108,7 +109,63 @@ async function oauthConnection({ world, oauthApp }: Bench) {
   });
 }
 
+/**
+ * A run of a workflow of its own, suspended by its first step, which exported its resume and
+ * cancel URLs: the resume, cancel and flow URL routes each spend one.
+ */
+async function suspendedRun({ world }: Bench) {
+  const { client } = world.b;
+  const workflow = await data<{ id: string }>(client, "POST", "/v1/workflows", {
+    name: `waits ${unique()}`,
+    steps: [
+      {
+        name: "wait",
+        code: `export default { type: "action", async run({ $ }) { $.export("urls", $.flow.suspend()); } };`,
+      },
+      { name: "after", code: `export default { type: "action", async run() { return 1; } };` },
+    ],
+  });
+  const run = await data<{ id: string }>(client, "POST", `/v1/workflows/${workflow.id}/runs`, { event: {} });
+  return waitUntil(`run ${run.id} to be suspended`, async () => {
+    const view = await data<{ status: string; steps: { exports: Record<string, unknown> }[] }>(
+      client,
+      "GET",
+      `/v1/workflow_runs/${run.id}`,
+    );
+    if (!["queued", "running", "suspended"].includes(view.status))
+      throw new Error(`run ${run.id} is ${view.status}`);
+    if (view.status !== "suspended") return undefined;
+    const urls = view.steps[0]?.exports.urls as { resume_url: string; cancel_url: string };
+    return { id: run.id, resume: new URL(urls.resume_url), cancel: new URL(urls.cancel_url) };
+  });
+}
+
+/** A flow URL's template: the URL, spent by `method`. */
+function flowUrl(method: string, action: "resume" | "cancel"): Template {
+  return async (bench) => {
+    const run = await suspendedRun(bench);
+    const url = action === "resume" ? run.resume : run.cancel;
+    return { method, rawPath: url.pathname, authorization: "" };
+  };
+}
+
 export const TEMPLATES: Readonly<Record<string, Template>> = {
+  "POST /v1/workflow_runs/:id/resume": async (bench) => ({ params: { id: (await suspendedRun(bench)).id } }),
+  "POST /v1/workflow_runs/:id/cancel": async (bench) => ({ params: { id: (await suspendedRun(bench)).id } }),
+  "GET /flow/:runId/resume/:token": flowUrl("GET", "resume"),
+  "POST /flow/:runId/resume/:token": flowUrl("POST", "resume"),
+  "GET /flow/:runId/cancel/:token": flowUrl("GET", "cancel"),
+  "POST /flow/:runId/cancel/:token": flowUrl("POST", "cancel"),
+  "GET /v1/workflows/:id/replays/:replay_id": async ({ world }) => {
+    const workflow = world.b.ids.workflow[0] ?? "";
+    const replay = await world.b.client.request<{ data: { id: string } }>(
+      "POST",
+      `/v1/workflows/${workflow}/replays`,
+      // No run of B's failed: a replay of none, finished at once, and B's runs stay as they are.
+      { body: { filter: { status: "error" } } },
+    );
+    return { params: { id: workflow, replay_id: replay.data.id } };
+  },
   "POST /v1/sessions": ({ world }) => ({ input: { api_key: world.b.apiKey }, authorization: "" }),
   "DELETE /v1/sessions/current": async ({ world }) => {
     const signIn = await fetch(`${world.serverUrl}/v1/sessions`, {
