@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /**
- * `node bench/workflow-runs.mjs [--sluice DIR] [--postgres URL] [--runs N] [--steps S]`: N runs
+ * `node bench/workflow-runs.mjs [--sluice DIR] [--postgres URL] [--runs N] [--steps S] [--cpu-prof DIR]`: N runs
  * of a workflow (concurrency 4, S steps, the last of which emits an event, a webhook subscribed
  * to the workflow),
  * queued over REST ten at a time. Prints the time from the first run queued to the last event
  * received, and the CPU a run cost the server and, with `--postgres`, every `postgres` process of
  * the machine. A warm-up of 50 runs comes first. Run it on two builds (`--sluice`) to compare
- * them. Writes nothing.
+ * them. Writes nothing but, with `--cpu-prof`, the server's CPU profile into DIR.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -23,6 +23,7 @@ const { values: args } = parseArgs({
     postgres: { type: "string" },
     runs: { type: "string", default: "1000" },
     steps: { type: "string", default: "1" },
+    "cpu-prof": { type: "string" },
   },
 });
 const runs = Number(args.runs);
@@ -33,6 +34,7 @@ const server = await startSluice({
   postgres: args.postgres,
   sluiceRoot: path.resolve(args.sluice),
   label: "wf",
+  nodeArgs: args["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(args["cpu-prof"])}`] : [],
 });
 try {
   const step = `export default { name: "step", type: "action", props: {}, async run({ steps, $ }) { $.send.emit({ raw_event: { n: steps.trigger.event.n } }); return 1; } };`;

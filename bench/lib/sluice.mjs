@@ -2,7 +2,7 @@
  * A Sluice server for one scenario: `node bin/sluice.js server` as a child process with its own
  * temporary data directory (SQLite), or its own PostgreSQL schema with `--postgres URL`. Its log
  * goes to `<dataDir>/server.log`, at the default level (info) unless a scenario asks otherwise.
- * The handle has a small REST helper, deploy(), and stop().
+ * The handle has a small REST helper, deploy(), restart() and stop().
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -37,37 +37,43 @@ export async function startSluice({
   const schema = shared ? undefined : postgres ? await createSchema(postgres) : undefined;
   const databaseUrl = shared?.schemaUrl ?? schema?.url;
   const logFile = path.join(dataDir, "server.log");
-  const log = fs.openSync(logFile, "a");
-  const child = track(
-    spawn(process.execPath, [...nodeArgs, path.join(sluiceRoot, "bin", "sluice.js"), "server"], {
-      cwd: sluiceRoot,
-      env: {
-        ...machineEnvironment(),
-        SLUICE_HOST: "127.0.0.1",
-        SLUICE_PORT: String(port),
-        SLUICE_DATA_DIR: dataDir,
-        SLUICE_BOOTSTRAP_API_KEY: apiKey,
-        // The bench's own REST calls (deploying 1,000 sources) must not be rate limited;
-        // source endpoints are never rate limited anyway.
-        SLUICE_RATE_LIMIT: "10000000",
-        SLUICE_ALLOWED_CIDRS: "127.0.0.0/8",
-        ...(databaseUrl ? { SLUICE_DATABASE_URL: databaseUrl } : {}),
-        ...env,
-      },
-      stdio: ["ignore", log, log],
-    }),
-  );
-  fs.closeSync(log);
+  const environment = {
+    ...machineEnvironment(),
+    SLUICE_HOST: "127.0.0.1",
+    SLUICE_PORT: String(port),
+    SLUICE_DATA_DIR: dataDir,
+    SLUICE_BOOTSTRAP_API_KEY: apiKey,
+    // The bench's own REST calls (deploying 1,000 sources) must not be rate limited;
+    // source endpoints are never rate limited anyway.
+    SLUICE_RATE_LIMIT: "10000000",
+    SLUICE_ALLOWED_CIDRS: "127.0.0.0/8",
+    ...(databaseUrl ? { SLUICE_DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  };
   const url = `http://127.0.0.1:${port}`;
   const tail = () => `\n--- ${logFile} (tail) ---\n${readTail(logFile)}`;
-  try {
-    // Generous: on a loaded machine the PostgreSQL migrations alone took 38 s.
-    await waitForHttp(`${url}/ready`, child, 120_000, tail);
-  } catch (error) {
-    child.kill("SIGKILL");
-    await schema?.drop();
-    throw error;
-  }
+  /** Spawns the server on this handle's data and waits until it is ready. */
+  const launch = async () => {
+    const log = fs.openSync(logFile, "a");
+    const spawned = track(
+      spawn(process.execPath, [...nodeArgs, path.join(sluiceRoot, "bin", "sluice.js"), "server"], {
+        cwd: sluiceRoot,
+        env: environment,
+        stdio: ["ignore", log, log],
+      }),
+    );
+    fs.closeSync(log);
+    try {
+      // Generous: on a loaded machine the PostgreSQL migrations alone took 38 s.
+      await waitForHttp(`${url}/ready`, spawned, 120_000, tail);
+    } catch (error) {
+      spawned.kill("SIGKILL");
+      await schema?.drop();
+      throw error;
+    }
+    return spawned;
+  };
+  let child = await launch();
 
   /** One REST call; resolves to the parsed body's `data`, throws with the error body otherwise. */
   const api = async (method, route, body) => {
@@ -83,7 +89,9 @@ export async function startSluice({
 
   return {
     url,
-    pid: child.pid,
+    get pid() {
+      return child.pid;
+    },
     /** The PostgreSQL URL of its schema (undefined on SQLite), for other nodes to join. */
     schemaUrl: databaseUrl,
     dataDir,
@@ -92,6 +100,11 @@ export async function startSluice({
     api,
     /** Deploys `component_code` as a source; resolves to the source record. */
     deploy: (code, extra = {}) => api("POST", "/v1/sources", { component_code: code, ...extra }),
+    /** SIGTERM, then a new process on the same data, port and key: a fresh process's footprint. */
+    async restart() {
+      await stopChild(child);
+      child = await launch();
+    },
     /** SIGTERM, then SIGKILL after 15 s; drops the PostgreSQL schema. */
     async stop() {
       await stopChild(child);

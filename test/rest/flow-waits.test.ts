@@ -153,6 +153,33 @@ for (const dialect of dialects) {
       expect(calls("cancel", "after")).toBe(0);
     });
 
+    it("deletes a paused run with its workflow: its URLs are then not found, and its job is gone", async () => {
+      const workflow = await workflowOf("deleted", [
+        { name: "wait", code: STEP("wait", `$.export("urls", $.flow.delay(3_600_000));`) },
+        { name: "after", code: STEP("after") },
+      ]);
+      const id = await start(workflow.id, "deleted");
+      const { resume_url, cancel_url } = urlsOf(await runIn(id, "paused"));
+      await client.request("DELETE", `/v1/workflows/${workflow.id}`);
+      const jobs = await sluice.server.store.db
+        .selectFrom("jobs")
+        .select("id")
+        .where("payload", "like", `%${id}%`)
+        .execute();
+      expect(jobs).toEqual([]);
+      for (const url of [resume_url, cancel_url]) {
+        const answer = await fetch(url, { method: "POST" });
+        expect(answer.status).toBe(404);
+        expect(await answer.json()).toMatchObject({ error: { code: "not_found" } });
+      }
+      const byKey = await rawRequest(`${sluice.url}/v1/workflow_runs/${id}/resume`, {
+        method: "POST",
+        apiKey: sluice.apiKey,
+      });
+      expect(byKey.status).toBe(404);
+      expect(calls("deleted", "after")).toBe(0);
+    });
+
     it("suspends a run until its resume URL is called: the body and headers are the step's $resume_data", async () => {
       // The step sends its resume URL out before the run waits, as an approval email would be.
       const workflow = await workflowOf("approval", [
