@@ -140,6 +140,9 @@ async function suspendedRun({ world }: Bench) {
   });
 }
 
+/** The resume and cancel routes' template: a suspended run of their own. */
+const suspendedRunId: Template = async (bench) => ({ params: { id: (await suspendedRun(bench)).id } });
+
 /** A flow URL's template: the URL, spent by `method`. */
 function flowUrl(method: string, action: "resume" | "cancel"): Template {
   return async (bench) => {
@@ -150,8 +153,8 @@ function flowUrl(method: string, action: "resume" | "cancel"): Template {
 }
 
 export const TEMPLATES: Readonly<Record<string, Template>> = {
-  "POST /v1/workflow_runs/:id/resume": async (bench) => ({ params: { id: (await suspendedRun(bench)).id } }),
-  "POST /v1/workflow_runs/:id/cancel": async (bench) => ({ params: { id: (await suspendedRun(bench)).id } }),
+  "POST /v1/workflow_runs/:id/resume": suspendedRunId,
+  "POST /v1/workflow_runs/:id/cancel": suspendedRunId,
   "GET /flow/:runId/resume/:token": flowUrl("GET", "resume"),
   "POST /flow/:runId/resume/:token": flowUrl("POST", "resume"),
   "GET /flow/:runId/cancel/:token": flowUrl("GET", "cancel"),

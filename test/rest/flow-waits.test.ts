@@ -77,6 +77,10 @@ for (const dialect of dialects) {
     const calls = (tag: string, step: string) =>
       receiver.requests.filter((request) => request.url === `/${tag}/${step}`).length;
 
+    /** The queue's jobs of a run (its wake-up, its next attempt). */
+    const jobsOf = (runId: string) =>
+      sluice.server.store.db.selectFrom("jobs").select("id").where("payload", "like", `%${runId}%`).execute();
+
     /** The URLs the waiting step exported (`urls`). */
     const urlsOf = (run: WorkflowRun, step = "wait") =>
       run.steps.find((record) => record.name === step)?.exports.urls as {
@@ -143,12 +147,7 @@ for (const dialect of dialects) {
       expect(run.history.at(-1)).toMatchObject({ event: "cancelled", step: "wait", cause: "cancel_url" });
       // The run's job came due and ended: nothing is left to run the next step.
       await waitUntil("the cancelled run's job to end", async () => {
-        const jobs = await sluice.server.store.db
-          .selectFrom("jobs")
-          .select("id")
-          .where("payload", "like", `%${id}%`)
-          .execute();
-        return jobs.length === 0 ? true : undefined;
+        return (await jobsOf(id)).length === 0 ? true : undefined;
       });
       expect(calls("cancel", "after")).toBe(0);
     });
@@ -161,12 +160,7 @@ for (const dialect of dialects) {
       const id = await start(workflow.id, "deleted");
       const { resume_url, cancel_url } = urlsOf(await runIn(id, "paused"));
       await client.request("DELETE", `/v1/workflows/${workflow.id}`);
-      const jobs = await sluice.server.store.db
-        .selectFrom("jobs")
-        .select("id")
-        .where("payload", "like", `%${id}%`)
-        .execute();
-      expect(jobs).toEqual([]);
+      expect(await jobsOf(id)).toEqual([]);
       for (const url of [resume_url, cancel_url]) {
         const answer = await fetch(url, { method: "POST" });
         expect(answer.status).toBe(404);
